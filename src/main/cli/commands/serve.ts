@@ -1,0 +1,39 @@
+// `eventwatch serve`: the browser host — the same UI and app API on 127.0.0.1, until Ctrl-C.
+import type { Command } from 'commander'
+import { startAppCore } from '../../core/app/start'
+import { defaultDbFile } from '../../core/paths'
+import { startWebHost } from '../../web/server'
+import { integerOption, secondsOption, untilSignal } from '../options'
+import { ensureRendererBuilt } from '../renderer-build'
+
+interface ServeOptions {
+  port: number
+  db: string
+  interval: number
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('serve the Eventwatch UI on 127.0.0.1 (for a browser, a wall screen or tests)')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', integerOption(0, 65535), 4780)
+    .option('--db <file>', 'SQLite cache file', defaultDbFile())
+    .option('--interval <seconds>', 'seconds between live polls', secondsOption(1, 3600), 15)
+    .action(async (opts: ServeOptions) => {
+      const rendererDir = ensureRendererBuilt()
+      const core = await startAppCore({ dbFile: opts.db, pollIntervalMs: opts.interval * 1000 })
+      let host
+      try {
+        host = await startWebHost({ core, rendererDir, port: opts.port })
+      } catch (error) {
+        await core.close()
+        const code = (error as { code?: string }).code
+        if (code === 'EADDRINUSE') throw new Error(`port ${opts.port} is in use; pass --port 0 for a free one.`)
+        throw error
+      }
+      process.stdout.write(`Eventwatch is serving on ${host.url}\n`)
+      await untilSignal()
+      await host.close()
+      await core.close()
+    })
+}

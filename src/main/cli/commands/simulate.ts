@@ -1,0 +1,38 @@
+// `eventwatch simulate`: the demo reporting API, standalone, until Ctrl-C.
+import type { Command } from 'commander'
+import { startSimulator } from '../../core/simulator/server'
+import { integerOption, untilSignal } from '../options'
+
+export function registerSimulate(program: Command): void {
+  program
+    .command('simulate')
+    .description('run the demo reporting API on 127.0.0.1 and print its URLs and demo credentials')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', integerOption(0, 65535), 0)
+    .option('--seed <n>', 'seed of the simulated world', integerOption(0, 2 ** 31), 42)
+    .option('--live <n>', 'live sessions at start', integerOption(0, 500), 6)
+    .option('--viewers <n>', 'typical audience of a live session', integerOption(0, 200_000), 1500)
+    .action(async (opts: { port: number; seed: number; live: number; viewers: number }) => {
+      const sim = await startSimulator({
+        port: opts.port,
+        seed: opts.seed,
+        liveSessions: opts.live,
+        viewersPerSession: opts.viewers
+      })
+      const c = sim.credentials
+      process.stdout.write(
+        [
+          'Eventwatch demo simulator (demo data, not a real service)',
+          `base URL:      ${sim.baseUrl}`,
+          `auth URL:      ${sim.authUrl}`,
+          `client ID:     ${c.clientId}`,
+          `client secret: ${c.clientSecret}`,
+          `platform-id:   ${c.platformId}`,
+          `tenant-id:     ${c.tenantId}`,
+          'Press Ctrl-C to stop.',
+          ''
+        ].join('\n')
+      )
+      await untilSignal()
+      await sim.close()
+    })
+}

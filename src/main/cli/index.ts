@@ -1,0 +1,26 @@
+// `eventwatch`: the headless face — simulate, sync, export, serve.
+import { Command, CommanderError } from 'commander'
+import { registerExport } from './commands/export'
+import { registerServe } from './commands/serve'
+import { registerSimulate } from './commands/simulate'
+import { registerSync } from './commands/sync'
+import { CliError } from './errors'
+
+export async function main(argv: string[]): Promise<void> {
+  const program = new Command('eventwatch')
+    .description('Monitor live streamed event sessions from the reporting API (or the demo simulator).')
+    .showHelpAfterError()
+    .exitOverride()
+  registerSimulate(program)
+  registerSync(program)
+  registerExport(program)
+  registerServe(program)
+  try {
+    await program.parseAsync(argv)
+  } catch (error) {
+    if (error instanceof CommanderError) process.exit(error.exitCode)
+    // One clear line, no stack trace: a script reads stderr and the exit code.
+    process.stderr.write(`eventwatch: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.exit(error instanceof CliError ? error.exitCode : 1)
+  }
+}

@@ -1,0 +1,21 @@
+// The browser host serves the built renderer; build it once if this checkout has not yet.
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { CliError } from './errors'
+
+export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
+export const rendererDir = join(projectRoot, 'out', 'renderer')
+
+export function ensureRendererBuilt(): string {
+  if (existsSync(join(rendererDir, 'index.html'))) return rendererDir
+  process.stderr.write('Building the user interface once (out/renderer)...\n')
+  const cli = join(projectRoot, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js')
+  if (!existsSync(cli)) throw new CliError('the UI is not built and electron-vite is not installed: run "npm install" then "npm run build".')
+  const result = spawnSync(process.execPath, [cli, 'build'], { cwd: projectRoot, stdio: ['ignore', 'ignore', 'inherit'] })
+  if (result.status !== 0 || !existsSync(join(rendererDir, 'index.html'))) {
+    throw new CliError('building the UI failed (see above); "npm run build" shows the details.', 1)
+  }
+  return rendererDir
+}

@@ -1,0 +1,39 @@
+// Runtime shapes of the API's responses. Tolerant where the spec is silent: numbers may come
+// as numeric strings, unknown fields are kept, optional lists may be missing.
+import { z } from 'zod'
+
+const NUMERIC = /^\s*-?\d+(\.\d+)?([eE][+-]?\d+)?\s*$/
+
+const numberLike = z.union([z.number().finite(), z.string().regex(NUMERIC).transform(Number)])
+const dateTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'not a date-time')
+const booleanLike = z.union([z.boolean(), z.enum(['true', 'false']).transform((s) => s === 'true')])
+
+export const TokenResponseSchema = z.looseObject({
+  access_token: z.string().min(1),
+  token_type: z.string().optional(),
+  expires_in: numberLike.pipe(z.number().positive()).optional()
+})
+
+export const EventSessionSchema = z.looseObject({
+  eventSessionId: z.string().min(1),
+  platformId: z.string(),
+  tenantId: z.string(),
+  contentId: z.string(),
+  eventName: z.string().nullish(),
+  startedAt: dateTime,
+  updatedAt: dateTime,
+  hasEnded: booleanLike,
+  viewersCount: numberLike,
+  reliabilityScore: numberLike,
+  cdnTraffic: numberLike,
+  ecdnTraffic: numberLike
+})
+export type EventSessionRecord = z.output<typeof EventSessionSchema>
+
+const PaginationSchema = z.looseObject({ nextCursor: z.string().nullish() }).nullish()
+
+/** The envelope only: items are checked one by one so one bad record cannot sink a page. */
+export const SessionListPageSchema = z.looseObject({
+  data: z.array(z.unknown()).nullish(),
+  pagination: PaginationSchema
+})

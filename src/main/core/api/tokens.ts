@@ -1,0 +1,59 @@
+// Client-credentials tokens: fetched on demand, renewed ahead of expiry, one renewal shared
+// by every concurrent caller.
+import type { Credentials } from './connection'
+import { ApiError } from './errors'
+import { requestJson } from './http'
+import { TokenResponseSchema } from './schemas'
+
+/** Renew this long before the service would reject the token. */
+const RENEWAL_MARGIN_MS = 5 * 60_000
+
+export class TokenManager {
+  private token: { value: string; expiresAt: number } | null = null
+  private renewal: Promise<string> | null = null
+
+  constructor(
+    private readonly authUrl: string,
+    private readonly credentials: () => Promise<Credentials>,
+    private readonly clock: () => number = Date.now
+  ) {}
+
+  async get(): Promise<string> {
+    if (this.token && this.token.expiresAt - RENEWAL_MARGIN_MS > this.clock()) return this.token.value
+    return this.renew()
+  }
+
+  /** Forget `rejected` (a data request got 401 with it) and get a fresh one. */
+  async renewAfterRejection(rejected: string): Promise<string> {
+    if (this.token?.value === rejected) this.token = null
+    return this.get()
+  }
+
+  private renew(): Promise<string> {
+    this.renewal ??= this.fetchToken().finally(() => {
+      this.renewal = null
+    })
+    return this.renewal
+  }
+
+  private async fetchToken(): Promise<string> {
+    const endpoint = 'POST /v2/auth/token'
+    const { clientId, clientSecret } = await this.credentials()
+    const response = await requestJson({
+      endpoint,
+      url: `${this.authUrl.replace(/\/+$/, '')}/v2/auth/token`,
+      method: 'POST',
+      body: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }
+    }).catch((error: unknown) => {
+      if (error instanceof ApiError && (error.status === 400 || error.status === 401 || error.status === 403)) {
+        throw new ApiError('auth', endpoint, 'the credentials were refused (check client ID and secret)', error.status)
+      }
+      throw error
+    })
+    const parsed = TokenResponseSchema.safeParse(response.body)
+    if (!parsed.success) throw new ApiError('bad-response', endpoint, 'token response has no usable access_token')
+    const lifetimeMs = (parsed.data.expires_in ?? 10_800) * 1000
+    this.token = { value: parsed.data.access_token, expiresAt: this.clock() + lifetimeMs }
+    return this.token.value
+  }
+}

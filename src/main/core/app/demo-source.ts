@@ -1,0 +1,40 @@
+// The embedded default data source: the simulator on loopback, registered as the "Demo data"
+// connection, with a client that talks to it over real HTTP like any other tenant.
+import { ReportingClient } from '../api/client'
+import type { ConnectionTarget } from '../api/connection'
+import { startSimulator, type SimulatorOptions } from '../simulator/server'
+import type { Db } from '../store/db'
+import { upsertConnection } from '../store/sessions'
+
+export const DEMO_CONNECTION_ID = 'demo'
+export const DEMO_CONNECTION_NAME = 'Demo data'
+
+export interface DataSource {
+  target: ConnectionTarget
+  client: ReportingClient
+  close(): Promise<void>
+}
+
+export async function startDemoSource(db: Db, simulatorOptions: SimulatorOptions = {}): Promise<DataSource> {
+  const simulator = await startSimulator(simulatorOptions)
+  const target: ConnectionTarget = {
+    id: DEMO_CONNECTION_ID,
+    name: DEMO_CONNECTION_NAME,
+    baseUrl: simulator.baseUrl,
+    authUrl: simulator.authUrl,
+    platformId: simulator.credentials.platformId,
+    tenantId: simulator.credentials.tenantId,
+    clientId: simulator.credentials.clientId
+  }
+  try {
+    upsertConnection(db, { ...target, isDemo: true })
+  } catch (error) {
+    await simulator.close()
+    throw error
+  }
+  return {
+    target,
+    client: new ReportingClient(target, async () => simulator.credentials),
+    close: () => simulator.close()
+  }
+}

@@ -1,0 +1,25 @@
+// The core as every face sees it: requests in, results and pushed events out.
+import type { EventName, EventPayload } from '../../../shared/contract'
+import type { Result } from '../../../shared/result'
+
+export type EventListener = <E extends EventName>(name: E, payload: EventPayload<E>) => void
+
+export interface AppCore {
+  /** Validates `args` against the contract, runs the handler, never throws. */
+  dispatch(name: unknown, args: unknown): Promise<Result<unknown>>
+  /** Pushed events (sessionsChanged, statusChanged); returns the unsubscribe function. */
+  onEvent(listener: EventListener): () => void
+  /** Stops polling, closes the database and the embedded simulator. */
+  close(): Promise<void>
+}
+
+export interface AppCoreOptions {
+  /** SQLite file of the cache. */
+  dbFile: string
+  /** Path to a better-sqlite3 binary built for the running runtime (Electron needs its own). */
+  nativeBinding?: string
+  /** Live poll cadence. */
+  pollIntervalMs?: number
+  /** Seed of the demo simulator, for repeatable demos and tests. */
+  demoSeed?: number
+}

@@ -1,0 +1,241 @@
+// The simulated service's state: sessions start and end, viewers join and leave, reliability
+// wanders with occasional incidents, traffic totals grow. Time only moves when the world is
+// observed (`advanceTo`), so a fake clock makes every test repeatable.
+import { EVENT_NAMES } from './catalog'
+import { createRandom, type Random } from './random'
+import { createViewer, type SimViewer } from './viewers'
+
+export interface WorldOptions {
+  seed: number
+  platformId: string
+  tenantId: string
+  /** Sessions live when the world starts. */
+  liveSessions: number
+  /** Ended sessions in the past week, for history. */
+  endedSessions: number
+  /** Typical peak audience of a live session. */
+  viewersPerSession: number
+  /** Whether new sessions start and live ones end as time passes (off for fixed benchmarks). */
+  churnSessions: boolean
+}
+
+export interface SimSession {
+  eventSessionId: string
+  contentId: string
+  eventName: string
+  startedAt: number
+  updatedAt: number
+  endsAt: number
+  hasEnded: boolean
+  /** Audience the session is heading for; the live count drifts towards it. */
+  targetAudience: number
+  /** 0–100, the scale this simulator reports. */
+  reliability: number
+  baselineReliability: number
+  incidentUntil: number
+  cdnTraffic: number
+  ecdnTraffic: number
+  ecdnShare: number
+  siteBias: number
+  viewers: SimViewer[]
+  /** Indexes into `viewers` of those still watching. */
+  active: number[]
+}
+
+const STEP_MS = 1000
+/** Catching up after a long gap uses coarser steps, so a late observer costs at most this many. */
+const MAX_STEPS_PER_ADVANCE = 3600
+
+export class World {
+  readonly sessions: SimSession[] = []
+  private readonly random: Random
+  private now: number
+
+  constructor(
+    private readonly options: WorldOptions,
+    startAt: number
+  ) {
+    this.random = createRandom(options.seed)
+    this.now = startAt
+    for (let i = 0; i < options.endedSessions; i++) this.addEndedSession(i)
+    for (let i = 0; i < options.liveSessions; i++) this.addLiveSession(this.random.between(5, 50) * 60_000)
+    this.sessions.sort((a, b) => a.startedAt - b.startedAt || a.eventSessionId.localeCompare(b.eventSessionId))
+  }
+
+  get platformId(): string {
+    return this.options.platformId
+  }
+  get tenantId(): string {
+    return this.options.tenantId
+  }
+  get time(): number {
+    return this.now
+  }
+
+  advanceTo(time: number): void {
+    if (time <= this.now) return
+    const gap = time - this.now
+    const step = Math.max(STEP_MS, Math.ceil(gap / MAX_STEPS_PER_ADVANCE))
+    while (this.now < time) {
+      const dt = Math.min(step, time - this.now)
+      this.now += dt
+      this.step(dt)
+    }
+  }
+
+  find(id: string): SimSession | undefined {
+    return this.sessions.find((s) => s.eventSessionId === id)
+  }
+
+  private step(dtMs: number): void {
+    const seconds = dtMs / 1000
+    for (const session of this.sessions) {
+      if (session.hasEnded) continue
+      if (this.now >= session.endsAt && this.options.churnSessions) this.endSession(session)
+      else this.stepLiveSession(session, seconds)
+    }
+    // Keep the wall interesting: new events start now and then.
+    if (this.options.churnSessions && this.random.chance(seconds / 600)) {
+      this.addLiveSession(0)
+    }
+  }
+
+  private stepLiveSession(s: SimSession, seconds: number): void {
+    const age = this.now - s.startedAt
+    // Audiences ramp up over the first ten minutes.
+    const ramp = Math.min(1, age / 600_000)
+    const target = Math.round(s.targetAudience * (0.2 + 0.8 * ramp))
+
+    // Incidents: reliability collapses for a few minutes, some viewers give up.
+    if (this.now >= s.incidentUntil && this.random.chance(seconds / 1800)) {
+      s.incidentUntil = this.now + this.random.between(2, 6) * 60_000
+    }
+    const inIncident = this.now < s.incidentUntil
+    const aim = inIncident ? s.baselineReliability - 18 : s.baselineReliability
+    s.reliability += (aim - s.reliability) * Math.min(1, 0.08 * seconds) + this.random.between(-0.3, 0.3)
+    s.reliability = clamp(s.reliability, 40, 100)
+
+    const active = s.active.length
+    const churn = active * (inIncident ? 0.004 : 0.0008) * seconds
+    const joins = Math.max(0, target - active) * 0.03 * seconds + churn * (inIncident ? 0.3 : 1)
+    for (let i = poisson(this.random, churn); i > 0 && s.active.length > 0; i--) this.leave(s)
+    for (let i = poisson(this.random, joins); i > 0; i--) this.join(s)
+
+    const bytes = s.active.length * 300_000 * seconds
+    s.cdnTraffic += Math.round(bytes * (1 - s.ecdnShare))
+    s.ecdnTraffic += Math.round(bytes * s.ecdnShare)
+    s.updatedAt = this.now
+  }
+
+  private join(s: SimSession): void {
+    const viewer = createViewer(this.random, s.viewers.length, this.now, s.siteBias)
+    s.active.push(s.viewers.length)
+    s.viewers.push(viewer)
+  }
+
+  private leave(s: SimSession): void {
+    const slot = Math.floor(this.random.next() * s.active.length)
+    const index = s.active[slot]
+    if (index === undefined) return
+    // Swap-remove keeps leaving O(1).
+    s.active[slot] = s.active[s.active.length - 1] as number
+    s.active.pop()
+    const viewer = s.viewers[index]
+    if (viewer) viewer.endedAt = this.now
+  }
+
+  private endSession(s: SimSession): void {
+    s.hasEnded = true
+    s.updatedAt = s.endsAt
+    for (const index of s.active) {
+      const viewer = s.viewers[index]
+      if (viewer) viewer.endedAt = s.endsAt
+    }
+    s.active = []
+  }
+
+  private newSession(startedAt: number, durationMs: number): SimSession {
+    return {
+      eventSessionId: this.random.uuid(),
+      contentId: `content-${this.random.int(1000, 9999)}`,
+      eventName: this.random.pick(EVENT_NAMES),
+      startedAt,
+      updatedAt: startedAt,
+      endsAt: startedAt + durationMs,
+      hasEnded: false,
+      targetAudience: Math.round(this.options.viewersPerSession * this.random.between(0.6, 1.2)),
+      baselineReliability: this.random.between(96, 99.6),
+      reliability: 98,
+      incidentUntil: 0,
+      cdnTraffic: 0,
+      ecdnTraffic: 0,
+      ecdnShare: this.random.between(0.4, 0.85),
+      siteBias: this.random.int(0, 100),
+      viewers: [],
+      active: []
+    }
+  }
+
+  /** A session already running for `ageMs`, with an audience that has had time to arrive. */
+  private addLiveSession(ageMs: number): void {
+    const s = this.newSession(this.now - ageMs, this.random.between(30, 120) * 60_000 + ageMs)
+    s.reliability = s.baselineReliability
+    const ramp = Math.min(1, ageMs / 600_000)
+    const audience = Math.round(s.targetAudience * (0.2 + 0.8 * ramp))
+    for (let i = 0; i < audience; i++) {
+      const joinedAt = s.startedAt + this.random.next() * ageMs
+      const viewer = createViewer(this.random, i, joinedAt, s.siteBias)
+      s.active.push(i)
+      s.viewers.push(viewer)
+    }
+    s.viewers.sort((a, b) => a.startedAt - b.startedAt)
+    s.viewers.forEach((v, i) => (v.seq = i))
+    const watchedSeconds = s.viewers.reduce((sum, v) => sum + (this.now - v.startedAt) / 1000, 0)
+    s.cdnTraffic = Math.round(watchedSeconds * 300_000 * (1 - s.ecdnShare))
+    s.ecdnTraffic = Math.round(watchedSeconds * 300_000 * s.ecdnShare)
+    s.updatedAt = this.now
+    this.sessions.push(s)
+  }
+
+  private addEndedSession(index: number): void {
+    const daysAgo = 1 + index * (6 / Math.max(1, this.options.endedSessions))
+    const durationMs = this.random.between(30, 90) * 60_000
+    const s = this.newSession(this.now - daysAgo * 86_400_000, durationMs)
+    s.hasEnded = true
+    s.updatedAt = s.endsAt
+    s.reliability = s.baselineReliability
+    const audience = Math.round(s.targetAudience * this.random.between(0.05, 0.15))
+    for (let i = 0; i < audience; i++) {
+      const joinedAt = s.startedAt + this.random.next() * durationMs * 0.5
+      const viewer = createViewer(this.random, i, joinedAt, s.siteBias)
+      viewer.endedAt = Math.min(s.endsAt, joinedAt + this.random.between(0.2, 1) * durationMs)
+      s.viewers.push(viewer)
+    }
+    s.viewers.sort((a, b) => a.startedAt - b.startedAt)
+    s.viewers.forEach((v, i) => (v.seq = i))
+    const watchedSeconds = s.viewers.reduce((sum, v) => sum + ((v.endedAt ?? s.endsAt) - v.startedAt) / 1000, 0)
+    s.cdnTraffic = Math.round(watchedSeconds * 300_000 * (1 - s.ecdnShare))
+    s.ecdnTraffic = Math.round(watchedSeconds * 300_000 * s.ecdnShare)
+    this.sessions.push(s)
+  }
+}
+
+function poisson(random: Random, mean: number): number {
+  // Knuth for small means; normal approximation above that.
+  if (mean <= 0) return 0
+  if (mean > 30) return Math.max(0, Math.round(mean + Math.sqrt(mean) * gaussian(random)))
+  const limit = Math.exp(-mean)
+  let k = 0
+  let p = random.next()
+  while (p > limit) {
+    k++
+    p *= random.next()
+  }
+  return k
+}
+
+function gaussian(random: Random): number {
+  return Math.sqrt(-2 * Math.log(1 - random.next())) * Math.cos(2 * Math.PI * random.next())
+}
+
+const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, v))

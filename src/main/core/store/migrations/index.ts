@@ -1,0 +1,5 @@
+// Every migration in order. Add a file, add it here; never edit one that has shipped.
+import { initial } from './001-initial'
+import type { Migration } from './types'
+
+export const migrations: readonly Migration[] = [initial]

@@ -1,0 +1,191 @@
+// Named queries over sessions and snapshots: the only place their SQL lives.
+import type { LiveSession } from '../../../shared/domain'
+import type { EventSessionRecord } from '../api/schemas'
+import type { Db } from './db'
+
+export interface ConnectionRow {
+  id: string
+  name: string
+  baseUrl: string
+  authUrl: string
+  platformId: string
+  tenantId: string
+  clientId: string
+  isDemo: boolean
+}
+
+export function upsertConnection(db: Db, c: ConnectionRow, now = Date.now()): void {
+  db.prepare(
+    `INSERT INTO connections (id, name, base_url, auth_url, platform_id, tenant_id, client_id, is_demo, created_at)
+     VALUES (@id, @name, @baseUrl, @authUrl, @platformId, @tenantId, @clientId, @isDemo, @now)
+     ON CONFLICT (id) DO UPDATE SET name = excluded.name, base_url = excluded.base_url,
+       auth_url = excluded.auth_url, platform_id = excluded.platform_id, tenant_id = excluded.tenant_id,
+       client_id = excluded.client_id, is_demo = excluded.is_demo`
+  ).run({ ...c, isDemo: c.isDemo ? 1 : 0, now })
+}
+
+const UPSERT_SESSION = `
+  INSERT INTO sessions (connection_id, event_session_id, platform_id, tenant_id, content_id, event_name,
+    started_at, updated_at, has_ended, viewers_count, reliability_score, cdn_traffic, ecdn_traffic,
+    raw_json, first_seen_at, last_polled_at)
+  VALUES (@connectionId, @eventSessionId, @platformId, @tenantId, @contentId, @eventName,
+    @startedAt, @updatedAt, @hasEnded, @viewersCount, @reliabilityScore, @cdnTraffic, @ecdnTraffic,
+    @rawJson, @polledAt, @polledAt)
+  ON CONFLICT (connection_id, event_session_id) DO UPDATE SET
+    platform_id = excluded.platform_id, tenant_id = excluded.tenant_id, content_id = excluded.content_id,
+    event_name = excluded.event_name, started_at = excluded.started_at, updated_at = excluded.updated_at,
+    has_ended = excluded.has_ended, viewers_count = excluded.viewers_count,
+    reliability_score = excluded.reliability_score, cdn_traffic = excluded.cdn_traffic,
+    ecdn_traffic = excluded.ecdn_traffic, raw_json = excluded.raw_json, last_polled_at = excluded.last_polled_at
+  WHERE excluded.updated_at >= sessions.updated_at`
+
+const INSERT_SNAPSHOT = `
+  INSERT INTO snapshots (connection_id, event_session_id, taken_at, viewers_count, reliability_score,
+    cdn_traffic, ecdn_traffic)
+  VALUES (@connectionId, @eventSessionId, @polledAt, @viewersCount, @reliabilityScore, @cdnTraffic, @ecdnTraffic)`
+
+function sessionParams(connectionId: string, r: EventSessionRecord, polledAt: number) {
+  return {
+    connectionId,
+    eventSessionId: r.eventSessionId,
+    platformId: r.platformId,
+    tenantId: r.tenantId,
+    contentId: r.contentId,
+    eventName: r.eventName ?? null,
+    startedAt: Date.parse(r.startedAt),
+    updatedAt: Date.parse(r.updatedAt),
+    hasEnded: r.hasEnded ? 1 : 0,
+    viewersCount: Math.round(r.viewersCount),
+    reliabilityScore: r.reliabilityScore,
+    cdnTraffic: Math.round(r.cdnTraffic),
+    ecdnTraffic: Math.round(r.ecdnTraffic),
+    // The record as received, so fields the service adds later are not lost.
+    rawJson: JSON.stringify(r),
+    polledAt
+  }
+}
+
+/** A page of list items, in one transaction. */
+export function storeSessionList(db: Db, connectionId: string, records: EventSessionRecord[], polledAt: number): void {
+  const upsert = db.prepare(UPSERT_SESSION)
+  db.transaction(() => {
+    for (const r of records) upsert.run(sessionParams(connectionId, r, polledAt))
+  })()
+}
+
+/** One live session's fresh record and its snapshot, together or not at all. */
+export function storeSessionSnapshot(db: Db, connectionId: string, record: EventSessionRecord, polledAt: number): void {
+  const params = sessionParams(connectionId, record, polledAt)
+  db.transaction(() => {
+    db.prepare(UPSERT_SESSION).run(params)
+    db.prepare(INSERT_SNAPSHOT).run(params)
+  })()
+}
+
+interface SessionRow {
+  connection_id: string
+  connection_name: string
+  event_session_id: string
+  event_name: string | null
+  content_id: string
+  started_at: number
+  updated_at: number
+  has_ended: number
+  viewers_count: number
+  reliability_score: number
+  cdn_traffic: number
+  ecdn_traffic: number
+  last_polled_at: number | null
+}
+
+const SELECT_SESSION = `
+  SELECT s.connection_id, c.name AS connection_name, s.event_session_id, s.event_name, s.content_id,
+    s.started_at, s.updated_at, s.has_ended, s.viewers_count, s.reliability_score, s.cdn_traffic,
+    s.ecdn_traffic, s.last_polled_at
+  FROM sessions s JOIN connections c ON c.id = s.connection_id`
+
+const iso = (ms: number): string => new Date(ms).toISOString()
+
+function toLiveSession(row: SessionRow): LiveSession {
+  return {
+    connectionId: row.connection_id,
+    connectionName: row.connection_name,
+    eventSessionId: row.event_session_id,
+    eventName: row.event_name,
+    contentId: row.content_id,
+    startedAt: iso(row.started_at),
+    updatedAt: iso(row.updated_at),
+    hasEnded: row.has_ended === 1,
+    viewersCount: row.viewers_count,
+    reliabilityScore: row.reliability_score,
+    cdnTraffic: row.cdn_traffic,
+    ecdnTraffic: row.ecdn_traffic,
+    lastPolledAt: row.last_polled_at === null ? null : iso(row.last_polled_at)
+  }
+}
+
+export function listLiveSessions(db: Db): LiveSession[] {
+  const rows = db.prepare(`${SELECT_SESSION} WHERE s.has_ended = 0 ORDER BY s.started_at`).all() as SessionRow[]
+  return rows.map(toLiveSession)
+}
+
+export function getSession(db: Db, connectionId: string, eventSessionId: string): LiveSession | null {
+  const row = db
+    .prepare(`${SELECT_SESSION} WHERE s.connection_id = ? AND s.event_session_id = ?`)
+    .get(connectionId, eventSessionId) as SessionRow | undefined
+  return row ? toLiveSession(row) : null
+}
+
+export function countSessions(db: Db): { stored: number; live: number } {
+  return db
+    .prepare('SELECT COUNT(*) AS stored, COALESCE(SUM(has_ended = 0), 0) AS live FROM sessions')
+    .get() as { stored: number; live: number }
+}
+
+/** Stored sessions under the API's own field names (plus any extra fields it sent). */
+export function exportSessions(db: Db): Record<string, unknown>[] {
+  const rows = db
+    .prepare(
+      `SELECT raw_json, event_session_id, platform_id, tenant_id, content_id, event_name, started_at,
+        updated_at, has_ended, viewers_count, reliability_score, cdn_traffic, ecdn_traffic
+       FROM sessions ORDER BY started_at, event_session_id`
+    )
+    .all() as (Omit<SessionRow, 'connection_id' | 'connection_name' | 'last_polled_at'> & {
+    raw_json: string
+    platform_id: string
+    tenant_id: string
+  })[]
+  return rows.map((r) => ({
+    ...(JSON.parse(r.raw_json) as Record<string, unknown>),
+    eventSessionId: r.event_session_id,
+    platformId: r.platform_id,
+    tenantId: r.tenant_id,
+    contentId: r.content_id,
+    eventName: r.event_name,
+    startedAt: iso(r.started_at),
+    updatedAt: iso(r.updated_at),
+    hasEnded: r.has_ended === 1,
+    viewersCount: r.viewers_count,
+    reliabilityScore: r.reliability_score,
+    cdnTraffic: r.cdn_traffic,
+    ecdnTraffic: r.ecdn_traffic
+  }))
+}
+
+export interface SnapshotRow {
+  takenAt: number
+  viewersCount: number
+  reliabilityScore: number
+  cdnTraffic: number
+  ecdnTraffic: number
+}
+
+export function listSnapshots(db: Db, connectionId: string, eventSessionId: string): SnapshotRow[] {
+  return db
+    .prepare(
+      `SELECT taken_at AS takenAt, viewers_count AS viewersCount, reliability_score AS reliabilityScore,
+         cdn_traffic AS cdnTraffic, ecdn_traffic AS ecdnTraffic
+       FROM snapshots WHERE connection_id = ? AND event_session_id = ? ORDER BY taken_at`
+    )
+    .all(connectionId, eventSessionId) as SnapshotRow[]
+}

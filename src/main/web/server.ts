@@ -1,0 +1,86 @@
+// The browser host: the built renderer and the app API on 127.0.0.1 only.
+// Requests: POST /api/request/<name> with JSON args -> a Result. Pushes: GET /api/events (SSE).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { CONTENT_SECURITY_POLICY } from '../../shared/csp'
+import { fail } from '../../shared/result'
+import type { AppCore } from '../core/app/types'
+import { openEventStream } from './event-stream'
+import { readStaticFile } from './static-files'
+import { readBody } from '../core/net/read-body'
+
+export interface WebHostOptions {
+  core: AppCore
+  /** Directory of the built renderer (index.html and assets). */
+  rendererDir: string
+  port?: number
+}
+
+export interface WebHost {
+  url: string
+  close(): Promise<void>
+}
+
+const MAX_REQUEST_BYTES = 1024 * 1024
+const SECURITY_HEADERS = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Opener-Policy': 'same-origin'
+}
+
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  let allowedHosts: Set<string> = new Set()
+  const server: Server = createServer((req, res) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value)
+    // A page on another name that resolves to 127.0.0.1 (DNS rebinding) must not reach the API.
+    if (!allowedHosts.has(req.headers.host ?? '')) return sendJson(res, 421, fail('wrong-host', 'Unexpected Host header.'))
+    route(options, req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, fail('internal', error instanceof Error ? error.message : 'internal error'))
+      else res.end()
+    })
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
+  })
+  const { port } = server.address() as AddressInfo
+  allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`])
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
+  }
+}
+
+async function route(options: WebHostOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://host.invalid')
+  if (url.pathname === '/api/events' && req.method === 'GET') return openEventStream(options.core, res)
+  if (url.pathname.startsWith('/api/request/')) {
+    if (req.method !== 'POST') return sendJson(res, 405, fail('method-not-allowed', 'Use POST.'))
+    const name = decodeURIComponent(url.pathname.slice('/api/request/'.length))
+    let args: unknown
+    try {
+      const text = await readBody(req, MAX_REQUEST_BYTES)
+      args = text ? JSON.parse(text) : {}
+    } catch {
+      return sendJson(res, 400, fail('invalid-arguments', 'Request body must be JSON.'))
+    }
+    // Results travel as 200 with { ok }: the error is data, as over IPC.
+    return sendJson(res, 200, await options.core.dispatch(name, args))
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, fail('method-not-allowed', 'Use GET.'))
+  const file = await readStaticFile(options.rendererDir, url.pathname)
+  if (!file) return sendJson(res, 404, fail('not-found', 'Not found.'))
+  res.writeHead(200, { 'Content-Type': file.contentType, 'Cache-Control': 'no-cache' })
+  res.end(req.method === 'HEAD' ? undefined : file.body)
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' })
+  res.end(text)
+}
