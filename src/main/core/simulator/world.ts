@@ -158,7 +158,7 @@ export class World {
     return {
       eventSessionId: this.random.uuid(),
       contentId: `content-${this.random.int(1000, 9999)}`,
-      eventName: this.random.pick(EVENT_NAMES),
+      eventName: this.freshEventName(),
       startedAt,
       updatedAt: startedAt,
       endsAt: startedAt + durationMs,
@@ -174,6 +174,13 @@ export class World {
       viewers: [],
       active: []
     }
+  }
+
+  /** A name no live session is using, while there are any left: two live "CEO Town Hall"s confuse. */
+  private freshEventName(): string {
+    const inUse = new Set(this.sessions.filter((s) => !s.hasEnded).map((s) => s.eventName))
+    const free = EVENT_NAMES.filter((name) => !inUse.has(name))
+    return this.random.pick(free.length > 0 ? free : EVENT_NAMES)
   }
 
   /** A session already running for `ageMs`, with an audience that has had time to arrive. */
