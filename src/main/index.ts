@@ -1,0 +1,4 @@
+// Electron entry: composition only.
+import { startDesktop } from './desktop/app'
+
+startDesktop()

@@ -1,0 +1,131 @@
+// A recording stand-in for the 'electron' module (no Electron binary exists under plain Node).
+// Tests use it through: vi.mock('electron', () => import('./fake-electron'))
+import { vi } from 'vitest'
+
+type Handler = (...args: any[]) => unknown
+
+/** A tiny event emitter recording handlers by event name. */
+class Recorder {
+  handlers = new Map<string, Handler[]>()
+  on = vi.fn((event: string, handler: Handler) => {
+    this.handlers.set(event, [...(this.handlers.get(event) ?? []), handler])
+    return this
+  })
+  once = vi.fn((event: string, handler: Handler) => this.on(event, handler))
+  emit(event: string, ...args: unknown[]): void {
+    for (const handler of this.handlers.get(event) ?? []) handler(...args)
+  }
+}
+
+/** An Electron-style event whose preventDefault is observable. */
+export function fakeEvent<T extends object>(params: T): T & { preventDefault: ReturnType<typeof vi.fn> } {
+  return { ...params, preventDefault: vi.fn() }
+}
+
+export class FakeWebContents extends Recorder {
+  windowOpenHandler: Handler | undefined
+  setWindowOpenHandler = vi.fn((handler: Handler) => {
+    this.windowOpenHandler = handler
+  })
+  send = vi.fn()
+  isDestroyed = vi.fn(() => false)
+}
+
+export class BrowserWindow extends Recorder {
+  static instances: BrowserWindow[] = []
+  /** What loadURL/loadFile of the next windows resolve or reject with. */
+  static load: (target: string) => Promise<void> = async () => undefined
+  webContents = new FakeWebContents()
+  loadURL = vi.fn((url: string) => BrowserWindow.load(url))
+  loadFile = vi.fn((file: string) => BrowserWindow.load(file))
+  show = vi.fn()
+  focus = vi.fn()
+  restore = vi.fn()
+  isMinimized = vi.fn(() => false)
+  constructor(public options: Record<string, any>) {
+    super()
+    BrowserWindow.instances.push(this)
+  }
+}
+
+class FakeIpcMain {
+  handlers = new Map<string, Handler>()
+  handle = vi.fn((channel: string, handler: Handler) => {
+    if (this.handlers.has(channel)) throw new Error(`second handler for ${channel}`)
+    this.handlers.set(channel, handler)
+  })
+  removeHandler = vi.fn((channel: string) => {
+    this.handlers.delete(channel)
+  })
+}
+
+class FakeIpcRenderer {
+  listeners = new Map<string, Handler[]>()
+  invoke = vi.fn(async (_channel: string, ..._args: unknown[]): Promise<unknown> => undefined)
+  on = vi.fn((channel: string, listener: Handler) => {
+    this.listeners.set(channel, [...(this.listeners.get(channel) ?? []), listener])
+    return this
+  })
+  removeListener = vi.fn((channel: string, listener: Handler) => {
+    this.listeners.set(
+      channel,
+      (this.listeners.get(channel) ?? []).filter((l) => l !== listener)
+    )
+    return this
+  })
+  emit(channel: string, event: unknown, ...args: unknown[]): void {
+    for (const listener of this.listeners.get(channel) ?? []) listener(event, ...args)
+  }
+}
+
+export class FakeSession {
+  setPermissionRequestHandler = vi.fn()
+  setPermissionCheckHandler = vi.fn()
+  setDevicePermissionHandler = vi.fn()
+  webRequest = { onHeadersReceived: vi.fn() }
+}
+
+class FakeApp extends Recorder {
+  whenReady = vi.fn(async () => undefined)
+  requestSingleInstanceLock = vi.fn(() => true)
+  quit = vi.fn()
+  exit = vi.fn()
+  getPath = vi.fn((name: string) => `/fake/${name}`)
+  getAppPath = vi.fn(() => '/fake/app-root')
+}
+
+export const app = new FakeApp()
+export const ipcMain = new FakeIpcMain()
+export const ipcRenderer = new FakeIpcRenderer()
+export const session = { defaultSession: new FakeSession() }
+export const contextBridge = { exposeInMainWorld: vi.fn() }
+export const shell = { openExternal: vi.fn(async (_url: string) => undefined) }
+export const dialog = { showErrorBox: vi.fn() }
+
+/** Forget everything recorded, for the next test. resetAllMocks puts each vi.fn back to the
+ *  implementation it was created with. */
+export function resetFakeElectron(): void {
+  vi.resetAllMocks()
+  app.handlers.clear()
+  ipcMain.handlers.clear()
+  ipcRenderer.listeners.clear()
+  BrowserWindow.instances = []
+  BrowserWindow.load = async () => undefined
+}
+
+/** A fake AppCore: dispatch and close are spies, events are pushed with `push`. */
+export function fakeCore() {
+  const listeners = new Set<(name: any, payload: any) => void>()
+  return {
+    dispatch: vi.fn(async (_name: unknown, _args: unknown): Promise<any> => ({ ok: true, value: 'result' })),
+    onEvent: vi.fn((listener: (name: any, payload: any) => void) => {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    }),
+    close: vi.fn(async () => undefined),
+    push(name: string, payload: unknown) {
+      for (const listener of listeners) listener(name, payload)
+    },
+    listenerCount: () => listeners.size
+  }
+}

@@ -1,0 +1,86 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+
+vi.mock('electron', () => import('./fake-electron'))
+
+import { BrowserWindow, resetFakeElectron } from './fake-electron'
+import { createMainWindow, hardenedWebPreferences } from '../../../src/main/desktop/window'
+
+const PRELOAD = '/app/out/preload/index.cjs'
+const FILE = '/app/out/renderer/index.html'
+
+const lastWindow = (): BrowserWindow => {
+  const window = BrowserWindow.instances.at(-1)
+  if (!window) throw new Error('no window created')
+  return window
+}
+
+describe('hardenedWebPreferences', () => {
+  it('isolates, sandboxes and strips Node from the page', () => {
+    expect(hardenedWebPreferences(PRELOAD)).toMatchObject({
+      preload: PRELOAD,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      webviewTag: false,
+      allowRunningInsecureContent: false
+    })
+  })
+})
+
+describe('createMainWindow', () => {
+  beforeEach(() => resetFakeElectron())
+
+  it('creates the window with the hardened preferences and the preload path', () => {
+    createMainWindow({ preloadPath: PRELOAD, rendererFile: FILE })
+    const { options } = lastWindow()
+    expect(options.webPreferences).toEqual(hardenedWebPreferences(PRELOAD))
+    expect(options.webPreferences.preload).toBe(PRELOAD)
+    expect(options.webPreferences.contextIsolation).toBe(true)
+    expect(options.webPreferences.sandbox).toBe(true)
+    expect(options.webPreferences.nodeIntegration).toBe(false)
+    expect(options.webPreferences.webSecurity).toBe(true)
+    expect(options.webPreferences.webviewTag).toBe(false)
+    expect(options).toMatchObject({
+      title: 'Eventwatch',
+      width: 1280,
+      height: 800,
+      minWidth: 900,
+      minHeight: 600,
+      backgroundColor: '#0f1115',
+      show: false
+    })
+  })
+
+  it('shows the window only once it is ready to show', () => {
+    createMainWindow({ preloadPath: PRELOAD, rendererFile: FILE })
+    const window = lastWindow()
+    expect(window.show).not.toHaveBeenCalled()
+    window.emit('ready-to-show')
+    expect(window.show).toHaveBeenCalledTimes(1)
+  })
+
+  it('loads the built file in production', () => {
+    createMainWindow({ preloadPath: PRELOAD, rendererFile: FILE })
+    expect(lastWindow().loadFile).toHaveBeenCalledWith(FILE)
+    expect(lastWindow().loadURL).not.toHaveBeenCalled()
+  })
+
+  it('loads the dev server URL when given', () => {
+    createMainWindow({ preloadPath: PRELOAD, rendererFile: FILE, rendererUrl: 'http://localhost:5173' })
+    expect(lastWindow().loadURL).toHaveBeenCalledWith('http://localhost:5173')
+    expect(lastWindow().loadFile).not.toHaveBeenCalled()
+  })
+
+  it('reports a failed load instead of leaving an unhandled rejection', async () => {
+    const failure = new Error('ERR_FILE_NOT_FOUND')
+    BrowserWindow.load = async () => {
+      throw failure
+    }
+    const onLoadError = vi.fn()
+    createMainWindow({ preloadPath: PRELOAD, rendererFile: FILE, onLoadError })
+    await vi.waitFor(() => expect(onLoadError).toHaveBeenCalledWith(failure))
+  })
+})
