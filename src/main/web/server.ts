@@ -7,7 +7,7 @@ import { fail } from '../../shared/result'
 import type { AppCore } from '../core/app/types'
 import { openEventStream } from './event-stream'
 import { readStaticFile } from './static-files'
-import { readBody } from '../core/net/read-body'
+import { BodyTooLargeError, readBody } from '../core/net/read-body'
 
 export interface WebHostOptions {
   core: AppCore
@@ -61,12 +61,18 @@ async function route(options: WebHostOptions, req: IncomingMessage, res: ServerR
   if (url.pathname === '/api/events' && req.method === 'GET') return openEventStream(options.core, res)
   if (url.pathname.startsWith('/api/request/')) {
     if (req.method !== 'POST') return sendJson(res, 405, fail('method-not-allowed', 'Use POST.'))
-    const name = decodeURIComponent(url.pathname.slice('/api/request/'.length))
+    let name: string
+    try {
+      name = decodeURIComponent(url.pathname.slice('/api/request/'.length))
+    } catch {
+      return sendJson(res, 400, fail('unknown-request', 'Malformed request name.'))
+    }
     let args: unknown
     try {
       const text = await readBody(req, MAX_REQUEST_BYTES)
       args = text ? JSON.parse(text) : {}
-    } catch {
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) return sendJson(res, 413, fail('too-large', 'Request body too large.'))
       return sendJson(res, 400, fail('invalid-arguments', 'Request body must be JSON.'))
     }
     // Results travel as 200 with { ok }: the error is data, as over IPC.

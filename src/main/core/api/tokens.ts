@@ -5,11 +5,11 @@ import { ApiError } from './errors'
 import { requestJson } from './http'
 import { TokenResponseSchema } from './schemas'
 
-/** Renew this long before the service would reject the token. */
+/** Renew this long before the service would reject the token (less for short-lived tokens). */
 const RENEWAL_MARGIN_MS = 5 * 60_000
 
 export class TokenManager {
-  private token: { value: string; expiresAt: number } | null = null
+  private token: { value: string; renewAt: number } | null = null
   private renewal: Promise<string> | null = null
 
   constructor(
@@ -19,7 +19,7 @@ export class TokenManager {
   ) {}
 
   async get(): Promise<string> {
-    if (this.token && this.token.expiresAt - RENEWAL_MARGIN_MS > this.clock()) return this.token.value
+    if (this.token && this.token.renewAt > this.clock()) return this.token.value
     return this.renew()
   }
 
@@ -53,7 +53,8 @@ export class TokenManager {
     const parsed = TokenResponseSchema.safeParse(response.body)
     if (!parsed.success) throw new ApiError('bad-response', endpoint, 'token response has no usable access_token')
     const lifetimeMs = (parsed.data.expires_in ?? 10_800) * 1000
-    this.token = { value: parsed.data.access_token, expiresAt: this.clock() + lifetimeMs }
+    const margin = Math.min(RENEWAL_MARGIN_MS, lifetimeMs / 2)
+    this.token = { value: parsed.data.access_token, renewAt: this.clock() + lifetimeMs - margin }
     return this.token.value
   }
 }

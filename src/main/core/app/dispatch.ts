@@ -11,7 +11,7 @@ export type Dispatch = (name: unknown, args: unknown) => Promise<Result<unknown>
 
 export function createDispatch(handlers: Handlers): Dispatch {
   return async (name, args) => {
-    if (!isRequestName(name)) return fail('unknown-request', `Unknown request "${String(name).slice(0, 60)}".`)
+    if (!isRequestName(name)) return fail('unknown-request', `Unknown request ${describe(name)}.`)
     const parsed = requests[name].args.safeParse(args ?? {})
     if (!parsed.success) {
       const issue = parsed.error.issues[0]
@@ -22,7 +22,12 @@ export function createDispatch(handlers: Handlers): Dispatch {
       const handler = handlers[name] as (a: unknown) => unknown
       return ok(await handler(parsed.data))
     } catch (error) {
-      return fail('internal', `${name} failed: ${error instanceof Error ? error.message : String(error)}`)
+      return fail('internal', `${name} failed: ${error instanceof Error ? error.message : 'a non-Error value was thrown'}`)
     }
   }
+}
+
+/** Names arrive from another process: anything, including objects with no prototype. */
+function describe(name: unknown): string {
+  return typeof name === 'string' ? `"${name.slice(0, 60)}"` : `of type ${typeof name}`
 }

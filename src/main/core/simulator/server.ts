@@ -7,7 +7,7 @@ import { decodeCursor, encodeCursor } from './cursor'
 import { sessionRecord } from './records'
 import { viewerRecord } from './viewers'
 import { World, type SimSession, type WorldOptions } from './world'
-import { readBody } from '../net/read-body'
+import { BodyTooLargeError, readBody } from '../net/read-body'
 
 export interface SimulatorCredentials {
   clientId: string
@@ -103,7 +103,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     let body: unknown
     try {
       body = JSON.parse(await readBody(req, 64 * 1024))
-    } catch {
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) return sendJson(res, 413, { error: 'request_too_large' })
       return sendJson(res, 400, { error: 'invalid_request', message: 'Body must be JSON.' })
     }
     const b = (body ?? {}) as Record<string, unknown>

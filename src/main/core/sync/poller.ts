@@ -49,9 +49,14 @@ export class Poller {
 
   /** Polls now (sharing a poll already under way) and resolves with what it stored. */
   pollOnce(): Promise<PollOutcome> {
-    this.inFlight ??= this.poll().finally(() => {
-      this.inFlight = null
-    })
+    if (!this.inFlight) {
+      this.inFlight = this.poll().finally(() => {
+        this.inFlight = null
+      })
+      // Announced once the poll is no longer in flight, so a listener asking for a refresh
+      // gets a new poll rather than this finished one.
+      this.inFlight.then((outcome) => this.options.onPolled?.(outcome), () => undefined)
+    }
     return this.inFlight
   }
 
@@ -61,12 +66,13 @@ export class Poller {
     void this.loop()
   }
 
-  stop(): Promise<void> {
+  async stop(): Promise<void> {
     this.running = false
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
+    // A poll under way finishes first, so its own status cannot overwrite "stopped".
+    await this.inFlight?.catch(() => undefined)
     this.setStatus({ state: 'stopped' })
-    return this.inFlight ? this.inFlight.then(() => undefined, () => undefined) : Promise.resolve()
   }
 
   private async loop(): Promise<void> {
@@ -106,7 +112,6 @@ export class Poller {
         lastUpdateAt: clock(),
         lastError: outcome.failures[0] ?? null
       })
-      this.options.onPolled?.(outcome)
       return outcome
     } catch (error) {
       this.setStatus({ state: 'error', lastError: errorMessage(error) })

@@ -1,0 +1,244 @@
+// The `eventwatch` command line (bin/eventwatch.js), run as a real child process.
+import Database from 'better-sqlite3'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+const BIN = join(ROOT, 'bin', 'eventwatch.js')
+const API_FIELDS = [
+  'eventSessionId',
+  'platformId',
+  'tenantId',
+  'contentId',
+  'startedAt',
+  'updatedAt',
+  'hasEnded',
+  'viewersCount',
+  'reliabilityScore',
+  'cdnTraffic',
+  'ecdnTraffic'
+]
+
+let home: string
+const children = new Set<ChildProcess>()
+
+beforeAll(() => {
+  home = mkdtempSync(join(tmpdir(), 'eventwatch-cli-'))
+})
+
+afterEach(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  children.clear()
+})
+
+afterAll(() => {
+  rmSync(home, { recursive: true, force: true })
+})
+
+function env(): NodeJS.ProcessEnv {
+  const e: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_DATA_HOME: join(home, '.local', 'share') }
+  delete e.NODE_OPTIONS // vitest's own loader hooks are not the CLI's business
+  return e
+}
+
+function start(args: string[]): ChildProcess {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: env(), stdio: ['ignore', 'pipe', 'pipe'] })
+  children.add(child)
+  return child
+}
+
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = start(args)
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d))
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+  return new Promise((resolvePromise, reject) => {
+    child.on('error', reject)
+    child.on('close', (code) => resolvePromise({ code, stdout, stderr }))
+  })
+}
+
+const NO_STACK = /\n\s+at .+[:(]/
+
+describe('eventwatch CLI', () => {
+  it('--help exits 0 and lists simulate, sync, export and serve', async () => {
+    const { code, stdout } = await run(['--help'])
+    expect(code).toBe(0)
+    for (const command of ['simulate', 'sync', 'export', 'serve']) expect(stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'))
+  })
+
+  describe('sync then export', () => {
+    let dbFile: string
+
+    beforeAll(async () => {
+      dbFile = join(home, 'data', 'cache.db')
+      const result = await run(['sync', '--once', '--db', dbFile])
+      expect(result.stderr).not.toMatch(NO_STACK)
+      expect(result.code).toBe(0)
+    }, 60_000)
+
+    it('sync --once creates the cache file with sessions and snapshots in it', () => {
+      expect(existsSync(dbFile)).toBe(true)
+      const db = new Database(dbFile, { readonly: true })
+      try {
+        expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
+        const { n } = db.prepare('SELECT COUNT(*) AS n FROM sessions').get() as { n: number }
+        expect(n).toBeGreaterThan(0)
+        const live = db.prepare('SELECT COUNT(*) AS n FROM sessions WHERE has_ended = 0').get() as { n: number }
+        const snaps = db.prepare('SELECT COUNT(*) AS n FROM snapshots').get() as { n: number }
+        expect(snaps.n).toBe(live.n)
+      } finally {
+        db.close()
+      }
+    })
+
+    it('export sessions --format json prints every cached session under the API field names', async () => {
+      const { code, stdout, stderr } = await run(['export', 'sessions', '--db', dbFile, '--format', 'json'])
+      expect(stderr).toBe('')
+      expect(code).toBe(0)
+      const items = JSON.parse(stdout) as Record<string, unknown>[]
+      expect(Array.isArray(items)).toBe(true)
+      expect(items.length).toBeGreaterThan(0)
+
+      const db = new Database(dbFile, { readonly: true })
+      const rows = db
+        .prepare('SELECT event_session_id, viewers_count, has_ended, started_at FROM sessions')
+        .all() as { event_session_id: string; viewers_count: number; has_ended: number; started_at: number }[]
+      db.close()
+      expect(items.length).toBe(rows.length)
+      const byId = new Map(rows.map((r) => [r.event_session_id, r]))
+      for (const item of items) {
+        for (const field of API_FIELDS) expect(item, field).toHaveProperty(field)
+        expect(typeof item.hasEnded).toBe('boolean')
+        expect(typeof item.viewersCount).toBe('number')
+        const row = byId.get(item.eventSessionId as string)
+        expect(row).toBeDefined()
+        expect(item.viewersCount).toBe(row!.viewers_count)
+        expect(item.hasEnded).toBe(row!.has_ended === 1)
+        expect(Date.parse(item.startedAt as string)).toBe(row!.started_at)
+      }
+      expect(new Set(items.map((i) => i.eventSessionId)).size).toBe(items.length)
+    })
+
+    it('export sessions --format csv prints a header row with the API field names and one row per session', async () => {
+      const { code, stdout } = await run(['export', 'sessions', '--db', dbFile, '--format', 'csv'])
+      expect(code).toBe(0)
+      const lines = stdout.split('\r\n').filter((l) => l !== '')
+      const header = lines[0]!.split(',')
+      for (const field of API_FIELDS) expect(header).toContain(field)
+      const db = new Database(dbFile, { readonly: true })
+      const { n } = db.prepare('SELECT COUNT(*) AS n FROM sessions').get() as { n: number }
+      db.close()
+      expect(lines.length).toBe(1 + n)
+    })
+
+    it('rejects an unknown --format with a non-zero exit', async () => {
+      const { code, stderr } = await run(['export', 'sessions', '--db', dbFile, '--format', 'xml'])
+      expect(code).not.toBe(0)
+      expect(stderr).toMatch(/xml/)
+    })
+  })
+
+  it('export against a missing file exits non-zero with one line on stderr and no stack trace', async () => {
+    const missing = join(home, 'nowhere', 'missing.db')
+    const { code, stdout, stderr } = await run(['export', 'sessions', '--db', missing])
+    expect(code).not.toBe(0)
+    expect(code).not.toBeNull()
+    expect(stdout).toBe('')
+    const lines = stderr.split('\n').filter((l) => l.trim() !== '')
+    expect(lines.length).toBe(1)
+    expect(lines[0]).toContain(missing)
+    expect(stderr).not.toMatch(NO_STACK)
+    expect(existsSync(missing)).toBe(false) // not created by looking
+  })
+
+  it('sync against a cache from a newer schema exits non-zero with one clear line and leaves the file alone', async () => {
+    const file = join(home, 'newer.db')
+    const db = new Database(file)
+    db.pragma('user_version = 999')
+    db.close()
+    const { code, stderr } = await run(['sync', '--once', '--db', file])
+    expect(code).not.toBe(0)
+    expect(code).not.toBeNull()
+    const lines = stderr.split('\n').filter((l) => l.trim() !== '')
+    expect(lines.length).toBe(1)
+    expect(lines[0]).toMatch(/newer/i)
+    expect(stderr).not.toMatch(NO_STACK)
+    const check = new Database(file, { readonly: true })
+    expect(check.pragma('user_version', { simple: true })).toBe(999)
+    check.close()
+  })
+
+  it('simulate --port 0 prints its URLs and demo credentials, and serves the API there', async () => {
+    const child = start(['simulate', '--port', '0'])
+    let out = ''
+    type Printed = Record<'baseUrl' | 'authUrl' | 'clientId' | 'clientSecret' | 'platformId' | 'tenantId', string>
+    const info = await new Promise<Printed>((resolvePromise, reject) => {
+      child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+        out += d
+        const field = (label: string) => new RegExp(`^${label}:\\s*(\\S+)\\s*$`, 'm').exec(out)?.[1]
+        const values = {
+          baseUrl: field('base URL'),
+          authUrl: field('auth URL'),
+          clientId: field('client ID'),
+          clientSecret: field('client secret'),
+          platformId: field('platform-id'),
+          tenantId: field('tenant-id')
+        }
+        if (Object.values(values).every(Boolean)) resolvePromise(values as Printed)
+      })
+      child.on('exit', (code) => reject(new Error(`simulate exited early (${code}): ${out}`)))
+    })
+    expect(info.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(info.authUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+
+    const tokenRes = await fetch(`${info.authUrl}/v2/auth/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'client_credentials', client_id: info.clientId, client_secret: info.clientSecret })
+    })
+    expect(tokenRes.status).toBe(200)
+    const token = (await tokenRes.json()) as { access_token: string; token_type: string }
+    expect(token.token_type).toBe('bearer')
+
+    const list = await fetch(`${info.baseUrl}/v1/events/sessions`, {
+      headers: {
+        Authorization: `Bearer ${token.access_token}`,
+        'platform-id': info.platformId,
+        'tenant-id': info.tenantId
+      }
+    })
+    expect(list.status).toBe(200)
+    const body = (await list.json()) as { data: unknown[] }
+    expect(body.data.length).toBeGreaterThan(0)
+
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)))
+    child.kill('SIGTERM')
+    expect(await exited).toBe(0) // Ctrl-C / SIGTERM is a clean stop
+  })
+
+  it.each([
+    [['sync', '--interval', 'abc'], '--interval'],
+    [['sync', '--once', '--interval', '0'], '--interval'],
+    [['simulate', '--port', '70000'], '--port'],
+    [['simulate', '--live', '1.5'], '--live']
+  ])('rejects an invalid option value (%j) with a clear message', async (args, option) => {
+    const { code, stderr } = await run(args as string[])
+    expect(code).not.toBe(0)
+    expect(code).not.toBeNull()
+    expect(stderr).toContain(option)
+    expect(stderr).toMatch(/expected/)
+    expect(stderr).not.toMatch(NO_STACK)
+  })
+
+  it('rejects an unknown command with a non-zero exit', async () => {
+    const { code, stderr } = await run(['frobnicate'])
+    expect(code).not.toBe(0)
+    expect(stderr).toMatch(/unknown command/i)
+  })
+})

@@ -1,0 +1,209 @@
+// The app API contract (src/shared/contract.ts) and its runtime gate, createDispatch.
+import { describe, expect, it, vi } from 'vitest'
+import { z } from 'zod'
+import { createDispatch, type Handlers } from '../../src/main/core/app/dispatch'
+import {
+  eventNames,
+  events,
+  isEventName,
+  isRequestName,
+  requestNames,
+  requests
+} from '../../src/shared/contract'
+import type { LiveSession, Status } from '../../src/shared/domain'
+
+const STATUS: Status = {
+  mode: 'demo',
+  connectionName: 'Demo data',
+  pollState: 'ok',
+  lastUpdateAt: null,
+  lastError: null,
+  pollIntervalSeconds: 15
+}
+
+const SESSION: LiveSession = {
+  connectionId: 'demo',
+  connectionName: 'Demo data',
+  eventSessionId: 's-1',
+  eventName: null,
+  contentId: 'c-1',
+  startedAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-01T00:01:00.000Z',
+  hasEnded: false,
+  viewersCount: 3,
+  reliabilityScore: 99,
+  cdnTraffic: 1,
+  ecdnTraffic: 2,
+  lastPolledAt: null
+}
+
+function fakeHandlers() {
+  return {
+    getStatus: vi.fn(async () => STATUS),
+    listLiveSessions: vi.fn(async () => [SESSION]),
+    getSession: vi.fn(async (_args: { connectionId: string; eventSessionId: string }) => SESSION),
+    refreshNow: vi.fn(() => ({ startedAt: '2025-01-01T00:00:00.000Z' }))
+  } satisfies Handlers
+}
+
+function anyHandlerCalled(h: ReturnType<typeof fakeHandlers>): boolean {
+  return Object.values(h).some((fn) => fn.mock.calls.length > 0)
+}
+
+describe('contract', () => {
+  it('gives every request a zod schema for its arguments and its result', () => {
+    expect(requestNames.length).toBeGreaterThan(0)
+    for (const [name, spec] of Object.entries(requests)) {
+      expect(spec.args, `${name}.args`).toBeInstanceOf(z.ZodType)
+      expect(spec.result, `${name}.result`).toBeInstanceOf(z.ZodType)
+    }
+  })
+
+  it('gives every event a zod schema for its payload', () => {
+    expect(eventNames.length).toBeGreaterThan(0)
+    for (const [name, schema] of Object.entries(events)) {
+      expect(schema, name).toBeInstanceOf(z.ZodType)
+    }
+  })
+
+  it('lists exactly the requests and events it defines', () => {
+    expect([...requestNames].sort()).toEqual(Object.keys(requests).sort())
+    expect([...eventNames].sort()).toEqual(Object.keys(events).sort())
+    for (const name of requestNames) {
+      expect(isRequestName(name)).toBe(true)
+      expect(requests[name].args).toBeInstanceOf(z.ZodType)
+    }
+    for (const name of eventNames) expect(isEventName(name)).toBe(true)
+  })
+
+  it('does not take inherited object keys for request or event names', () => {
+    for (const name of ['__proto__', 'toString', 'constructor', 'hasOwnProperty', 'valueOf', '']) {
+      expect(isRequestName(name), name).toBe(false)
+      expect(isEventName(name), name).toBe(false)
+    }
+    expect(isRequestName(undefined)).toBe(false)
+    expect(isRequestName(42)).toBe(false)
+    expect(isRequestName({ toString: () => 'getStatus' })).toBe(false)
+  })
+})
+
+describe('createDispatch', () => {
+  it('answers unknown-request for a name that is not in the contract, without calling a handler', async () => {
+    const h = fakeHandlers()
+    const dispatch = createDispatch(h)
+    for (const name of ['nope', '__proto__', 'toString', 'constructor', 42, null, undefined]) {
+      const result = await dispatch(name, {})
+      expect(result.ok, String(name)).toBe(false)
+      if (!result.ok) expect(result.error.code).toBe('unknown-request')
+    }
+    expect(anyHandlerCalled(h)).toBe(false)
+  })
+
+  it('keeps the echoed name short in the unknown-request message', async () => {
+    const dispatch = createDispatch(fakeHandlers())
+    const result = await dispatch('x'.repeat(10_000), {})
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.error.message.length).toBeLessThan(200)
+  })
+
+  it.each([
+    ['a non-object', 'getStatus', 'hello'],
+    ['an array', 'getStatus', []],
+    ['a number', 'listLiveSessions', 7],
+    ['an extra key on a no-arg request', 'getStatus', { extra: 1 }],
+    ['an extra key', 'getSession', { connectionId: 'demo', eventSessionId: 's-1', sql: 'drop' }],
+    ['a missing key', 'getSession', { connectionId: 'demo' }],
+    ['a wrong-typed value', 'getSession', { connectionId: 'demo', eventSessionId: 42 }],
+    ['an empty string', 'getSession', { connectionId: '', eventSessionId: 's-1' }],
+    ['a too-long string', 'getSession', { connectionId: 'demo', eventSessionId: 'x'.repeat(201) }]
+  ])('rejects %s as invalid-arguments and does not call the handler', async (_what, name, args) => {
+    const h = fakeHandlers()
+    const dispatch = createDispatch(h)
+    const result = await dispatch(name, args)
+    expect(result.ok).toBe(false)
+    if (!result.ok) {
+      expect(result.error.code).toBe('invalid-arguments')
+      expect(result.error.message).toContain(name)
+    }
+    expect(anyHandlerCalled(h)).toBe(false)
+  })
+
+  it('names the offending field in an invalid-arguments message', async () => {
+    const dispatch = createDispatch(fakeHandlers())
+    const result = await dispatch('getSession', { connectionId: 'demo', eventSessionId: 42 })
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.error.message).toContain('eventSessionId')
+  })
+
+  it('passes valid arguments to the handler, parsed, and wraps its value as ok', async () => {
+    const h = fakeHandlers()
+    const dispatch = createDispatch(h)
+    const args = { connectionId: 'demo', eventSessionId: 'x'.repeat(200) }
+    const result = await dispatch('getSession', args)
+    expect(result).toEqual({ ok: true, value: SESSION })
+    expect(h.getSession).toHaveBeenCalledTimes(1)
+    expect(h.getSession).toHaveBeenCalledWith(args)
+    // The parsed copy, not the caller's object.
+    expect(h.getSession.mock.calls[0]?.[0]).not.toBe(args)
+    expect(h.getStatus).not.toHaveBeenCalled()
+  })
+
+  it('accepts undefined (and {}) arguments for a request that takes none', async () => {
+    const h = fakeHandlers()
+    const dispatch = createDispatch(h)
+    expect(await dispatch('getStatus', undefined)).toEqual({ ok: true, value: STATUS })
+    expect(await dispatch('listLiveSessions', {})).toEqual({ ok: true, value: [SESSION] })
+    expect(await dispatch('refreshNow', undefined)).toEqual({
+      ok: true,
+      value: { startedAt: '2025-01-01T00:00:00.000Z' }
+    })
+    expect(h.getStatus).toHaveBeenCalledWith({})
+  })
+
+  it('turns a handler that throws or rejects into an internal error, never a rejection', async () => {
+    const h = fakeHandlers()
+    h.getStatus.mockImplementation(() => {
+      throw new Error('database is locked')
+    })
+    h.listLiveSessions.mockImplementation(async () => {
+      throw new Error('disk I/O error')
+    })
+    h.refreshNow.mockImplementation(() => {
+      throw 'a bare string'
+    })
+    const dispatch = createDispatch(h)
+
+    const a = await dispatch('getStatus', {})
+    expect(a.ok).toBe(false)
+    if (!a.ok) {
+      expect(a.error.code).toBe('internal')
+      expect(a.error.message).toContain('database is locked')
+    }
+    const b = await dispatch('listLiveSessions', {})
+    expect(b.ok).toBe(false)
+    if (!b.ok) expect(b.error.code).toBe('internal')
+    const c = await dispatch('refreshNow', {})
+    expect(c.ok).toBe(false)
+    if (!c.ok) expect(c.error.code).toBe('internal')
+  })
+
+  // Over IPC the name is whatever the sender put in the message; String(x) throws a TypeError
+  // for an object with no prototype, and the AppCore contract says dispatch never throws.
+  it('never rejects for a name that cannot be turned into a string', async () => {
+    const dispatch = createDispatch(fakeHandlers())
+    await expect(dispatch(Symbol('getStatus'), {})).resolves.toMatchObject({ ok: false })
+    await expect(dispatch(Object.create(null), {})).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'unknown-request' }
+    })
+  })
+
+  it('never rejects when a handler throws a value that cannot be turned into a string', async () => {
+    const h = fakeHandlers()
+    h.getStatus.mockImplementation(() => {
+      throw Object.create(null)
+    })
+    const dispatch = createDispatch(h)
+    await expect(dispatch('getStatus', {})).resolves.toMatchObject({ ok: false, error: { code: 'internal' } })
+  })
+})

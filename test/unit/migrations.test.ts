@@ -1,0 +1,223 @@
+// The cache's schema: openDatabase (db.ts) and the migration runner (migrate.ts), on real files.
+import Database from 'better-sqlite3'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openDatabase, type Db } from '../../src/main/core/store/db'
+import { migrate, SchemaTooNewError, schemaVersion } from '../../src/main/core/store/migrate'
+import { migrations } from '../../src/main/core/store/migrations'
+import type { Migration } from '../../src/main/core/store/migrations/types'
+
+const LATEST = migrations.at(-1)?.version ?? 0
+
+let dir: string
+const open: Db[] = []
+const track = (db: Db): Db => {
+  open.push(db)
+  return db
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'eventwatch-migrations-'))
+})
+
+afterEach(() => {
+  for (const db of open.splice(0)) if (db.open) db.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const names = (db: Db, type: 'table' | 'index'): string[] =>
+  (
+    db.prepare(`SELECT name FROM sqlite_master WHERE type = ? AND name NOT LIKE 'sqlite_%' ORDER BY name`).all(type) as {
+      name: string
+    }[]
+  ).map((r) => r.name)
+
+const schemaSql = (db: Db): string[] =>
+  (db.prepare(`SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name`).all() as { sql: string }[]).map(
+    (r) => r.sql
+  )
+
+describe('the shipped migrations', () => {
+  it('are numbered 1, 2, 3... in order, each with a name', () => {
+    expect(migrations.length).toBeGreaterThan(0)
+    migrations.forEach((m, i) => {
+      expect(m.version).toBe(i + 1)
+      expect(m.name).toMatch(/\S/)
+    })
+  })
+})
+
+describe('openDatabase', () => {
+  it('migrates a fresh file to the latest version', () => {
+    const db = track(openDatabase(join(dir, 'cache.db')))
+    expect(db.pragma('user_version', { simple: true })).toBe(LATEST)
+    expect(schemaVersion(db)).toBe(LATEST)
+  })
+
+  it('creates the parent directory of the file when it is missing', () => {
+    const db = track(openDatabase(join(dir, 'nested', 'deeper', 'cache.db')))
+    expect(schemaVersion(db)).toBe(LATEST)
+  })
+
+  it('creates the expected tables and indexes', () => {
+    const db = track(openDatabase(join(dir, 'cache.db')))
+    expect(names(db, 'table')).toEqual(expect.arrayContaining(['connections', 'sessions', 'snapshots']))
+    expect(names(db, 'index')).toEqual(
+      expect.arrayContaining(['sessions_live', 'sessions_by_start', 'snapshots_by_session_time'])
+    )
+    const sessionColumns = (db.pragma('table_info(sessions)') as { name: string }[]).map((c) => c.name)
+    expect(sessionColumns).toEqual(
+      expect.arrayContaining([
+        'connection_id',
+        'event_session_id',
+        'platform_id',
+        'tenant_id',
+        'content_id',
+        'event_name',
+        'started_at',
+        'updated_at',
+        'has_ended',
+        'viewers_count',
+        'reliability_score',
+        'cdn_traffic',
+        'ecdn_traffic',
+        'raw_json'
+      ])
+    )
+    const snapshotColumns = (db.pragma('table_info(snapshots)') as { name: string }[]).map((c) => c.name)
+    expect(snapshotColumns).toEqual(
+      expect.arrayContaining(['taken_at', 'viewers_count', 'reliability_score', 'cdn_traffic', 'ecdn_traffic'])
+    )
+  })
+
+  it('turns on WAL journal mode and foreign keys', () => {
+    const db = track(openDatabase(join(dir, 'cache.db')))
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1)
+    // Foreign keys are enforced, not merely declared: a snapshot of an unknown session is refused.
+    expect(() =>
+      db
+        .prepare(
+          `INSERT INTO snapshots (connection_id, event_session_id, taken_at, viewers_count, reliability_score,
+             cdn_traffic, ecdn_traffic) VALUES ('nope', 'nope', 1, 1, 1, 1, 1)`
+        )
+        .run()
+    ).toThrow(/FOREIGN KEY/)
+  })
+
+  it('is a no-op when reopened: the version and the data stay', () => {
+    const file = join(dir, 'cache.db')
+    const first = openDatabase(file)
+    first
+      .prepare(
+        `INSERT INTO connections (id, name, base_url, auth_url, platform_id, tenant_id, client_id, is_demo, created_at)
+         VALUES ('c1', 'Tenant', 'http://x', 'http://x', 'p', 't', 'id', 0, 1)`
+      )
+      .run()
+    const before = schemaSql(first)
+    first.close()
+
+    const second = track(openDatabase(file))
+    expect(schemaVersion(second)).toBe(LATEST)
+    expect(schemaSql(second)).toEqual(before)
+    expect(second.prepare('SELECT id, name FROM connections').all()).toEqual([{ id: 'c1', name: 'Tenant' }])
+    // Running the migrations again by hand changes nothing either.
+    expect(migrate(second)).toBe(LATEST)
+    expect(second.prepare('SELECT COUNT(*) AS n FROM connections').get()).toEqual({ n: 1 })
+  })
+
+  it('refuses a file written by a newer schema with SchemaTooNewError and a clear message', () => {
+    const file = join(dir, 'newer.db')
+    const raw = new Database(file)
+    raw.pragma(`user_version = ${LATEST + 5}`)
+    raw.close()
+
+    let caught: unknown
+    try {
+      track(openDatabase(file))
+    } catch (error) {
+      caught = error
+    }
+    expect(caught).toBeInstanceOf(SchemaTooNewError)
+    const message = (caught as Error).message
+    expect(message).toContain(String(LATEST + 5))
+    expect(message).toContain(String(LATEST))
+    expect(message).toMatch(/newer/i)
+
+    // The refused file is left as it was.
+    const check = new Database(file)
+    expect(check.pragma('user_version', { simple: true })).toBe(LATEST + 5)
+    check.close()
+  })
+})
+
+describe('migrate', () => {
+  const stepOne: Migration = {
+    version: 1,
+    name: 'one',
+    up: (db) => db.exec('CREATE TABLE a (id INTEGER PRIMARY KEY)')
+  }
+  const stepTwo: Migration = {
+    version: 2,
+    name: 'two',
+    up: (db) => db.exec('CREATE TABLE b (id INTEGER PRIMARY KEY); CREATE INDEX b_id ON b (id)')
+  }
+
+  it('applies only the steps above the current version', () => {
+    const db = track(new Database(join(dir, 'steps.db')))
+    expect(migrate(db, [stepOne])).toBe(1)
+    let ranOne = 0
+    const countedOne: Migration = { ...stepOne, up: () => void ranOne++ }
+    expect(migrate(db, [countedOne, stepTwo])).toBe(2)
+    expect(ranOne).toBe(0)
+    expect(names(db, 'table')).toEqual(['a', 'b'])
+  })
+
+  it('leaves user_version and the schema unchanged when a step throws midway', () => {
+    const db = track(new Database(join(dir, 'broken.db')))
+    migrate(db, [stepOne])
+    const before = schemaSql(db)
+
+    const broken: Migration = {
+      version: 2,
+      name: 'broken',
+      up: (d) => {
+        d.exec('CREATE TABLE half_done (id INTEGER)')
+        d.exec('ALTER TABLE a ADD COLUMN extra TEXT')
+        throw new Error('boom in the middle')
+      }
+    }
+    expect(() => migrate(db, [stepOne, broken])).toThrow('boom in the middle')
+    expect(schemaVersion(db)).toBe(1)
+    expect(schemaSql(db)).toEqual(before)
+    expect(names(db, 'table')).not.toContain('half_done')
+    expect((db.pragma('table_info(a)') as { name: string }[]).map((c) => c.name)).toEqual(['id'])
+
+    // The same database migrates once the step is fixed.
+    expect(migrate(db, [stepOne, stepTwo])).toBe(2)
+  })
+
+  it('keeps the steps that committed before a later one failed', () => {
+    const db = track(new Database(join(dir, 'partial.db')))
+    const failing: Migration = {
+      version: 3,
+      name: 'fails',
+      up: () => {
+        throw new Error('step 3 failed')
+      }
+    }
+    expect(() => migrate(db, [stepOne, stepTwo, failing])).toThrow('step 3 failed')
+    expect(schemaVersion(db)).toBe(2)
+    expect(names(db, 'table')).toEqual(['a', 'b'])
+  })
+
+  it('raises SchemaTooNewError when user_version is above the last known step', () => {
+    const db = track(new Database(join(dir, 'ahead.db')))
+    db.pragma('user_version = 3')
+    expect(() => migrate(db, [stepOne, stepTwo])).toThrow(SchemaTooNewError)
+    expect(schemaVersion(db)).toBe(3)
+    expect(names(db, 'table')).toEqual([])
+  })
+})
