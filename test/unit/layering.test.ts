@@ -1,0 +1,96 @@
+// The layering rule in eslint.config.js (DESIGN.md: shared ← core ← desktop | web | cli;
+// renderer → shared only; electron only in desktop, src/main/index.ts and preload) really fires.
+// Files are linted from text under made-up paths: they need not exist.
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { ESLint } from 'eslint'
+import { beforeAll, describe, expect, it } from 'vitest'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const RULE = 'layering/imports'
+
+let eslint: ESLint
+
+beforeAll(() => {
+  eslint = new ESLint({ cwd: root })
+})
+
+/** Layering messages for `code` linted as if it were the file at `file` (project-relative). */
+async function layering(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) })
+  expect(result, `no lint result for ${file}`).toBeDefined()
+  const fatal = result!.messages.filter((m) => m.fatal)
+  expect(fatal, `parse error in ${file}`).toEqual([])
+  return result!.messages.filter((m) => m.ruleId === RULE && m.severity === 2).map((m) => m.message)
+}
+
+const svelte = (script: string): string =>
+  `<script lang="ts">\n${script}\n</script>\n\n<p>{String(x)}</p>\n`
+
+describe('the layering rule is on for src/', () => {
+  it.each(['src/shared/x.ts', 'src/main/core/x.ts', 'src/renderer/src/App.svelte', 'src/preload/index.ts'])(
+    '%s',
+    async (file) => {
+      const config = await eslint.calculateConfigForFile(path.join(root, file))
+      const setting = config.rules?.[RULE]
+      expect(Array.isArray(setting) ? setting[0] : setting).toBe(2)
+    },
+  )
+})
+
+describe('forbidden imports are errors', () => {
+  const cases: Array<[string, string, RegExp]> = [
+    // electron outside desktop / main entry / preload
+    ['src/main/core/x.ts', "import { app } from 'electron'\nexport const x = app", /electron/],
+    ['src/main/core/api/x.ts', "import type { BrowserWindow } from 'electron'\nexport type X = BrowserWindow", /electron/],
+    ['src/main/core/x.ts', "export async function x() { return import('electron') }", /electron/],
+    ['src/main/web/x.ts', "import { shell } from 'electron'\nexport const x = shell", /electron/],
+    ['src/main/cli/x.ts', "import { app } from 'electron'\nexport const x = app", /electron/],
+    ['src/shared/x.ts', "import { app } from 'electron'\nexport const x = app", /electron/],
+    ['src/renderer/src/lib/x.svelte.ts', "import { ipcRenderer } from 'electron'\nexport const x = ipcRenderer", /electron/],
+    // Node built-ins where there is no Node
+    ['src/shared/x.ts', "import fs from 'node:fs'\nexport const x = fs", /Node built-in/],
+    ['src/shared/x.ts', "import { join } from 'path'\nexport const x = join", /Node built-in/],
+    ['src/shared/x.ts', "import { createHash } from 'crypto'\nexport const x = createHash", /Node built-in/],
+    ['src/shared/x.ts', "export { readFile } from 'fs/promises'", /Node built-in/],
+    ['src/renderer/src/lib/x.ts', "import http from 'http'\nexport const x = http", /Node built-in/],
+    ['src/renderer/src/Thing.svelte', svelte("import { readFile } from 'fs'\nconst x = readFile"), /Node built-in/],
+    ['src/preload/index.ts', "import { readFileSync } from 'node:fs'\nexport const x = readFileSync", /Node built-in/],
+    // relative imports reaching a higher or foreign layer
+    ['src/renderer/src/x.ts', "import x from '../../main/core/store/db'\nexport default x", /reaches src\/main\/core\/store\/db/],
+    ['src/renderer/src/components/Thing.svelte', svelte("import { x } from '../../../main/web/server'"), /reaches src\/main/],
+    ['src/renderer/src/x.ts', "import x from '../../preload/index'\nexport default x", /reaches src\/preload/],
+    ['src/main/core/x.ts', "import { x } from '../desktop/window'\nexport { x }", /reaches src\/main\/desktop/],
+    ['src/main/core/app/x.ts', "export * from '../../web/server'", /reaches src\/main\/web/],
+    ['src/main/core/sync/x.ts', "import { main } from '../../cli/index'\nexport { main }", /reaches src\/main\/cli/],
+    ['src/main/core/x.ts', "import '../index'", /reaches src\/main\/index/],
+    ['src/shared/x.ts', "import { x } from '../main/core/paths'\nexport { x }", /reaches src\/main\/core/],
+    ['src/shared/x.ts', "import type { X } from '../renderer/src/lib/client'\nexport type Y = X", /reaches src\/renderer/],
+    ['src/preload/index.ts', "import { x } from '../main/core/paths'\nexport { x }", /reaches src\/main\/core/],
+    ['src/preload/index.ts', "import { x } from '../renderer/src/lib/client'\nexport { x }", /reaches src\/renderer/],
+  ]
+
+  it.each(cases)('%s: %s', async (file, code, message) => {
+    const errors = await layering(file, code)
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toMatch(message)
+  })
+})
+
+describe('allowed imports pass', () => {
+  const cases: Array<[string, string]> = [
+    ['src/main/desktop/x.ts', "import { app } from 'electron'\nexport const x = app"],
+    ['src/main/index.ts', "import { app } from 'electron'\nimport { x } from './desktop/app'\nexport { app, x }"],
+    ['src/preload/index.ts', "import { contextBridge } from 'electron'\nimport { x } from '../shared/contract'\nexport { contextBridge, x }"],
+    ['src/shared/x.ts', "import { z } from 'zod'\nimport { ok } from './result'\nexport const x = [z, ok]"],
+    ['src/main/core/store/x.ts', "import fs from 'node:fs'\nimport { ok } from '../../../shared/result'\nimport { db } from './db'\nexport const x = [fs, ok, db]"],
+    ['src/main/cli/x.ts', "import { serve } from '../web/server'\nimport { start } from '../core/app/start'\nimport path from 'node:path'\nexport const x = [serve, start, path]"],
+    ['src/main/web/x.ts', "import http from 'node:http'\nimport { x as y } from '../core/paths'\nexport const x = [http, y]"],
+    ['src/renderer/src/lib/x.ts', "import type { Domain } from '../../../shared/domain'\nimport { mount } from 'svelte'\nexport const x: Domain | typeof mount = mount"],
+    ['src/renderer/src/Thing.svelte', svelte("import { format } from '../../shared/format'\nimport Row from './components/Row.svelte'\nconst x = [format, Row]")],
+  ]
+
+  it.each(cases)('%s', async (file, code) => {
+    expect(await layering(file, code)).toEqual([])
+  })
+})
