@@ -7,18 +7,8 @@ import { ReportingClient } from '../../src/main/core/api/client'
 import type { ConnectionTarget, Credentials } from '../../src/main/core/api/connection'
 import { ApiError } from '../../src/main/core/api/errors'
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src/main/core/simulator/server'
+import { fakeClock } from '../support/fake-clock'
 
-const T0 = Date.parse('2025-03-10T09:00:00.000Z')
-
-function fakeClock(start = T0) {
-  let now = start
-  return {
-    now: () => now,
-    advance: (ms: number) => {
-      now += ms
-    }
-  }
-}
 
 const cleanups: (() => Promise<void>)[] = []
 afterEach(async () => {

@@ -14,18 +14,8 @@ import { openDatabase, type Db } from '../../src/main/core/store/db'
 import { listSnapshots } from '../../src/main/core/store/sessions'
 import { Poller, type PollerStatus, type PollOutcome } from '../../src/main/core/sync/poller'
 import type { LiveSession, SessionsChanged, Status } from '../../src/shared/domain'
+import { fakeClock } from '../support/fake-clock'
 
-const T0 = Date.parse('2025-03-10T09:00:00.000Z')
-
-function fakeClock(start = T0) {
-  let now = start
-  return {
-    now: () => now,
-    advance: (ms: number) => {
-      now += ms
-    }
-  }
-}
 
 interface SessionRow {
   connection_id: string

@@ -7,18 +7,8 @@ import {
   type RunningSimulator,
   type SimulatorOptions
 } from '../../src/main/core/simulator/server'
+import { fakeClock, T0 } from '../support/fake-clock'
 
-const T0 = Date.parse('2025-03-10T09:00:00.000Z')
-
-function fakeClock(start = T0) {
-  let now = start
-  return {
-    now: () => now,
-    advance: (ms: number) => {
-      now += ms
-    }
-  }
-}
 
 const running: RunningSimulator[] = []
 afterEach(async () => {

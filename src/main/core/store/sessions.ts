@@ -1,16 +1,10 @@
 // Named queries over sessions and snapshots: the only place their SQL lives.
 import type { LiveSession } from '../../../shared/domain'
+import type { ConnectionTarget } from '../api/connection'
 import type { EventSessionRecord } from '../api/schemas'
 import type { Db } from './db'
 
-export interface ConnectionRow {
-  id: string
-  name: string
-  baseUrl: string
-  authUrl: string
-  platformId: string
-  tenantId: string
-  clientId: string
+export interface ConnectionRow extends ConnectionTarget {
   isDemo: boolean
 }
 
