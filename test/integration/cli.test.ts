@@ -1,6 +1,8 @@
 // The `eventwatch` command line (bin/eventwatch.js), run as a real child process.
 import Database from 'better-sqlite3'
 import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
@@ -143,6 +145,21 @@ describe('eventwatch CLI', () => {
       expect(stderr).toMatch(/xml/)
     })
   })
+
+  it('serve on a port that is taken says so in one line and exits 2', async () => {
+    const blocker = createServer()
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()))
+    const { port } = blocker.address() as AddressInfo
+    try {
+      const { code, stdout, stderr } = await run(['serve', '--port', String(port), '--db', join(home, 'serve.db')])
+      expect(code).toBe(2)
+      expect(stdout).not.toContain('serving on')
+      expect(stderr.trim().split('\n').at(-1)).toBe(`eventwatch: port ${port} is in use; pass --port 0 for a free one.`)
+      expect(stderr).not.toMatch(NO_STACK)
+    } finally {
+      blocker.close()
+    }
+  }, 60_000)
 
   it('export against a missing file exits non-zero with one line on stderr and no stack trace', async () => {
     const missing = join(home, 'nowhere', 'missing.db')

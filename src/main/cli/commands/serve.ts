@@ -3,6 +3,7 @@ import type { Command } from 'commander'
 import { startAppCore } from '../../core/app/start'
 import { defaultDbFile } from '../../core/paths'
 import { startWebHost } from '../../web/server'
+import { CliError } from '../errors'
 import { integerOption, secondsOption, untilSignal } from '../options'
 import { ensureRendererBuilt } from '../renderer-build'
 
@@ -19,16 +20,21 @@ export function registerServe(program: Command): void {
     .option('--port <port>', 'port to listen on (0 picks a free one)', integerOption(0, 65535), 4780)
     .option('--db <file>', 'SQLite cache file', defaultDbFile())
     .option('--interval <seconds>', 'seconds between live polls', secondsOption(1, 3600), 15)
-    .action(async (opts: ServeOptions) => {
+    .action(async (opts: ServeOptions, command: Command) => {
       const rendererDir = ensureRendererBuilt()
       const core = await startAppCore({ dbFile: opts.db, pollIntervalMs: opts.interval * 1000 })
+      // The default port may be taken (a second Eventwatch); a port the user chose may not.
+      const portChosen = command.getOptionValueSource('port') === 'cli'
       let host
       try {
-        host = await startWebHost({ core, rendererDir, port: opts.port })
+        host = await startWebHost({ core, rendererDir, port: opts.port }).catch((error: unknown) => {
+          if (portChosen || !isAddressInUse(error)) throw error
+          process.stderr.write(`Port ${opts.port} is in use; serving on a free port instead.\n`)
+          return startWebHost({ core, rendererDir, port: 0 })
+        })
       } catch (error) {
         await core.close()
-        const code = (error as { code?: string }).code
-        if (code === 'EADDRINUSE') throw new Error(`port ${opts.port} is in use; pass --port 0 for a free one.`)
+        if (isAddressInUse(error)) throw new CliError(`port ${opts.port} is in use; pass --port 0 for a free one.`)
         throw error
       }
       process.stdout.write(`Eventwatch is serving on ${host.url}\n`)
@@ -37,3 +43,5 @@ export function registerServe(program: Command): void {
       await core.close()
     })
 }
+
+const isAddressInUse = (error: unknown): boolean => (error as { code?: string }).code === 'EADDRINUSE'
