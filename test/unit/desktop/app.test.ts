@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 
-vi.mock('electron', () => import('./fake-electron'))
+vi.mock('electron', () => import('../../support/fake-electron'))
 // The real core is not started here: startDesktop's wiring is what is under test.
 const start = vi.hoisted(() => ({ startAppCore: vi.fn() }))
 vi.mock('../../../src/main/core/app/start', () => start)
@@ -15,7 +15,7 @@ import {
   ipcMain,
   resetFakeElectron,
   session
-} from './fake-electron'
+} from '../../support/fake-electron'
 import { oneLineReason, startDesktop } from '../../../src/main/desktop/app'
 import { requestChannel, requestNames } from '../../../src/shared/contract'
 

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it, vi } from 'vitest'
 import type { Session } from 'electron'
 
-vi.mock('electron', () => import('./fake-electron'))
+vi.mock('electron', () => import('../../support/fake-electron'))
 
-import { FakeSession } from './fake-electron'
+import { FakeSession } from '../../support/fake-electron'
 import {
   applyContentSecurityPolicy,
   CONTENT_SECURITY_POLICY,

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { WebFrameMain } from 'electron'
 
-vi.mock('electron', () => import('./fake-electron'))
+vi.mock('electron', () => import('../../support/fake-electron'))
 
-import { fakeCore, FakeWebContents, ipcMain, resetFakeElectron } from './fake-electron'
+import { fakeCore, FakeWebContents, ipcMain, resetFakeElectron } from '../../support/fake-electron'
 import { appFrameCheck, forwardEvents, registerIpcHandlers } from '../../../src/main/desktop/ipc'
 import { isAppUrl } from '../../../src/main/desktop/navigation-guard'
 import { eventChannel, requestChannel, requestNames } from '../../../src/shared/contract'

@@ -2,9 +2,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Mock } from 'vitest'
 import type { WebContents } from 'electron'
 
-vi.mock('electron', () => import('./fake-electron'))
+vi.mock('electron', () => import('../../support/fake-electron'))
 
-import { app, fakeEvent, FakeWebContents, resetFakeElectron, shell } from './fake-electron'
+import { app, fakeEvent, FakeWebContents, resetFakeElectron, shell } from '../../support/fake-electron'
 import {
   hardenAllWebContents,
   hardenWebContents,

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { Session } from 'electron'
 
-vi.mock('electron', () => import('./fake-electron'))
+vi.mock('electron', () => import('../../support/fake-electron'))
 
-import { FakeSession } from './fake-electron'
+import { FakeSession } from '../../support/fake-electron'
 import { denyAllPermissions } from '../../../src/main/desktop/permissions'
 
 describe('denyAllPermissions', () => {

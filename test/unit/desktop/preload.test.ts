@@ -1,9 +1,9 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { DesktopBridge } from '../../../src/shared/client'
 
-vi.mock('electron', () => import('./fake-electron'))
+vi.mock('electron', () => import('../../support/fake-electron'))
 
-import { contextBridge, ipcRenderer } from './fake-electron'
+import { contextBridge, ipcRenderer } from '../../support/fake-electron'
 import { eventChannel, requestChannel } from '../../../src/shared/contract'
 
 let bridge: DesktopBridge

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 
-vi.mock('electron', () => import('./fake-electron'))
+vi.mock('electron', () => import('../../support/fake-electron'))
 
-import { BrowserWindow, resetFakeElectron } from './fake-electron'
+import { BrowserWindow, resetFakeElectron } from '../../support/fake-electron'
 import { createMainWindow, hardenedWebPreferences } from '../../../src/main/desktop/window'
 
 const PRELOAD = '/app/out/preload/index.cjs'

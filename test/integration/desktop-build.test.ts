@@ -1,0 +1,114 @@
+// The desktop face as built: out/main/index.js and out/preload/index.cjs, with a fake 'electron'
+// (no Electron binary can run here) but the real core, simulator and SQLite behind them. Proves
+// the bundle paths line up and a request makes the whole trip: preload -> IPC -> core -> back,
+// and a push makes the way back: core -> webContents.send -> preload -> page listener.
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { runInNewContext } from 'node:vm'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { DesktopBridge } from '../../src/shared/client'
+import { fakeEvent } from '../support/fake-electron'
+
+vi.mock('electron', () => import('../support/fake-electron'))
+import { app, BrowserWindow, ipcMain } from '../support/fake-electron'
+
+const root = resolve(import.meta.dirname, '../..')
+const mainBundle = join(root, 'out', 'main', 'index.js')
+const preloadBundle = join(root, 'out', 'preload', 'index.cjs')
+const rendererFile = join(root, 'out', 'renderer', 'index.html')
+const home = mkdtempSync(join(tmpdir(), 'eventwatch-desktop-'))
+
+beforeAll(() => {
+  if (![mainBundle, preloadBundle, rendererFile].every(existsSync)) {
+    const build = spawnSync(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
+      cwd: root,
+      stdio: 'ignore'
+    })
+    expect(build.status).toBe(0)
+  }
+  app.getPath.mockImplementation((name: string) => join(home, name))
+  app.getAppPath.mockImplementation(() => home) // no .native/ there: the Node build of SQLite loads
+}, 120_000)
+
+afterAll(() => {
+  rmSync(home, { recursive: true, force: true })
+})
+
+/** Runs the preload bundle as a sandboxed preload would: CommonJS, only 'electron' to require. */
+function loadPreload(ipcRenderer: object): DesktopBridge {
+  let exposed: { key: string; api: DesktopBridge } | undefined
+  const electron = {
+    contextBridge: { exposeInMainWorld: (key: string, api: DesktopBridge) => (exposed = { key, api }) },
+    ipcRenderer
+  }
+  const module = { exports: {} }
+  const require = (id: string): unknown => {
+    if (id === 'electron') return electron
+    throw new Error(`a sandboxed preload cannot require "${id}"`)
+  }
+  runInNewContext(readFileSync(preloadBundle, 'utf8'), { require, module, exports: module.exports, console })
+  expect(exposed?.key).toBe('eventwatch')
+  return exposed!.api
+}
+
+describe('built desktop app with a fake electron', () => {
+  it('opens a hardened window on the built files and serves the app API over IPC', async () => {
+    await import(/* @vite-ignore */ pathToFileURL(mainBundle).href)
+    await vi.waitFor(() => expect(BrowserWindow.instances).toHaveLength(1), { timeout: 20_000 })
+    const window = BrowserWindow.instances[0]!
+
+    // The paths baked into the bundle point at files the build produced.
+    const prefs = window.options.webPreferences
+    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false })
+    expect(prefs.preload).toBe(preloadBundle)
+    expect(window.loadFile).toHaveBeenCalledWith(rendererFile)
+    expect(existsSync(join(home, 'userData', 'eventwatch.db'))).toBe(true)
+
+    // Wire a fake IPC: invoke reaches ipcMain's handler as if sent by the app's own frame.
+    const appFrame = { url: pathToFileURL(rendererFile).href, parent: null }
+    const pageListeners = new Map<string, ((event: unknown, payload: unknown) => void)[]>()
+    const ipcRenderer = {
+      invoke: async (channel: string, args: unknown) => {
+        const handler = ipcMain.handlers.get(channel)
+        if (!handler) throw new Error(`no handler for ${channel}`)
+        return handler(fakeEvent({ senderFrame: appFrame }), structuredClone(args))
+      },
+      on: (channel: string, listener: (event: unknown, payload: unknown) => void) => {
+        pageListeners.set(channel, [...(pageListeners.get(channel) ?? []), listener])
+      },
+      removeListener: () => undefined
+    }
+    window.webContents.send.mockImplementation((channel: string, payload: unknown) => {
+      for (const listener of pageListeners.get(channel) ?? []) listener({ sender: 'not for the page' }, structuredClone(payload))
+    })
+    const bridge = loadPreload(ipcRenderer)
+    expect(Object.keys(bridge).sort()).toEqual(['on', 'request'])
+
+    // A push from the core reaches the page as its payload alone.
+    const pushes: unknown[] = []
+    bridge.on('sessionsChanged', (payload) => pushes.push(payload))
+    await vi.waitFor(() => expect(pushes.length).toBeGreaterThan(0), { timeout: 20_000 })
+    expect(pushes[0]).toMatchObject({ liveCount: expect.any(Number), storedCount: expect.any(Number) })
+
+    const status = (await bridge.request('getStatus', {})) as { ok: boolean; value: { mode: string } }
+    expect(status).toMatchObject({ ok: true, value: { mode: 'demo' } })
+    const live = (await bridge.request('listLiveSessions', {})) as { ok: boolean; value: unknown[] }
+    expect(live.ok).toBe(true)
+    expect(live.value.length).toBeGreaterThan(0)
+    expect(await bridge.request('listLiveSessions', { extra: 1 })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-arguments' }
+    })
+    expect(await bridge.request('notARequest', {})).toMatchObject({ ok: false, error: { code: 'unknown-request' } })
+
+    // Quitting waits for the core to close the cache, then quits for real.
+    const beforeQuit = app.handlers.get('before-quit')?.[0]
+    const quitEvent = fakeEvent({})
+    beforeQuit?.(quitEvent)
+    expect(quitEvent.preventDefault).toHaveBeenCalled()
+    await vi.waitFor(() => expect(app.quit).toHaveBeenCalled(), { timeout: 10_000 })
+  }, 60_000)
+})
