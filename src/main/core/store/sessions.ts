@@ -3,13 +3,15 @@ import type { LiveSession } from '../../../shared/domain'
 import type { ConnectionTarget } from '../api/connection'
 import type { EventSessionRecord } from '../api/schemas'
 import type { Db } from './db'
+import { statement } from './statements'
 
 export interface ConnectionRow extends ConnectionTarget {
   isDemo: boolean
 }
 
 export function upsertConnection(db: Db, c: ConnectionRow, now = Date.now()): void {
-  db.prepare(
+  statement(
+    db,
     `INSERT INTO connections (id, name, base_url, auth_url, platform_id, tenant_id, client_id, is_demo, created_at)
      VALUES (@id, @name, @baseUrl, @authUrl, @platformId, @tenantId, @clientId, @isDemo, @now)
      ON CONFLICT (id) DO UPDATE SET name = excluded.name, base_url = excluded.base_url,
@@ -61,7 +63,7 @@ function sessionParams(connectionId: string, r: EventSessionRecord, polledAt: nu
 
 /** A page of list items, in one transaction. */
 export function storeSessionList(db: Db, connectionId: string, records: EventSessionRecord[], polledAt: number): void {
-  const upsert = db.prepare(UPSERT_SESSION)
+  const upsert = statement(db, UPSERT_SESSION)
   db.transaction(() => {
     for (const r of records) upsert.run(sessionParams(connectionId, r, polledAt))
   })()
@@ -71,8 +73,8 @@ export function storeSessionList(db: Db, connectionId: string, records: EventSes
 export function storeSessionSnapshot(db: Db, connectionId: string, record: EventSessionRecord, polledAt: number): void {
   const params = sessionParams(connectionId, record, polledAt)
   db.transaction(() => {
-    db.prepare(UPSERT_SESSION).run(params)
-    db.prepare(INSERT_SNAPSHOT).run(params)
+    statement(db, UPSERT_SESSION).run(params)
+    statement(db, INSERT_SNAPSHOT).run(params)
   })()
 }
 
@@ -119,32 +121,29 @@ function toLiveSession(row: SessionRow): LiveSession {
 }
 
 export function listLiveSessions(db: Db): LiveSession[] {
-  const rows = db.prepare(`${SELECT_SESSION} WHERE s.has_ended = 0 ORDER BY s.started_at`).all() as SessionRow[]
+  const rows = statement(db, `${SELECT_SESSION} WHERE s.has_ended = 0 ORDER BY s.started_at`).all() as SessionRow[]
   return rows.map(toLiveSession)
 }
 
 export function getSession(db: Db, connectionId: string, eventSessionId: string): LiveSession | null {
-  const row = db
-    .prepare(`${SELECT_SESSION} WHERE s.connection_id = ? AND s.event_session_id = ?`)
+  const row = statement(db, `${SELECT_SESSION} WHERE s.connection_id = ? AND s.event_session_id = ?`)
     .get(connectionId, eventSessionId) as SessionRow | undefined
   return row ? toLiveSession(row) : null
 }
 
 export function countSessions(db: Db): { stored: number; live: number } {
-  return db
-    .prepare('SELECT COUNT(*) AS stored, COALESCE(SUM(has_ended = 0), 0) AS live FROM sessions')
+  return statement(db, 'SELECT COUNT(*) AS stored, COALESCE(SUM(has_ended = 0), 0) AS live FROM sessions')
     .get() as { stored: number; live: number }
 }
 
 /** Stored sessions under the API's own field names (plus any extra fields it sent). */
 export function exportSessions(db: Db): Record<string, unknown>[] {
-  const rows = db
-    .prepare(
-      `SELECT raw_json, event_session_id, platform_id, tenant_id, content_id, event_name, started_at,
-        updated_at, has_ended, viewers_count, reliability_score, cdn_traffic, ecdn_traffic
-       FROM sessions ORDER BY started_at, event_session_id`
-    )
-    .all() as (Omit<SessionRow, 'connection_id' | 'connection_name' | 'last_polled_at'> & {
+  const rows = statement(
+    db,
+    `SELECT raw_json, event_session_id, platform_id, tenant_id, content_id, event_name, started_at,
+       updated_at, has_ended, viewers_count, reliability_score, cdn_traffic, ecdn_traffic
+     FROM sessions ORDER BY started_at, event_session_id`
+  ).all() as (Omit<SessionRow, 'connection_id' | 'connection_name' | 'last_polled_at'> & {
     raw_json: string
     platform_id: string
     tenant_id: string
@@ -175,11 +174,10 @@ export interface SnapshotRow {
 }
 
 export function listSnapshots(db: Db, connectionId: string, eventSessionId: string): SnapshotRow[] {
-  return db
-    .prepare(
-      `SELECT taken_at AS takenAt, viewers_count AS viewersCount, reliability_score AS reliabilityScore,
-         cdn_traffic AS cdnTraffic, ecdn_traffic AS ecdnTraffic
-       FROM snapshots WHERE connection_id = ? AND event_session_id = ? ORDER BY taken_at`
-    )
-    .all(connectionId, eventSessionId) as SnapshotRow[]
+  return statement(
+    db,
+    `SELECT taken_at AS takenAt, viewers_count AS viewersCount, reliability_score AS reliabilityScore,
+       cdn_traffic AS cdnTraffic, ecdn_traffic AS ecdnTraffic
+     FROM snapshots WHERE connection_id = ? AND event_session_id = ? ORDER BY taken_at`
+  ).all(connectionId, eventSessionId) as SnapshotRow[]
 }
