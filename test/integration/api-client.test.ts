@@ -83,11 +83,11 @@ describe('ReportingClient against the simulator', () => {
     expect(typeof record.viewersCount).toBe('number')
   })
 
-  it('turns a 404 for an unknown session into an http ApiError', async () => {
+  it('turns a 404 for an unknown session into a not-found ApiError', async () => {
     const sim = await simulator()
     const client = new ReportingClient(targetFor(sim), async () => sim.credentials)
     const error = await rejection(client.getSession('00000000-0000-4000-8000-000000000000'))
-    expect(error.kind).toBe('http')
+    expect(error.kind).toBe('not-found')
     expect(error.status).toBe(404)
   })
 
@@ -146,16 +146,16 @@ describe('ReportingClient against the simulator', () => {
     const creds = countingCredentials({ clientId: sim.credentials.clientId, clientSecret: 'wrong' })
     const client = new ReportingClient(targetFor(sim), creds.fn)
     const error = await rejection(client.listSessions())
-    expect(error.kind).toBe('auth')
+    expect(error.kind).toBe('authentication')
     expect(error.message).not.toContain('wrong')
     expect(creds.calls).toBe(1)
   })
 
-  it('reports a wrong tenant as kind auth with status 403', async () => {
+  it('reports a wrong tenant as kind permission with status 403', async () => {
     const sim = await simulator()
     const client = new ReportingClient(targetFor(sim, { tenantId: 'someone-else' }), async () => sim.credentials)
     const error = await rejection(client.listSessions())
-    expect(error.kind).toBe('auth')
+    expect(error.kind).toBe('permission')
     expect(error.status).toBe(403)
   })
 
@@ -302,7 +302,7 @@ describe('ReportingClient against quirky but valid answers', () => {
   it('raises an ApiError instead of looping on a repeated cursor', async () => {
     const q = await quirkyServer(() => ({ json: { data: [session()], pagination: { nextCursor: 'same-again' } } }))
     const error = await rejection(q.client.listSessions())
-    expect(error.kind).toBe('bad-response')
+    expect(error.kind).toBe('response-format')
     expect(error.message).toMatch(/cursor/)
     expect(q.dataRequests).toBe(2)
   })
@@ -312,7 +312,7 @@ describe('ReportingClient against quirky but valid answers', () => {
       json: { data: [], pagination: { nextCursor: hit.url.searchParams.get('cursor') === 'a' ? 'b' : 'a' } }
     }))
     const error = await rejection(q.client.listSessions())
-    expect(error.kind).toBe('bad-response')
+    expect(error.kind).toBe('response-format')
     expect(q.dataRequests).toBeLessThanOrEqual(3)
   })
 
@@ -373,7 +373,7 @@ describe('ReportingClient against quirky but valid answers', () => {
       text: '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>upstream gone</p></body></html>'
     }))
     const error = await rejection(q.client.listSessions())
-    expect(error.kind).toBe('http')
+    expect(error.kind).toBe('server')
     expect(error.status).toBe(502)
     expect(error.message).toContain('502')
     expect(error.message).toContain('Bad Gateway')
@@ -388,15 +388,15 @@ describe('ReportingClient against quirky but valid answers', () => {
     expect(error.message).toContain('upstream busy')
   })
 
-  it('gives kind bad-response for a 200 whose body is not JSON', async () => {
+  it('gives kind response-format for a 200 whose body is not JSON', async () => {
     const q = await quirkyServer(() => ({ status: 200, contentType: 'text/plain', text: 'OK, sure' }))
     const error = await rejection(q.client.listSessions())
-    expect(error.kind).toBe('bad-response')
+    expect(error.kind).toBe('response-format')
   })
 
-  it('gives kind bad-response for a 200 JSON body that is not a session list', async () => {
+  it('gives kind response-format for a 200 JSON body that is not a session list', async () => {
     const q = await quirkyServer(() => ({ json: { data: 'nope' } }))
-    expect((await rejection(q.client.listSessions())).kind).toBe('bad-response')
+    expect((await rejection(q.client.listSessions())).kind).toBe('response-format')
   })
 
   it('renews the token exactly once and retries exactly once after a 401 on a data request', async () => {
@@ -414,7 +414,7 @@ describe('ReportingClient against quirky but valid answers', () => {
   it('gives up with kind auth when the retry is refused too', async () => {
     const q = await quirkyServer(() => ({ status: 401, json: { error: 'invalid_token' } }))
     const error = await rejection(q.client.getSession('abc'))
-    expect(error.kind).toBe('auth')
+    expect(error.kind).toBe('authentication')
     expect(error.status).toBe(401)
     expect(q.tokens).toBe(2)
     expect(q.dataRequests).toBe(2)

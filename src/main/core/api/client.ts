@@ -40,7 +40,7 @@ export class ReportingClient {
       const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''
       const body = await this.get(endpoint, `/v1/events/sessions${query}`)
       const page = SessionListPageSchema.safeParse(body)
-      if (!page.success) throw new ApiError('bad-response', endpoint, 'response is not a session list')
+      if (!page.success) throw new ApiError('response-format', endpoint, 'response is not a session list')
       result.pages++
       for (const item of page.data.data ?? []) {
         const parsed = EventSessionSchema.safeParse(item)
@@ -50,11 +50,11 @@ export class ReportingClient {
       // The spec does not say how the last page is marked: absent, null and "" all end it.
       cursor = page.data.pagination?.nextCursor || undefined
       if (cursor && seenCursors.has(cursor)) {
-        throw new ApiError('bad-response', endpoint, 'the service repeated a page cursor')
+        throw new ApiError('response-format', endpoint, 'the service repeated a page cursor')
       }
       if (cursor) seenCursors.add(cursor)
       if (result.pages >= MAX_PAGES && cursor) {
-        throw new ApiError('bad-response', endpoint, `more than ${MAX_PAGES} pages; stopped`)
+        throw new ApiError('response-format', endpoint, `more than ${MAX_PAGES} pages; stopped`)
       }
     } while (cursor)
     return result
@@ -65,7 +65,7 @@ export class ReportingClient {
     const body = await this.get(endpoint, `/v1/events/sessions/${encodeURIComponent(eventSessionId)}`)
     const parsed = EventSessionSchema.safeParse(body)
     if (!parsed.success) {
-      throw new ApiError('bad-response', endpoint, describeIssue(parsed.error.issues[0]))
+      throw new ApiError('response-format', endpoint, describeIssue(parsed.error.issues[0]))
     }
     return parsed.data
   }

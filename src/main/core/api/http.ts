@@ -1,5 +1,5 @@
 // One JSON request with a timeout and a size cap; every failure becomes an ApiError.
-import { ApiError } from './errors'
+import { ApiError, kindOfStatus } from './errors'
 
 export interface JsonRequest {
   endpoint: string
@@ -38,7 +38,7 @@ export async function requestJson(req: JsonRequest): Promise<JsonResponse> {
   const text = await readCapped(req.endpoint, response)
   if (!response.ok) {
     throw new ApiError(
-      response.status === 401 || response.status === 403 ? 'auth' : 'http',
+      kindOfStatus(response.status),
       req.endpoint,
       `HTTP ${response.status}${shortReason(text)}`,
       response.status
@@ -47,7 +47,7 @@ export async function requestJson(req: JsonRequest): Promise<JsonResponse> {
   try {
     return { status: response.status, body: JSON.parse(text) }
   } catch {
-    throw new ApiError('bad-response', req.endpoint, `response is not JSON${shortReason(text)}`, response.status)
+    throw new ApiError('response-format', req.endpoint, `response is not JSON${shortReason(text)}`, response.status)
   }
 }
 
@@ -55,7 +55,7 @@ async function readCapped(endpoint: string, response: Response): Promise<string>
   const declared = Number(response.headers.get('content-length') ?? 0)
   if (declared > MAX_BODY_BYTES) {
     await response.body?.cancel()
-    throw new ApiError('bad-response', endpoint, `response larger than ${MAX_BODY_BYTES} bytes`, response.status)
+    throw new ApiError('response-format', endpoint, `response larger than ${MAX_BODY_BYTES} bytes`, response.status)
   }
   try {
     return await response.text()
@@ -66,7 +66,7 @@ async function readCapped(endpoint: string, response: Response): Promise<string>
 
 function networkError(endpoint: string, error: unknown): ApiError {
   const e = error as { name?: string; cause?: { code?: string; message?: string }; message?: string }
-  if (e.name === 'TimeoutError' || e.name === 'AbortError') return new ApiError('timeout', endpoint, 'timed out')
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') return new ApiError('network', endpoint, 'timed out')
   const code = e.cause?.code
   const reason = code === 'ECONNREFUSED' ? 'connection refused'
     : code === 'ENOTFOUND' ? 'unknown host'

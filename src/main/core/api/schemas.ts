@@ -37,3 +37,46 @@ export const SessionListPageSchema = z.looseObject({
   data: z.array(z.unknown()).nullish(),
   pagination: PaginationSchema
 })
+
+// Viewer fields' presence is not shown by the spec: everything but the id is optional, and a
+// value of the wrong type is dropped (kept in the raw JSON) rather than failing the record.
+const optionalNumber = numberLike.optional().catch(undefined)
+const optionalString = z.string().optional().catch(undefined)
+const optionalDateTime = dateTime.optional().catch(undefined)
+
+export const NetworkConnectionSchema = z.looseObject({
+  connectionStarted: optionalDateTime,
+  publicIp: optionalString,
+  privateIp: optionalString,
+  type: z.unknown().optional(),
+  proxy: z.array(z.string()).optional().catch(undefined),
+  siteCode: optionalNumber
+})
+
+export const ViewerSchema = z.looseObject({
+  viewerId: z.union([z.string().min(1), z.number().transform(String)]),
+  deviceType: optionalString,
+  os: optionalString,
+  app: optionalString,
+  networkConnections: z.array(NetworkConnectionSchema).optional().catch(undefined),
+  reliabilityScore: optionalNumber,
+  rebufferingEvents: optionalNumber,
+  rebufferingTime: optionalNumber,
+  viewingTime: optionalNumber,
+  startedAt: optionalDateTime,
+  endedAt: optionalDateTime,
+  cdnTraffic: optionalNumber,
+  ecdnTraffic: optionalNumber,
+  cdnResponses: optionalNumber,
+  cdnErrors: optionalNumber
+})
+export type ViewerRecord = z.output<typeof ViewerSchema>
+
+/** The envelope of a viewer page; items are checked one by one. */
+export const ViewerListPageSchema = z.looseObject({
+  eventSessionId: z.string().optional(),
+  startedAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+  data: z.array(z.unknown()).nullish(),
+  pagination: PaginationSchema
+})

@@ -46,12 +46,12 @@ export class TokenManager {
       body: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }
     }).catch((error: unknown) => {
       if (error instanceof ApiError && (error.status === 400 || error.status === 401 || error.status === 403)) {
-        throw new ApiError('auth', endpoint, 'the credentials were refused (check client ID and secret)', error.status)
+        throw new ApiError('authentication', endpoint, 'the credentials were refused (check client ID and secret)', error.status)
       }
       throw error
     })
     const parsed = TokenResponseSchema.safeParse(response.body)
-    if (!parsed.success) throw new ApiError('bad-response', endpoint, 'token response has no usable access_token')
+    if (!parsed.success) throw new ApiError('response-format', endpoint, 'token response has no usable access_token')
     const lifetimeMs = (parsed.data.expires_in ?? 10_800) * 1000
     const margin = Math.min(RENEWAL_MARGIN_MS, lifetimeMs / 2)
     this.token = { value: parsed.data.access_token, renewAt: this.clock() + lifetimeMs - margin }

@@ -1,0 +1,78 @@
+// A connection names one tenant of the reporting API. The same schema validates the settings
+// form as the operator types and the core before anything is saved.
+import { z } from 'zod'
+
+const LOOPBACK_HOSTS = new Set(['localhost', '[::1]'])
+
+/** https:, or plain http: to this machine only (the simulator, local testing). */
+export function serviceUrlProblem(value: string): string | null {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return 'not a valid URL'
+  }
+  if (url.username || url.password) return 'must not contain a user name or password'
+  if (url.search || url.hash) return 'must not contain a query or fragment'
+  if (url.protocol === 'https:') return null
+  const loopback = LOOPBACK_HOSTS.has(url.hostname) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(url.hostname)
+  if (url.protocol === 'http:' && loopback) return null
+  return url.protocol === 'http:' ? 'must use https: (plain http: is allowed only for this machine)' : 'must use https:'
+}
+
+const serviceUrl = z
+  .string()
+  .trim()
+  .superRefine((value, ctx) => {
+    const problem = serviceUrlProblem(value)
+    if (problem) ctx.addIssue({ code: 'custom', message: problem })
+  })
+
+const identifier = (what: string) => z.string().trim().min(1, `${what} is required`).max(200)
+
+export const ConnectionInputSchema = z
+  .object({
+    name: z.string().trim().min(1, 'a name is required').max(100),
+    baseUrl: serviceUrl,
+    authUrl: serviceUrl,
+    platformId: identifier('platform-id'),
+    tenantId: identifier('tenant-id'),
+    clientId: identifier('client ID'),
+    origin: z.string().trim().max(2000).optional(),
+    referer: z.string().trim().max(2000).optional(),
+    enabled: z.boolean().default(true),
+    lookbackDays: z.number().int().min(1).max(365).default(7)
+  })
+  .strict()
+export type ConnectionInput = z.input<typeof ConnectionInputSchema>
+export type ConnectionSettings = z.output<typeof ConnectionInputSchema>
+
+/** What the UI may know of a connection: everything but the secret, which it sees as yes/no. */
+export const ConnectionViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  baseUrl: z.string(),
+  authUrl: z.string(),
+  platformId: z.string(),
+  tenantId: z.string(),
+  clientId: z.string(),
+  origin: z.string().nullable(),
+  referer: z.string().nullable(),
+  enabled: z.boolean(),
+  lookbackDays: z.number(),
+  isDemo: z.boolean(),
+  secretStored: z.boolean()
+})
+export type ConnectionView = z.infer<typeof ConnectionViewSchema>
+
+export const TestStepSchema = z.object({
+  step: z.enum(['secret', 'token', 'sessions']),
+  ok: z.boolean(),
+  /** Plain words: what worked, or what failed and what to check. */
+  message: z.string()
+})
+export const ConnectionTestReportSchema = z.object({
+  ok: z.boolean(),
+  steps: z.array(TestStepSchema)
+})
+export type ConnectionTestReport = z.infer<typeof ConnectionTestReportSchema>
