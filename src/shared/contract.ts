@@ -2,9 +2,12 @@
 // Preload, IPC handlers, the browser host and the renderer client all derive from this file,
 // so a request cannot exist in one face and not another.
 import { z } from 'zod'
-import { LiveSessionSchema, SessionsChangedSchema, StatusSchema } from './domain'
+import { ConnectionInputSchema, ConnectionTestReportSchema, ConnectionViewSchema } from './connections'
+import { DiagnosticSchema, LiveSessionSchema, SessionsChangedSchema, StatusSchema } from './domain'
 
 const NoArgs = z.object({}).strict()
+const Id = z.string().min(1).max(200)
+const Instant = z.string().max(40).refine((s) => !Number.isNaN(Date.parse(s)), 'not a date-time')
 
 export const requests = {
   getStatus: { args: NoArgs, result: StatusSchema },
@@ -18,7 +21,37 @@ export const requests = {
       .strict(),
     result: LiveSessionSchema.nullable()
   },
-  refreshNow: { args: NoArgs, result: z.object({ startedAt: z.string() }) }
+  refreshNow: { args: NoArgs, result: z.object({ startedAt: z.string() }) },
+
+  listConnections: { args: NoArgs, result: z.array(ConnectionViewSchema) },
+  /** Creates (no id) or updates a connection. The secret goes to the OS keychain only. */
+  saveConnection: {
+    args: z
+      .object({
+        id: Id.optional(),
+        settings: ConnectionInputSchema,
+        secret: z.string().min(1).max(4096).optional()
+      })
+      .strict(),
+    result: ConnectionViewSchema
+  },
+  deleteConnection: { args: z.object({ id: Id }).strict(), result: z.object({ deleted: z.boolean() }) },
+  setConnectionEnabled: {
+    args: z.object({ id: Id, enabled: z.boolean() }).strict(),
+    result: ConnectionViewSchema
+  },
+  testConnection: { args: z.object({ id: Id }).strict(), result: ConnectionTestReportSchema },
+
+  /** Recent trouble with the service: skipped records, failed and retried requests. */
+  listDiagnostics: {
+    args: z.object({ limit: z.number().int().min(1).max(5000).optional() }).strict(),
+    result: z.array(DiagnosticSchema)
+  },
+  /** Fetches one date range of sessions from the service into the cache. */
+  fetchRange: {
+    args: z.object({ connectionId: Id, from: Instant, to: Instant }).strict(),
+    result: z.object({ listed: z.number() })
+  }
 } as const
 
 export const events = {

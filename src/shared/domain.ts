@@ -1,5 +1,6 @@
 // Domain types shared by the core and the UI. Times are ISO-8601 UTC strings at this boundary.
 import { z } from 'zod'
+import { ERROR_KINDS } from './error-kinds'
 
 export const LiveSessionSchema = z.object({
   connectionId: z.string(),
@@ -40,3 +41,13 @@ export const SessionsChangedSchema = z.object({
   storedCount: z.number()
 })
 export type SessionsChanged = z.infer<typeof SessionsChangedSchema>
+
+export const DiagnosticSchema = z.object({
+  id: z.number(),
+  connectionId: z.string().nullable(),
+  at: z.string(),
+  kind: z.enum(ERROR_KINDS),
+  endpoint: z.string(),
+  message: z.string()
+})
+export type Diagnostic = z.infer<typeof DiagnosticSchema>

@@ -11,12 +11,12 @@ export interface BrowserHost {
 
 const root = resolve(import.meta.dirname, '../..')
 
-export async function startBrowserHost(extraArgs: string[] = []): Promise<BrowserHost> {
+export async function startBrowserHost(extraArgs: string[] = [], extraEnv: NodeJS.ProcessEnv = {}): Promise<BrowserHost> {
   const dir = mkdtempSync(join(tmpdir(), 'eventwatch-e2e-'))
   const child: ChildProcess = spawn(
     process.execPath,
     [join(root, 'bin', 'eventwatch.js'), 'serve', '--port', '0', '--db', join(dir, 'cache.db'), ...extraArgs],
-    { cwd: root, env: { ...process.env, HOME: dir }, stdio: ['ignore', 'pipe', 'pipe'] }
+    { cwd: root, env: { ...process.env, HOME: dir, EVENTWATCH_DB: '', ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] }
   )
   let output = ''
   const url = await new Promise<string>((resolveUrl, reject) => {

@@ -113,7 +113,7 @@ describe('ReportingClient against the simulator', () => {
     const clock = fakeClock()
     const sim = await simulator({ clock: clock.now, tokenLifetimeSeconds: 900 })
     const creds = countingCredentials(sim.credentials)
-    const client = new ReportingClient(targetFor(sim), creds.fn, clock.now)
+    const client = new ReportingClient(targetFor(sim), creds.fn, { clock: clock.now })
 
     await client.listSessions()
     expect(creds.calls).toBe(1)
@@ -133,7 +133,7 @@ describe('ReportingClient against the simulator', () => {
     const clientClock = fakeClock() // the client's clock lags: it believes its token is fresh
     const sim = await simulator({ clock: simClock.now, tokenLifetimeSeconds: 900 })
     const creds = countingCredentials(sim.credentials)
-    const client = new ReportingClient(targetFor(sim), creds.fn, clientClock.now)
+    const client = new ReportingClient(targetFor(sim), creds.fn, { clock: clientClock.now })
     await client.listSessions()
     simClock.advance(901_000)
     const list = await client.listSessions()
@@ -163,13 +163,17 @@ describe('ReportingClient against the simulator', () => {
     const sim = await simulator()
     const { baseUrl } = sim
     await sim.close()
-    const client = new ReportingClient(targetFor({ baseUrl, authUrl: baseUrl }), async () => ({
-      clientId: 'demo-client',
-      clientSecret: 'demo-secret'
-    }))
+    const sleeps: number[] = []
+    const client = new ReportingClient(
+      targetFor({ baseUrl, authUrl: baseUrl }),
+      async () => ({ clientId: 'demo-client', clientSecret: 'demo-secret' }),
+      { retry: { sleep: async (ms) => void sleeps.push(ms) } }
+    )
     const error = await rejection(client.listSessions())
     expect(error.kind).toBe('network')
     expect(error.message).toMatch(/connection refused/)
+    // A refused connection may be a restart in progress: retried up to the bound, then reported.
+    expect(sleeps.length).toBe(3)
   })
 })
 
@@ -217,10 +221,12 @@ async function quirkyServer(answer: (hit: Hit, dataIndex: number) => Reply) {
       })
   )
   const origin = `http://127.0.0.1:${port}`
-  const client = new ReportingClient(targetFor({ baseUrl: origin, authUrl: origin }), async () => ({
-    clientId: 'demo-client',
-    clientSecret: 'demo-secret'
-  }))
+  // Retries are tested in api-retries.test.ts; here they must not sleep.
+  const client = new ReportingClient(
+    targetFor({ baseUrl: origin, authUrl: origin }),
+    async () => ({ clientId: 'demo-client', clientSecret: 'demo-secret' }),
+    { retry: { sleep: async () => {} } }
+  )
   return {
     client,
     hits,

@@ -42,7 +42,7 @@ afterAll(() => {
 })
 
 function env(): NodeJS.ProcessEnv {
-  const e: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_DATA_HOME: join(home, '.local', 'share') }
+  const e: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), EVENTWATCH_DB: '' }
   delete e.NODE_OPTIONS // vitest's own loader hooks are not the CLI's business
   return e
 }

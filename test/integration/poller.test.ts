@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ReportingClient } from '../../src/main/core/api/client'
-import { ApiError } from '../../src/main/core/api/errors'
 import { DEMO_CONNECTION_ID, startDemoSource, type DataSource } from '../../src/main/core/app/demo-source'
 import { startAppCore } from '../../src/main/core/app/start'
 import type { AppCore } from '../../src/main/core/app/types'
@@ -140,7 +139,7 @@ describe('Poller', () => {
     const total = db.prepare('SELECT COUNT(*) AS n FROM snapshots').get() as { n: number }
     expect(total.n).toBe(3)
 
-    expect(outcome).toMatchObject({ at: clock.now(), listed: 8, live: 3, snapshots: 3, skipped: [], failures: [] })
+    expect(outcome).toMatchObject({ at: clock.now(), listed: 8, live: 3, snapshots: 3, skipped: 0, problems: [], stopped: false })
     expect(outcomes).toEqual([outcome])
     expect(statuses.map((s) => s.state)).toEqual(['polling', 'ok'])
     expect(statuses.at(-1)).toEqual({ state: 'ok', lastUpdateAt: clock.now(), lastError: null })
@@ -192,7 +191,7 @@ describe('Poller', () => {
     expect((db.prepare('SELECT COUNT(*) AS n FROM snapshots').get() as { n: number }).n).toBe(3)
   })
 
-  it('on connection refused: rejects, reports error with a short reason, keeps the stored data', async () => {
+  it('on connection refused: reports a network problem and error status with a short reason, keeps the stored data', async () => {
     const { poller, db, source, file, statuses, outcomes } = await setup()
     await poller.pollOnce()
     const sessionsBefore = rows(db)
@@ -202,14 +201,14 @@ describe('Poller', () => {
     await source.close()
     sourceClosed = true
 
-    let caught: unknown
-    try {
-      await poller.pollOnce()
-    } catch (error) {
-      caught = error
-    }
-    expect(caught).toBeInstanceOf(ApiError)
-    expect((caught as ApiError).kind).toBe('network')
+    // A dead service is a reported problem of the pass, not an exception.
+    const failed = await poller.pollOnce()
+    expect(failed.listed).toBe(0)
+    expect(failed.problems[0]?.kind).toBe('network')
+    const logged = db.prepare("SELECT kind, endpoint FROM diagnostics WHERE kind = 'network'").all()
+    // Each retry and the final failure are in the diagnostics log.
+    expect(logged.length).toBeGreaterThan(1)
+    expect(logged).toEqual(logged.map(() => expect.objectContaining({ endpoint: 'GET /v1/events/sessions' })))
 
     const status = poller.currentStatus
     expect(status.state).toBe('error')
@@ -220,7 +219,8 @@ describe('Poller', () => {
     expect(status.lastError).not.toMatch(/\bat .*:\d+:\d+/) // no stack trace
     expect(status.lastUpdateAt).toBe(okAt) // the last success is still known
     expect(statuses.at(-1)?.state).toBe('error')
-    expect(outcomes.length).toBe(1) // onPolled only for the successful poll
+    expect(outcomes.length).toBe(2)
+    expect(outcomes[1]?.problems.length).toBeGreaterThan(0)
 
     expect(rows(db)).toEqual(sessionsBefore)
     expect(db.prepare('SELECT * FROM snapshots ORDER BY id').all()).toEqual(snapshotsBefore)

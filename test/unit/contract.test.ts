@@ -37,12 +37,35 @@ const SESSION: LiveSession = {
   lastPolledAt: null
 }
 
+const CONNECTION = {
+  id: 'c1',
+  name: 'Tenant A',
+  baseUrl: 'https://api.example.com',
+  authUrl: 'https://auth.example.com',
+  platformId: 'p',
+  tenantId: 't',
+  clientId: 'client',
+  origin: null,
+  referer: null,
+  enabled: true,
+  lookbackDays: 7,
+  isDemo: false,
+  secretStored: true
+}
+
 function fakeHandlers() {
   return {
     getStatus: vi.fn(async () => STATUS),
     listLiveSessions: vi.fn(async () => [SESSION]),
     getSession: vi.fn(async (_args: { connectionId: string; eventSessionId: string }) => SESSION),
-    refreshNow: vi.fn(() => ({ startedAt: '2025-01-01T00:00:00.000Z' }))
+    refreshNow: vi.fn(() => ({ startedAt: '2025-01-01T00:00:00.000Z' })),
+    listConnections: vi.fn(async () => [CONNECTION]),
+    saveConnection: vi.fn(async () => CONNECTION),
+    deleteConnection: vi.fn(async () => ({ deleted: true })),
+    setConnectionEnabled: vi.fn(async () => CONNECTION),
+    testConnection: vi.fn(async () => ({ ok: true, steps: [] })),
+    listDiagnostics: vi.fn(async () => []),
+    fetchRange: vi.fn(async () => ({ listed: 0 }))
   } satisfies Handlers
 }
 
@@ -205,5 +228,30 @@ describe('createDispatch', () => {
     })
     const dispatch = createDispatch(h)
     await expect(dispatch('getStatus', {})).resolves.toMatchObject({ ok: false, error: { code: 'internal' } })
+  })
+
+  it('validates connection settings before a handler sees them', async () => {
+    const h = fakeHandlers()
+    const dispatch = createDispatch(h)
+    const settings = {
+      name: 'Tenant A',
+      baseUrl: 'http://api.example.com',
+      authUrl: 'https://auth.example.com',
+      platformId: 'p',
+      tenantId: 't',
+      clientId: 'client'
+    }
+    const plainHttp = await dispatch('saveConnection', { settings })
+    expect(plainHttp).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
+    expect(plainHttp.ok || plainHttp.error.message).toContain('https')
+    const loopback = await dispatch('saveConnection', { settings: { ...settings, baseUrl: 'http://127.0.0.1:8080' }, secret: 's' })
+    expect(loopback.ok).toBe(true)
+    expect(h.saveConnection).toHaveBeenCalledTimes(1)
+    expect(await dispatch('fetchRange', { connectionId: 'c1', from: 'yesterday', to: '2025-01-02T00:00:00Z' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-arguments' }
+    })
+    expect(await dispatch('listDiagnostics', { limit: 0 })).toMatchObject({ ok: false })
+    expect(h.fetchRange).not.toHaveBeenCalled()
   })
 })

@@ -1,10 +1,11 @@
 // `eventwatch`: the headless face — simulate, sync, export, serve.
 import { Command, CommanderError } from 'commander'
+import { registerConnections } from './commands/connections'
 import { registerExport } from './commands/export'
 import { registerServe } from './commands/serve'
 import { registerSimulate } from './commands/simulate'
 import { registerSync } from './commands/sync'
-import { CliError } from './errors'
+import { describeFailure } from './errors'
 
 export async function main(argv: string[]): Promise<void> {
   const program = new Command('eventwatch')
@@ -15,12 +16,14 @@ export async function main(argv: string[]): Promise<void> {
   registerSync(program)
   registerExport(program)
   registerServe(program)
+  registerConnections(program)
   try {
     await program.parseAsync(argv)
   } catch (error) {
     if (error instanceof CommanderError) process.exit(error.exitCode)
     // One clear line, no stack trace: a script reads stderr and the exit code.
-    process.stderr.write(`eventwatch: ${error instanceof Error ? error.message : String(error)}\n`)
-    process.exit(error instanceof CliError ? error.exitCode : 1)
+    const { line, exitCode } = describeFailure(error)
+    process.stderr.write(`eventwatch: ${line}\n`)
+    process.exit(exitCode)
   }
 }

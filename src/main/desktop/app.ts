@@ -85,7 +85,8 @@ export function startDesktop(): void {
     applyContentSecurityPolicy(session.defaultSession)
 
     const started = await startAppCore({
-      dbFile: join(app.getPath('userData'), 'eventwatch.db'),
+      // EVENTWATCH_DB points the app and the CLI at the same other file.
+      dbFile: process.env['EVENTWATCH_DB'] || join(app.getPath('userData'), 'eventwatch.db'),
       nativeBinding: electronNativeBindingPath(app.getAppPath(), process.versions.electron ?? '')
     })
     core = started

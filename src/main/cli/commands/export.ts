@@ -1,27 +1,167 @@
-// `eventwatch export sessions`: the cached sessions, under the API's own field names.
+// `eventwatch export sessions|viewers|snapshots`: cached data on stdout, under the API's own
+// field names, as a JSON array or CSV. Output is written as it is read, in chunks, so a session
+// with 100,000 viewers never sits in memory as one string.
 import { existsSync } from 'node:fs'
+import { once } from 'node:events'
 import { Option, type Command } from 'commander'
 import { defaultDbFile } from '../../core/paths'
-import { openDatabase } from '../../core/store/db'
-import { exportSessions } from '../../core/store/sessions'
+import { openDatabase, type Db } from '../../core/store/db'
+import {
+  exportSessions,
+  exportSnapshots,
+  iterateViewers,
+  sessionConnections,
+  SESSION_FIELDS,
+  SNAPSHOT_FIELDS,
+  VIEWER_FIELDS,
+  type ExportRecord,
+  type SessionLocation
+} from '../../core/store/exports'
 import { CliError } from '../errors'
-import { toCsv } from '../csv'
+import { csvColumns, csvLines } from '../csv'
+
+type Format = 'json' | 'csv'
+
+interface ExportOptions {
+  db: string
+  format: Format
+}
+
+interface SessionOptions extends ExportOptions {
+  session: string
+  connection?: string
+}
+
+/** Records of one export; called once per pass (CSV reads twice: columns, then rows). */
+type Source = () => Iterable<ExportRecord>
+
+const CHUNK = 64 * 1024
+
+/** Buffers small writes into chunks and waits when stdout says its buffer is full. */
+class ChunkedOutput {
+  private buffer = ''
+
+  constructor(private readonly stream: NodeJS.WritableStream) {}
+
+  async write(text: string): Promise<void> {
+    this.buffer += text
+    if (this.buffer.length >= CHUNK) await this.flush()
+  }
+
+  async flush(): Promise<void> {
+    if (this.buffer === '') return
+    const ok = this.stream.write(this.buffer)
+    this.buffer = ''
+    if (!ok) await once(this.stream, 'drain')
+  }
+}
+
+/** Exactly what JSON.stringify(array, null, 2) prints, one element at a time. */
+async function writeJson(out: ChunkedOutput, records: Iterable<ExportRecord>): Promise<void> {
+  let first = true
+  for (const record of records) {
+    await out.write(`${first ? '[\n' : ',\n'}  ${JSON.stringify(record, null, 2).replace(/\n/g, '\n  ')}`)
+    first = false
+  }
+  await out.write(first ? '[]\n' : '\n]\n')
+}
+
+async function writeCsv(out: ChunkedOutput, source: Source, whenEmpty: readonly string[]): Promise<void> {
+  for (const line of csvLines(source(), csvColumns(source(), whenEmpty))) await out.write(line)
+}
+
+/** Opens the cache (which must exist), runs `body` in one read transaction, closes it. */
+async function withCache(file: string, body: (db: Db) => Promise<void>): Promise<void> {
+  if (!existsSync(file)) throw new CliError(`no cache at ${file} (run "eventwatch sync --once --db ${file}" first).`)
+  const db = openDatabase(file)
+  // `export … | head` closes the pipe early: stop quietly instead of dying on EPIPE.
+  const onError = (error: NodeJS.ErrnoException): void => {
+    if (error.code !== 'EPIPE') process.stderr.write(`eventwatch: cannot write the output: ${error.message}\n`)
+    process.exit(error.code === 'EPIPE' ? 0 : 1)
+  }
+  process.stdout.on('error', onError)
+  try {
+    // One snapshot of the cache for every pass, even while a sync writes to it.
+    db.exec('BEGIN')
+    try {
+      await body(db)
+    } finally {
+      db.exec('COMMIT')
+    }
+  } finally {
+    process.stdout.off('error', onError)
+    db.close()
+  }
+}
+
+async function print(format: Format, source: Source, whenEmpty: readonly string[]): Promise<void> {
+  const out = new ChunkedOutput(process.stdout)
+  if (format === 'json') await writeJson(out, source())
+  else await writeCsv(out, source, whenEmpty)
+  await out.flush()
+}
+
+/**
+ * The one cached copy of a session. A session id is the service's, so two connections (two
+ * tenants) could both hold it: then --connection (name or id) must say which, rather than
+ * mixing two tenants' data in one export.
+ */
+function locate(db: Db, file: string, sessionId: string, connection: string | undefined): SessionLocation {
+  const all = sessionConnections(db, sessionId)
+  if (all.length === 0) throw new CliError(`no session "${sessionId}" in the cache at ${file}.`)
+  const wanted = connection?.toLowerCase()
+  const matches =
+    wanted === undefined
+      ? all
+      : all.filter((l) => l.connectionId === connection || l.connectionName.toLowerCase() === wanted)
+  const names = all.map((l) => `"${l.connectionName}"`).join(', ')
+  if (matches.length === 0) throw new CliError(`session "${sessionId}" is not cached for connection "${connection}" (only for ${names}).`)
+  if (matches.length > 1) throw new CliError(`session "${sessionId}" is cached for several connections (${names}); choose one with --connection NAME.`)
+  return matches[0]!
+}
+
+function withCommonOptions(command: Command): Command {
+  return command
+    .option('--db <file>', "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)", defaultDbFile())
+    .addOption(new Option('--format <format>', 'output format').choices(['json', 'csv']).default('json'))
+}
+
+function withSessionOptions(command: Command): Command {
+  return withCommonOptions(command)
+    .requiredOption('--session <id>', 'the eventSessionId')
+    .option('--connection <name>', 'the connection (name or id) whose copy to print, when several hold the session')
+}
 
 export function registerExport(program: Command): void {
-  const exp = program.command('export').description('print cached data')
-  exp
-    .command('sessions')
-    .description('print the cached sessions (JSON array or CSV)')
-    .option('--db <file>', 'SQLite cache file', defaultDbFile())
-    .addOption(new Option('--format <format>', 'output format').choices(['json', 'csv']).default('json'))
-    .action((opts: { db: string; format: 'json' | 'csv' }) => {
-      if (!existsSync(opts.db)) throw new CliError(`no cache at ${opts.db} (run "eventwatch sync --once --db ${opts.db}" first).`)
-      const db = openDatabase(opts.db)
-      try {
-        const sessions = exportSessions(db)
-        process.stdout.write(opts.format === 'json' ? `${JSON.stringify(sessions, null, 2)}\n` : toCsv(sessions))
-      } finally {
-        db.close()
-      }
+  const exp = program.command('export').description('print cached data on stdout (JSON array or CSV)')
+
+  withCommonOptions(exp.command('sessions').description('print the cached sessions')).action((opts: ExportOptions) =>
+    withCache(opts.db, async (db) => {
+      const sessions = exportSessions(db)
+      await print(opts.format, () => sessions, SESSION_FIELDS)
     })
+  )
+
+  withSessionOptions(exp.command('viewers').description("print a session's cached viewers")).action(
+    (opts: SessionOptions) =>
+      withCache(opts.db, async (db) => {
+        const where = locate(db, opts.db, opts.session, opts.connection)
+        // An empty list and a list never fetched are different answers: say which.
+        if (!where.hasViewerList) {
+          throw new CliError(
+            `the viewers of session "${opts.session}" are not cached yet (run "eventwatch sync --once --db ${opts.db}").`
+          )
+        }
+        await print(opts.format, () => iterateViewers(db, opts.session, where.connectionId), VIEWER_FIELDS)
+      })
+  )
+
+  withSessionOptions(exp.command('snapshots').description("print a session's cached snapshots (one per poll while live)")).action(
+    (opts: SessionOptions) =>
+      withCache(opts.db, async (db) => {
+        const where = locate(db, opts.db, opts.session, opts.connection)
+        const snapshots = exportSnapshots(db, opts.session, where.connectionId)
+        await print(opts.format, () => snapshots, SNAPSHOT_FIELDS)
+      })
+  )
 }

@@ -6,42 +6,49 @@ import { startWebHost } from '../../web/server'
 import { CliError } from '../errors'
 import { integerOption, secondsOption, untilSignal } from '../options'
 import { ensureRendererBuilt } from '../renderer-build'
+import { addConnectionOptions, namesAConnection, resolveSource, type ConnectionFlags } from '../source'
 
-interface ServeOptions {
+interface ServeOptions extends ConnectionFlags {
   port: number
   db: string
   interval: number
 }
 
 export function registerServe(program: Command): void {
-  program
+  const command = program
     .command('serve')
     .description('serve the Eventwatch UI on 127.0.0.1 (for a browser, a wall screen or tests)')
     .option('--port <port>', 'port to listen on (0 picks a free one)', integerOption(0, 65535), 4780)
-    .option('--db <file>', 'SQLite cache file', defaultDbFile())
+    .option('--db <file>', "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)", defaultDbFile())
     .option('--interval <seconds>', 'seconds between live polls', secondsOption(1, 3600), 15)
-    .action(async (opts: ServeOptions, command: Command) => {
-      const rendererDir = ensureRendererBuilt()
-      const core = await startAppCore({ dbFile: opts.db, pollIntervalMs: opts.interval * 1000 })
-      // The default port may be taken (a second Eventwatch); a port the user chose may not.
-      const portChosen = command.getOptionValueSource('port') === 'cli'
-      let host
-      try {
-        host = await startWebHost({ core, rendererDir, port: opts.port }).catch((error: unknown) => {
-          if (portChosen || !isAddressInUse(error)) throw error
-          process.stderr.write(`Port ${opts.port} is in use; serving on a free port instead.\n`)
-          return startWebHost({ core, rendererDir, port: 0 })
-        })
-      } catch (error) {
-        await core.close()
-        if (isAddressInUse(error)) throw new CliError(`port ${opts.port} is in use; pass --port 0 for a free one.`)
-        throw error
-      }
-      process.stdout.write(`Eventwatch is serving on ${host.url}\n`)
-      await untilSignal()
-      await host.close()
-      await core.close()
+  addConnectionOptions(command).action(async (opts: ServeOptions) => {
+    const rendererDir = ensureRendererBuilt()
+    // With a connection on the command line, poll just that one; else the saved ones (or the demo).
+    const named = namesAConnection(opts)
+    const core = await startAppCore({
+      dbFile: opts.db,
+      pollIntervalMs: opts.interval * 1000,
+      ...(named ? { sources: async (db) => [await resolveSource(db, opts)] } : {})
     })
+    // The default port may be taken (a second Eventwatch); a port the user chose may not.
+    const portChosen = command.getOptionValueSource('port') === 'cli'
+    let host
+    try {
+      host = await startWebHost({ core, rendererDir, port: opts.port }).catch((error: unknown) => {
+        if (portChosen || !isAddressInUse(error)) throw error
+        process.stderr.write(`Port ${opts.port} is in use; serving on a free port instead.\n`)
+        return startWebHost({ core, rendererDir, port: 0 })
+      })
+    } catch (error) {
+      await core.close()
+      if (isAddressInUse(error)) throw new CliError(`port ${opts.port} is in use; pass --port 0 for a free one.`)
+      throw error
+    }
+    process.stdout.write(`Eventwatch is serving on ${host.url}\n`)
+    await untilSignal()
+    await host.close()
+    await core.close()
+  })
 }
 
 const isAddressInUse = (error: unknown): boolean => (error as { code?: string }).code === 'EADDRINUSE'

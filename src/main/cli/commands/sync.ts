@@ -1,57 +1,100 @@
-// `eventwatch sync`: poll into the cache, once or until Ctrl-C. With no connection configured
-// it polls the demo simulator, started in process.
+// `eventwatch sync`: fill the cache from one connection (the demo simulator when none is given),
+// once or until SIGINT/SIGTERM. `--once` exits 0 only when everything was fetched; otherwise one
+// line on stderr names the cause in the taxonomy's words, and whatever was fetched whole is kept.
 import type { Command } from 'commander'
-import { startDemoSource } from '../../core/app/demo-source'
+import { ERROR_KIND_LABELS } from '../../../shared/error-kinds'
+import type { DataSource } from '../../core/app/demo-source'
 import { defaultDbFile } from '../../core/paths'
-import { openDatabase } from '../../core/store/db'
-import { Poller, type PollOutcome } from '../../core/sync/poller'
+import { openDatabase, type Db } from '../../core/store/db'
+import { Poller } from '../../core/sync/poller'
+import { syncPass, type SyncReport } from '../../core/sync/sync-pass'
+import { CliError } from '../errors'
 import { secondsOption, untilSignal } from '../options'
+import { createProgress, type Progress } from '../progress'
+import { addConnectionOptions, resolveSource, type ConnectionFlags } from '../source'
 
-interface SyncOptions {
+interface SyncOptions extends ConnectionFlags {
   once?: boolean
   db: string
-  interval: number
+  interval?: number
 }
 
 export function registerSync(program: Command): void {
-  program
+  const command = program
     .command('sync')
-    .description('poll the live sessions into the local cache (the demo simulator when no connection is set up)')
-    .option('--once', 'make one pass and exit')
-    .option('--db <file>', 'SQLite cache file', defaultDbFile())
-    .option('--interval <seconds>', 'seconds between polls when continuous', secondsOption(1, 3600), 15)
-    .action(async (opts: SyncOptions) => {
-      const db = openDatabase(opts.db)
-      const source = await startDemoSource(db).catch((error: unknown) => {
-        db.close()
-        throw error
-      })
-      const report = (o: PollOutcome): void => {
-        const skipped = o.skipped.length ? `, ${o.skipped.length} records skipped` : ''
-        const failed = o.failures.length ? `, ${o.failures.length} live sessions failed (${o.failures[0]})` : ''
-        process.stderr.write(
-          `${new Date(o.at).toISOString()} ${source.target.name}: ${o.listed} sessions listed, ${o.live} live, ` +
-            `${o.snapshots} snapshots stored${skipped}${failed} -> ${opts.db}\n`
-        )
-      }
-      const poller = new Poller(db, source.client, {
-        connectionId: source.target.id,
-        intervalMs: opts.interval * 1000,
-        onPolled: report,
-        onStatus: (s) => {
-          if (s.state === 'error' && s.lastError) process.stderr.write(`poll failed: ${s.lastError}\n`)
-        }
-      })
-      try {
-        if (opts.once) await poller.pollOnce()
-        else {
-          poller.start()
-          await untilSignal()
-          await poller.stop()
-        }
-      } finally {
-        await source.close()
-        db.close()
-      }
+    .description('fill the local cache from a connection (the demo simulator when none is given)')
+    .option('--once', 'make one complete pass and exit (0 when everything was fetched)')
+    .option('--db <file>', 'SQLite cache file (default: the desktop app\'s; EVENTWATCH_DB overrides)', defaultDbFile())
+    .option('--interval <seconds>', 'set every poll cadence to this many seconds', secondsOption(1, 3600))
+  addConnectionOptions(command).action(async (opts: SyncOptions) => {
+    const db = openDatabase(opts.db)
+    let source: DataSource | undefined
+    try {
+      source = await resolveSource(db, opts)
+      const progress = createProgress(process.stderr)
+      if (opts.once) await syncOnce(db, source, progress)
+      else await syncUntilSignal(db, source, progress, opts.interval)
+    } finally {
+      await source?.close()
+      db.close()
+    }
+  })
+}
+
+async function syncOnce(db: Db, source: DataSource, progress: Progress): Promise<void> {
+  const stop = new AbortController()
+  const onSignal = (): void => stop.abort()
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+  try {
+    const report = await syncPass({
+      db,
+      connectionId: source.target.id,
+      client: source.client,
+      lookbackDays: source.lookbackDays,
+      signal: stop.signal,
+      onProgress: (p) =>
+        progress.update({ phase: p.phase, done: p.done, total: p.total, detail: `${p.viewers.toLocaleString('en-US')} viewers` })
     })
+    progress.done(summary(source, report))
+    const problem = report.problems[0]
+    if (problem) {
+      const more = report.problems.length > 1 ? ` (and ${report.problems.length - 1} more problems)` : ''
+      throw new CliError(`${ERROR_KIND_LABELS[problem.kind]}: ${problem.message}${more}`, problem.kind === 'configuration' ? 2 : 1)
+    }
+    if (report.stopped) throw new CliError('stopped before the pass was complete; what was fetched is kept.', 1)
+  } finally {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+  }
+}
+
+async function syncUntilSignal(db: Db, source: DataSource, progress: Progress, intervalSeconds?: number): Promise<void> {
+  const intervalMs = (intervalSeconds ?? 15) * 1000
+  const poller = new Poller(db, source.client, {
+    connectionId: source.target.id,
+    intervalMs,
+    // --interval sets every cadence, for tests and short incidents.
+    viewersIntervalMs: intervalSeconds === undefined ? 60_000 : intervalMs,
+    lookbackDays: source.lookbackDays,
+    onPolled: (report) => {
+      progress.log(summary(source, report))
+      for (const problem of report.problems.slice(0, 3)) progress.log(`  ${ERROR_KIND_LABELS[problem.kind]}: ${problem.message}`)
+    }
+  })
+  poller.start()
+  await untilSignal()
+  await poller.stop() // finishes the unit of work in hand
+}
+
+function summary(source: DataSource, r: SyncReport): string {
+  const parts = [
+    `${r.listed} sessions`,
+    `${r.live} live`,
+    `${r.snapshots} snapshots`,
+    `${r.viewerLists} viewer lists (${r.viewers.toLocaleString('en-US')} viewers)`
+  ]
+  if (r.skipped) parts.push(`${r.skipped} records skipped`)
+  if (r.problems.length) parts.push(`${r.problems.length} problems`)
+  return `${new Date(r.at).toISOString()} ${source.target.name}: ${parts.join(', ')}`
 }

@@ -1,10 +1,25 @@
-// The reporting API's endpoints for one connection: headers, token renewal on 401, pagination
-// with guards against cursors that repeat and lists that never end.
+// The reporting API's endpoints for one connection: the headers of the spec on every request,
+// retries for trouble that passes, one token renewal on 401, tolerant parsing that skips and
+// reports bad records, and pagination that cannot loop.
+import type { ErrorKind } from '../../../shared/error-kinds'
 import type { ConnectionTarget, Credentials } from './connection'
 import { ApiError } from './errors'
 import { requestJson } from './http'
-import { EventSessionSchema, SessionListPageSchema, type EventSessionRecord } from './schemas'
+import { DEFAULT_MAX_PAGES, followCursor } from './pagination'
+import { sessionFilters, withQuery, type GetSessionParams, type ListSessionsParams } from './query'
+import { withRetry, type RetryInfo, type RetryPolicy } from './retry'
+import {
+  EventSessionSchema,
+  SessionListPageSchema,
+  ViewerListPageSchema,
+  ViewerSchema,
+  type EventSessionRecord,
+  type ViewerRecord
+} from './schemas'
 import { TokenManager } from './tokens'
+
+export { describeApiError, type ErrorDescription } from './describe-error'
+export type { GetSessionParams, ListSessionsParams } from './query'
 
 /** A record the client could not use, reported rather than fatal. */
 export interface SkippedRecord {
@@ -18,84 +33,205 @@ export interface SessionList {
   pages: number
 }
 
-const MAX_PAGES = 1000
+export interface ViewerList {
+  viewers: ViewerRecord[]
+  skipped: SkippedRecord[]
+  pages: number
+}
+
+/** Something that went wrong but did not (yet) fail the call: a skipped record, a retry. */
+export interface ClientDiagnostic {
+  kind: ErrorKind
+  endpoint: string
+  message: string
+}
+
+export interface ReportingClientOptions {
+  /** For token expiry and Retry-After dates; tests inject a fake one. */
+  clock?: () => number
+  /** Per request (token and data), covering the whole body. Default 20 s. */
+  timeoutMs?: number
+  maxBodyBytes?: number
+  retry?: Partial<RetryPolicy>
+  /** Bound on pages per listing. Default 1000. */
+  maxPages?: number
+  onDiagnostic?: (diagnostic: ClientDiagnostic) => void
+}
+
+const SESSIONS = 'GET /v1/events/sessions'
+const SESSION = 'GET /v1/events/sessions/{id}'
+const VIEWERS = 'GET /v1/events/sessions/{id}/viewers'
+/** Skips reported one by one per listing; the rest are summed up in one line (all are counted). */
+const SKIPS_REPORTED_EACH = 20
 
 export class ReportingClient {
   private readonly tokens: TokenManager
+  private readonly options: ReportingClientOptions
 
   constructor(
     private readonly target: ConnectionTarget,
     credentials: () => Promise<Credentials>,
-    clock: () => number = Date.now
+    options: ReportingClientOptions = {}
   ) {
-    this.tokens = new TokenManager(target.authUrl, credentials, clock)
+    this.options = options
+    this.tokens = new TokenManager(target.authUrl, credentials, options.clock ?? Date.now, {
+      timeoutMs: options.timeoutMs,
+      maxBodyBytes: options.maxBodyBytes
+    })
   }
 
-  async listSessions(): Promise<SessionList> {
-    const endpoint = 'GET /v1/events/sessions'
+  async listSessions(params: ListSessionsParams = {}): Promise<SessionList> {
+    const filters = sessionFilters(SESSIONS, params) // a bad date fails here, before any request
     const result: SessionList = { sessions: [], skipped: [], pages: 0 }
-    const seenCursors = new Set<string>()
-    let cursor: string | undefined
-    do {
-      const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''
-      const body = await this.get(endpoint, `/v1/events/sessions${query}`)
-      const page = SessionListPageSchema.safeParse(body)
-      if (!page.success) throw new ApiError('response-format', endpoint, 'response is not a session list')
-      result.pages++
-      for (const item of page.data.data ?? []) {
-        const parsed = EventSessionSchema.safeParse(item)
-        if (parsed.success) result.sessions.push(parsed.data)
-        else result.skipped.push({ endpoint, reason: describeIssue(parsed.error.issues[0]) })
+    const skips = this.skipReporter(SESSIONS, result.skipped)
+    result.pages = await followCursor({
+      endpoint: SESSIONS,
+      maxPages: this.options.maxPages ?? DEFAULT_MAX_PAGES,
+      firstCursor: params.cursor,
+      fetchPage: async (cursor) => {
+        const body = await this.get(SESSIONS, withQuery('/v1/events/sessions', withCursor(filters, cursor)))
+        const page = SessionListPageSchema.safeParse(body)
+        if (!page.success) throw new ApiError('response-format', SESSIONS, 'response is not a session list')
+        for (const item of page.data.data ?? []) {
+          const parsed = EventSessionSchema.safeParse(item)
+          if (parsed.success) result.sessions.push(parsed.data)
+          else skips.skip(recordLabel('session', item, 'eventSessionId'), parsed.error.issues[0])
+        }
+        return page.data.pagination?.nextCursor
       }
-      // The spec does not say how the last page is marked: absent, null and "" all end it.
-      cursor = page.data.pagination?.nextCursor || undefined
-      if (cursor && seenCursors.has(cursor)) {
-        throw new ApiError('response-format', endpoint, 'the service repeated a page cursor')
-      }
-      if (cursor) seenCursors.add(cursor)
-      if (result.pages >= MAX_PAGES && cursor) {
-        throw new ApiError('response-format', endpoint, `more than ${MAX_PAGES} pages; stopped`)
-      }
-    } while (cursor)
+    })
+    skips.finish()
     return result
   }
 
-  async getSession(eventSessionId: string): Promise<EventSessionRecord> {
-    const endpoint = 'GET /v1/events/sessions/{id}'
-    const body = await this.get(endpoint, `/v1/events/sessions/${encodeURIComponent(eventSessionId)}`)
+  async getSession(eventSessionId: string, params: GetSessionParams = {}): Promise<EventSessionRecord> {
+    const query: [string, string][] = params.aggr ? [['aggr', params.aggr]] : []
+    const body = await this.get(SESSION, withQuery(`/v1/events/sessions/${encodeURIComponent(eventSessionId)}`, query))
     const parsed = EventSessionSchema.safeParse(body)
-    if (!parsed.success) {
-      throw new ApiError('response-format', endpoint, describeIssue(parsed.error.issues[0]))
-    }
+    if (!parsed.success) throw new ApiError('response-format', SESSION, describeIssue(parsed.error.issues[0]))
     return parsed.data
   }
 
+  /** Every viewer of one session, across all pages. */
+  async listViewers(eventSessionId: string): Promise<ViewerList> {
+    const path = `/v1/events/sessions/${encodeURIComponent(eventSessionId)}/viewers`
+    const result: ViewerList = { viewers: [], skipped: [], pages: 0 }
+    const skips = this.skipReporter(VIEWERS, result.skipped)
+    let reportedMismatch = false
+    result.pages = await followCursor({
+      endpoint: VIEWERS,
+      maxPages: this.options.maxPages ?? DEFAULT_MAX_PAGES,
+      fetchPage: async (cursor) => {
+        const body = await this.get(VIEWERS, withQuery(path, withCursor([], cursor)))
+        const page = ViewerListPageSchema.safeParse(body)
+        if (!page.success) throw new ApiError('response-format', VIEWERS, 'response is not a viewer list')
+        const echoed = page.data.eventSessionId
+        if (echoed !== undefined && echoed !== eventSessionId && !reportedMismatch) {
+          reportedMismatch = true // odd but not fatal: the path said which session we asked for
+          this.diagnose('response-format', VIEWERS, 'the viewer list names another eventSessionId than requested')
+        }
+        for (const item of page.data.data ?? []) {
+          const parsed = ViewerSchema.safeParse(item)
+          if (parsed.success) result.viewers.push(parsed.data)
+          else skips.skip(recordLabel('viewer', item, 'viewerId'), parsed.error.issues[0])
+        }
+        return page.data.pagination?.nextCursor
+      }
+    })
+    skips.finish()
+    return result
+  }
+
+  /** One data request: retried when the trouble may pass; a 401 renews the token once. */
   private async get(endpoint: string, path: string): Promise<unknown> {
-    const send = async (token: string): Promise<unknown> =>
-      (
-        await requestJson({
-          endpoint,
-          url: `${this.target.baseUrl.replace(/\/+$/, '')}${path}`,
-          headers: {
-            Authorization: `Bearer ${token}`,
-            'platform-id': this.target.platformId,
-            'tenant-id': this.target.tenantId
+    let renewed = false
+    const policy = this.options.retry ?? {}
+    return withRetry(
+      async () => {
+        const token = await this.tokens.get()
+        try {
+          return await this.send(endpoint, path, token)
+        } catch (error) {
+          // An expired or revoked token: renew once and retry once (per call, not per attempt).
+          if (!renewed && error instanceof ApiError && error.status === 401) {
+            renewed = true
+            return this.send(endpoint, path, await this.tokens.renewAfterRejection(token))
           }
-        })
-      ).body
-    const token = await this.tokens.get()
+          throw error
+        }
+      },
+      {
+        ...policy,
+        onRetry: (info) => {
+          this.diagnose(info.error.kind, endpoint, retryMessage(info))
+          policy.onRetry?.(info)
+        }
+      }
+    )
+  }
+
+  private async send(endpoint: string, path: string, token: string): Promise<unknown> {
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${token}`,
+      'platform-id': this.target.platformId,
+      'tenant-id': this.target.tenantId
+    }
+    if (this.target.origin) headers.Origin = this.target.origin
+    if (this.target.referer) headers.Referer = this.target.referer
+    const response = await requestJson({
+      endpoint,
+      url: `${this.target.baseUrl.replace(/\/+$/, '')}${path}`,
+      headers,
+      timeoutMs: this.options.timeoutMs,
+      maxBodyBytes: this.options.maxBodyBytes,
+      clock: this.options.clock
+    })
+    return response.body
+  }
+
+  private diagnose(kind: ErrorKind, endpoint: string, message: string): void {
     try {
-      return await send(token)
-    } catch (error) {
-      // An expired or revoked token: renew once and retry once.
-      if (error instanceof ApiError && error.status === 401) return send(await this.tokens.renewAfterRejection(token))
-      throw error
+      this.options.onDiagnostic?.({ kind, endpoint, message })
+    } catch {
+      // A failing listener must not fail the call it listens to.
+    }
+  }
+
+  /** Collects skipped records; reports the first few one by one and the rest as a sum. */
+  private skipReporter(endpoint: string, skipped: SkippedRecord[]) {
+    return {
+      skip: (label: string, issue: Issue | undefined): void => {
+        const reason = describeIssue(issue)
+        skipped.push({ endpoint, reason })
+        if (skipped.length <= SKIPS_REPORTED_EACH) this.diagnose('response-format', endpoint, `skipped ${label}: ${reason}`)
+      },
+      finish: (): void => {
+        const more = skipped.length - SKIPS_REPORTED_EACH
+        if (more > 0) this.diagnose('response-format', endpoint, `skipped ${more} more records that do not match the schema`)
+      }
     }
   }
 }
 
-function describeIssue(issue: { path: PropertyKey[]; message: string } | undefined): string {
+type Issue = { path: PropertyKey[]; message: string }
+
+function withCursor(filters: readonly [string, string][], cursor: string | undefined): [string, string][] {
+  return cursor ? [...filters, ['cursor', cursor]] : [...filters]
+}
+
+function describeIssue(issue: Issue | undefined): string {
   if (!issue) return 'record does not match the schema'
   const field = issue.path.map(String).join('.') || 'record'
   return `${field}: ${issue.message}`
+}
+
+/** "session 5e55…" when the record has a usable id, else just "a session record". */
+function recordLabel(what: string, item: unknown, idField: string): string {
+  const id = typeof item === 'object' && item !== null ? (item as Record<string, unknown>)[idField] : undefined
+  return typeof id === 'string' && id.length > 0 ? `${what} ${id.slice(0, 64)}` : `a ${what} record`
+}
+
+function retryMessage(info: RetryInfo): string {
+  const wait = info.fromRetryAfter ? `${info.delayMs} ms as Retry-After asked` : `${info.delayMs} ms`
+  return `attempt ${info.attempt} of ${info.maxAttempts} failed (${info.error.reason}); retrying in ${wait}`
 }

@@ -8,6 +8,9 @@ export interface ConnectionTarget {
   platformId: string
   tenantId: string
   clientId: string
+  /** Optional request headers of the spec, sent on every data request when set. */
+  origin?: string
+  referer?: string
 }
 
 export interface Credentials {

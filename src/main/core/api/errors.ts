@@ -4,16 +4,28 @@ import type { ErrorKind } from '../../../shared/error-kinds'
 
 export type { ErrorKind }
 
+/**
+ * What kind of network failure a 'network' ApiError was. The retry policy needs it: a reset or
+ * a timeout may pass, an unknown host or a bad certificate will not.
+ */
+export type NetworkCause = 'refused' | 'unknown-host' | 'dns-temporary' | 'reset' | 'timeout' | 'tls' | 'other'
+
 export class ApiError extends Error {
+  /** The message without the endpoint in front, for logs that show the endpoint apart. */
+  readonly reason: string
+
   constructor(
     readonly kind: ErrorKind,
     readonly endpoint: string,
     message: string,
     readonly status?: number,
-    /** For rate-limited answers: how long the service asked us to wait. */
-    readonly retryAfterMs?: number
+    /** For 429 and 503 answers with Retry-After: how long the service asked us to wait. */
+    readonly retryAfterMs?: number,
+    /** For kind 'network': what failed. */
+    readonly networkCause?: NetworkCause
   ) {
     super(`${endpoint}: ${message}`)
+    this.reason = message
     this.name = 'ApiError'
   }
 }

@@ -2,7 +2,7 @@
 // by every concurrent caller.
 import type { Credentials } from './connection'
 import { ApiError } from './errors'
-import { requestJson } from './http'
+import { requestJson, type JsonRequest } from './http'
 import { TokenResponseSchema } from './schemas'
 
 /** Renew this long before the service would reject the token (less for short-lived tokens). */
@@ -15,7 +15,9 @@ export class TokenManager {
   constructor(
     private readonly authUrl: string,
     private readonly credentials: () => Promise<Credentials>,
-    private readonly clock: () => number = Date.now
+    private readonly clock: () => number = Date.now,
+    /** Timeout and size cap for the token request, as for data requests. */
+    private readonly requestOptions: Pick<JsonRequest, 'timeoutMs' | 'maxBodyBytes'> = {}
   ) {}
 
   async get(): Promise<string> {
@@ -43,6 +45,8 @@ export class TokenManager {
       endpoint,
       url: `${this.authUrl.replace(/\/+$/, '')}/v2/auth/token`,
       method: 'POST',
+      ...this.requestOptions,
+      clock: this.clock,
       body: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }
     }).catch((error: unknown) => {
       if (error instanceof ApiError && (error.status === 400 || error.status === 401 || error.status === 403)) {

@@ -1,17 +1,21 @@
 // The embedded default data source: the simulator on loopback, registered as the "Demo data"
 // connection, with a client that talks to it over real HTTP like any other tenant.
-import { ReportingClient } from '../api/client'
+import type { ReportingClient } from '../api/client'
 import type { ConnectionTarget } from '../api/connection'
 import { startSimulator, type SimulatorOptions } from '../simulator/server'
 import type { Db } from '../store/db'
 import { upsertConnection } from '../store/sessions'
+import { createReportingClient } from './client-factory'
 
 export const DEMO_CONNECTION_ID = 'demo'
 export const DEMO_CONNECTION_NAME = 'Demo data'
 
+/** A connection ready to poll: where, with which client, and how to let go of it. */
 export interface DataSource {
   target: ConnectionTarget
   client: ReportingClient
+  lookbackDays: number
+  isDemo: boolean
   close(): Promise<void>
 }
 
@@ -34,7 +38,9 @@ export async function startDemoSource(db: Db, simulatorOptions: SimulatorOptions
   }
   return {
     target,
-    client: new ReportingClient(target, async () => simulator.credentials),
+    client: createReportingClient(db, target, async () => simulator.credentials),
+    lookbackDays: 7,
+    isDemo: true,
     close: () => simulator.close()
   }
 }

@@ -1,63 +1,87 @@
-// Composition of the core: cache, data source (the demo simulator until a connection is
-// configured), poller, event hub and request handlers. Every face starts the core through here.
-import type { Status } from '../../../shared/domain'
+// Composition of the core: the cache, the connections (the demo simulator while none is
+// enabled), one poller each, the event hub and the request handlers. Every face starts here.
+import { ConnectionService } from '../connections/service'
+import { testConnection } from '../connections/test-connection'
+import { osKeychain, type SecretStore } from '../secrets/keychain'
 import { openDatabase } from '../store/db'
-import { countSessions, getSession, listLiveSessions } from '../store/sessions'
-import { Poller, type PollerStatus } from '../sync/poller'
-import { DEMO_CONNECTION_ID, DEMO_CONNECTION_NAME, startDemoSource, type DataSource } from './demo-source'
+import { listDiagnostics } from '../store/diagnostics'
+import { getSession, listLiveSessions, storeSessionList } from '../store/sessions'
+import { startDemoSource, type DataSource } from './demo-source'
 import { createDispatch } from './dispatch'
 import { EventHub } from './event-hub'
+import { PollerGroup } from './pollers'
+import { enabledSavedSources, savedSource } from './saved-sources'
 import type { AppCore, AppCoreOptions } from './types'
 
 const DEFAULT_POLL_INTERVAL_MS = 15_000
 
-export async function startAppCore(options: AppCoreOptions): Promise<AppCore> {
+export async function startAppCore(options: AppCoreOptions & { secrets?: SecretStore }): Promise<AppCore> {
   const db = openDatabase(options.dbFile, { nativeBinding: options.nativeBinding })
-  let source: DataSource
+  const hub = new EventHub()
+  const connections = new ConnectionService(db, options.secrets ?? osKeychain())
+  const pollers = new PollerGroup(db, hub, options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS)
+
+  const chooseSources = async (): Promise<DataSource[]> => {
+    if (options.sources) return options.sources(db)
+    const saved = await enabledSavedSources(db, connections)
+    return saved.length > 0 ? saved : [await startDemoSource(db, { seed: options.demoSeed ?? 42 })]
+  }
+
+  // Connections changed: stop every poller (each finishes its unit of work), start afresh.
+  let reconciling: Promise<void> = Promise.resolve()
+  const reconcile = (): Promise<void> => {
+    reconciling = reconciling.then(async () => {
+      await pollers.stop()
+      pollers.start(await chooseSources())
+      hub.emit('statusChanged', pollers.status())
+    })
+    return reconciling
+  }
+
   try {
-    source = await startDemoSource(db, { seed: options.demoSeed ?? 42 })
+    pollers.start(await chooseSources())
   } catch (error) {
     db.close()
     throw error
   }
-  const hub = new EventHub()
-  const intervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS
-
-  const status = (s: PollerStatus): Status => ({
-    mode: 'demo',
-    connectionName: DEMO_CONNECTION_NAME,
-    pollState: s.state,
-    lastUpdateAt: s.lastUpdateAt === null ? null : new Date(s.lastUpdateAt).toISOString(),
-    lastError: s.lastError,
-    pollIntervalSeconds: intervalMs / 1000
-  })
-
-  const poller = new Poller(db, source.client, {
-    connectionId: DEMO_CONNECTION_ID,
-    intervalMs,
-    onStatus: (s) => hub.emit('statusChanged', status(s)),
-    onPolled: (outcome) => {
-      const counts = countSessions(db)
-      hub.emit('sessionsChanged', {
-        at: new Date(outcome.at).toISOString(),
-        liveCount: counts.live,
-        storedCount: counts.stored
-      })
-    }
-  })
 
   const dispatch = createDispatch({
-    getStatus: () => status(poller.currentStatus),
+    getStatus: () => pollers.status(),
     listLiveSessions: () => listLiveSessions(db),
     getSession: ({ connectionId, eventSessionId }) => getSession(db, connectionId, eventSessionId),
     refreshNow: () => {
-      const startedAt = new Date().toISOString()
-      void poller.pollOnce().catch(() => undefined) // the status event reports the outcome
-      return { startedAt }
+      pollers.refreshNow()
+      return { startedAt: new Date().toISOString() }
+    },
+    listConnections: () => connections.list(),
+    saveConnection: async ({ id, settings, secret }) => {
+      const view = await connections.save(settings, secret, id)
+      await reconcile()
+      return view
+    },
+    deleteConnection: async ({ id }) => {
+      await connections.remove(id)
+      await reconcile()
+      return { deleted: true }
+    },
+    setConnectionEnabled: async ({ id, enabled }) => {
+      const view = await connections.setEnabled(id, enabled)
+      await reconcile()
+      return view
+    },
+    testConnection: ({ id }) => testConnection(connections.target(id), () => connections.credentialsFor(id)),
+    listDiagnostics: ({ limit }) =>
+      listDiagnostics(db, limit).map((d) => ({ ...d, at: new Date(d.at).toISOString() })),
+    fetchRange: async ({ connectionId, from, to }) => {
+      const source =
+        pollers.sources.find((s) => s.target.id === connectionId) ??
+        savedSource(db, connections, await connections.get(connectionId))
+      const list = await source.client.listSessions({ startedAtFrom: new Date(from), startedAtTo: new Date(to) })
+      storeSessionList(db, connectionId, list.sessions, Date.now())
+      return { listed: list.sessions.length }
     }
   })
 
-  poller.start()
   let closed = false
   return {
     dispatch,
@@ -65,8 +89,8 @@ export async function startAppCore(options: AppCoreOptions): Promise<AppCore> {
     close: async () => {
       if (closed) return
       closed = true
-      await poller.stop()
-      await source.close()
+      await reconciling.catch(() => undefined)
+      await pollers.stop()
       db.close()
     }
   }

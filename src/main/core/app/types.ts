@@ -1,6 +1,8 @@
 // The core as every face sees it: requests in, results and pushed events out.
 import type { EventName, EventPayload } from '../../../shared/contract'
 import type { Result } from '../../../shared/result'
+import type { Db } from '../store/db'
+import type { DataSource } from './demo-source'
 
 export type EventListener = <E extends EventName>(name: E, payload: EventPayload<E>) => void
 
@@ -22,4 +24,6 @@ export interface AppCoreOptions {
   pollIntervalMs?: number
   /** Seed of the demo simulator, for repeatable demos and tests. */
   demoSeed?: number
+  /** What to poll instead of the saved connections (the CLI's `serve --connection …`). */
+  sources?: (db: Db) => Promise<DataSource[]>
 }

@@ -1,10 +1,15 @@
 // The demo simulator: the whole reporting API on 127.0.0.1 — token endpoint, the three GET
-// endpoints with cursor pagination, bearer-token and platform/tenant header checks.
+// endpoints with cursor pagination, bearer-token and platform/tenant header checks — plus
+// switchable faults (`faults`) and request counts (`stats`) for the client's tests.
 import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { decodeCursor, encodeCursor } from './cursor'
+import { driftSession, driftViewer } from './drift'
+import { SimulatorFaults } from './faults'
 import { sessionRecord } from './records'
+import { sendFailure, sendJson } from './respond'
+import { ENDPOINTS, SimulatorStats } from './stats'
 import { viewerRecord } from './viewers'
 import { World, type SimSession, type WorldOptions } from './world'
 import { BodyTooLargeError, readBody } from '../net/read-body'
@@ -39,6 +44,10 @@ export interface RunningSimulator {
   authUrl: string
   credentials: SimulatorCredentials
   world: World
+  /** Switch fault modes at run time. */
+  faults: SimulatorFaults
+  /** Requests seen per endpoint, and the last ones' headers and query. */
+  stats: SimulatorStats
   close(): Promise<void>
 }
 
@@ -63,15 +72,37 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const viewersPageSize = options.viewersPageSize ?? 500
   const tokenLifetime = options.tokenLifetimeSeconds ?? 10_800
   const tokens = new Map<string, number>()
+  const faults = new SimulatorFaults({ revokeTokens: () => tokens.clear() })
+  const stats = new SimulatorStats()
+  const stalls = new Set<NodeJS.Timeout>()
 
   const server = createServer((req, res) => {
     handle(req, res).catch(() => sendJson(res, 500, { error: 'internal_error' }))
   })
 
+  /** A successful data answer, spoiled if a fault mode says so. */
+  const ok = (res: ServerResponse, body: unknown): void => sendJson(res, 200, body, faults.takeMangle())
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://simulator.invalid')
+    const seen = stats.record({
+      endpoint: endpointOf(req.method, url.pathname),
+      path: url.pathname,
+      query: url.search.replace(/^\?/, ''),
+      headers: flatHeaders(req)
+    })
+    res.on('finish', () => {
+      seen.status = res.statusCode
+    })
     if (url.pathname === '/v2/auth/token') return issueToken(req, res)
     if (!url.pathname.startsWith('/v1/')) return sendJson(res, 404, { error: 'not_found' })
+    const delay = faults.takeDelay()
+    if (delay > 0) {
+      await stall(delay)
+      if (res.destroyed) return // the client timed out and went away
+    }
+    const failure = faults.takeFailure()
+    if (failure) return sendFailure(res, failure, clock())
     if (req.method !== 'GET') return sendJson(res, 405, { error: 'method_not_allowed' })
     if (!authorised(req)) {
       res.setHeader('WWW-Authenticate', 'Bearer error="invalid_token"')
@@ -93,7 +124,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     if (parts.length === 3) return listSessions(url, res)
     const session = world.find(decodeURIComponent(parts[3] ?? ''))
     if (!session) return sendJson(res, 404, { error: 'not_found', message: 'Unknown event session.' })
-    if (parts.length === 4) return sendJson(res, 200, record(session))
+    if (parts.length === 4) return ok(res, faults.schemaDrift ? driftSession(record(session), 0, true) : record(session))
     if (parts[4] === 'viewers') return listViewers(session, url, res)
     return sendJson(res, 404, { error: 'not_found' })
   }
@@ -115,9 +146,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       return sendJson(res, 401, { error: 'invalid_client', message: 'Unknown client or wrong secret.' })
     }
     const token = randomBytes(24).toString('base64url')
+    const lifetime = faults.tokenLifetimeSeconds ?? tokenLifetime
     if (tokens.size >= MAX_TOKENS) tokens.clear()
-    tokens.set(token, clock() + tokenLifetime * 1000)
-    sendJson(res, 200, { token_type: 'bearer', expires_in: tokenLifetime, access_token: token })
+    tokens.set(token, clock() + lifetime * 1000)
+    stats.tokensIssued++
+    sendJson(res, 200, { token_type: 'bearer', expires_in: lifetime, access_token: token })
   }
 
   function authorised(req: IncomingMessage): boolean {
@@ -139,7 +172,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     if ([from, to, endedFrom, endedTo].some((d) => d === 'invalid')) {
       return sendJson(res, 400, { error: 'invalid_parameter', message: 'Date filters must be ISO 8601 date-times.' })
     }
-    const after = q.get('cursor') ? decodeCursor(q.get('cursor') ?? '') : []
+    const cursor = q.get('cursor')
+    const after = cursor ? decodeCursor(cursor) : []
     if (after === null) return sendJson(res, 400, { error: 'invalid_cursor' })
     const [afterStart, afterId] = after as [number?, string?]
     const matching = world.sessions.filter((s) => {
@@ -153,9 +187,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const page = matching.slice(0, sessionsPageSize)
     const last = page[page.length - 1]
     const more = matching.length > page.length && last !== undefined
-    sendJson(res, 200, {
-      data: page.map(record),
-      ...(more ? { pagination: { nextCursor: encodeCursor([last.startedAt, last.eventSessionId]) } } : {})
+    let next = more ? encodeCursor([last.startedAt, last.eventSessionId]) : undefined
+    // Repeating: the cursor asked with, else a valid one that starts over: never an end.
+    if (faults.repeatingCursors) next = cursor || next || encodeCursor([-1, ''])
+    ok(res, {
+      data: page.map((s, i) => (faults.schemaDrift ? driftSession(record(s), i) : record(s))),
+      ...(next ? { pagination: { nextCursor: next } } : {})
     })
   }
 
@@ -168,12 +205,28 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const page = s.viewers.slice(afterSeq + 1, afterSeq + 1 + viewersPageSize)
     const last = page[page.length - 1]
     const more = last !== undefined && last.seq < s.viewers.length - 1
-    sendJson(res, 200, {
+    let next = more ? encodeCursor([last.seq]) : undefined
+    if (faults.repeatingCursors) next = cursor || next || encodeCursor([-1])
+    ok(res, {
       eventSessionId: s.eventSessionId,
       startedAt: new Date(s.startedAt).toISOString(),
       updatedAt: new Date(s.updatedAt).toISOString(),
-      data: page.map((v) => viewerRecord(v, now, s.reliability)),
-      ...(more ? { pagination: { nextCursor: encodeCursor([last.seq]) } } : {})
+      data: page.map((v, i) => {
+        const viewer = viewerRecord(v, now, s.reliability)
+        return faults.schemaDrift ? driftViewer(viewer, i) : viewer
+      }),
+      ...(next ? { pagination: { nextCursor: next } } : {})
+    })
+  }
+
+  /** Holds a slow answer back; close() drops the held ones. */
+  function stall(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        stalls.delete(timer)
+        resolve()
+      }, ms)
+      stalls.add(timer)
     })
   }
 
@@ -188,8 +241,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     authUrl: origin,
     credentials,
     world,
+    faults,
+    stats,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const timer of stalls) clearTimeout(timer)
+        stalls.clear()
         server.closeAllConnections()
         server.close(() => resolve())
       })
@@ -207,8 +264,19 @@ function dateParam(value: string | null): number | undefined | 'invalid' {
   return Number.isNaN(time) ? 'invalid' : time
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body)
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) })
-  res.end(text)
+function endpointOf(method: string | undefined, path: string): string {
+  if (path === '/v2/auth/token') return ENDPOINTS.token
+  if (method !== 'GET') return ENDPOINTS.other
+  const parts = path.split('/').filter(Boolean)
+  if (parts[0] !== 'v1' || parts[1] !== 'events' || parts[2] !== 'sessions') return ENDPOINTS.other
+  if (parts.length === 3) return ENDPOINTS.sessions
+  if (parts.length === 4) return ENDPOINTS.session
+  if (parts.length === 5 && parts[4] === 'viewers') return ENDPOINTS.viewers
+  return ENDPOINTS.other
+}
+
+function flatHeaders(req: IncomingMessage): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {}
+  for (const [name, value] of Object.entries(req.headers)) out[name] = Array.isArray(value) ? value.join(', ') : value
+  return out
 }

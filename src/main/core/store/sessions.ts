@@ -7,17 +7,30 @@ import { statement } from './statements'
 
 export interface ConnectionRow extends ConnectionTarget {
   isDemo: boolean
+  /** Whether the app polls it; set on insert only (default true). */
+  enabled?: boolean
 }
 
 export function upsertConnection(db: Db, c: ConnectionRow, now = Date.now()): void {
   statement(
     db,
-    `INSERT INTO connections (id, name, base_url, auth_url, platform_id, tenant_id, client_id, is_demo, created_at)
-     VALUES (@id, @name, @baseUrl, @authUrl, @platformId, @tenantId, @clientId, @isDemo, @now)
+    `INSERT INTO connections (id, name, base_url, auth_url, platform_id, tenant_id, client_id, is_demo, enabled, created_at)
+     VALUES (@id, @name, @baseUrl, @authUrl, @platformId, @tenantId, @clientId, @isDemo, @enabled, @now)
      ON CONFLICT (id) DO UPDATE SET name = excluded.name, base_url = excluded.base_url,
        auth_url = excluded.auth_url, platform_id = excluded.platform_id, tenant_id = excluded.tenant_id,
        client_id = excluded.client_id, is_demo = excluded.is_demo`
-  ).run({ ...c, isDemo: c.isDemo ? 1 : 0, now })
+  ).run({
+    id: c.id,
+    name: c.name,
+    baseUrl: c.baseUrl,
+    authUrl: c.authUrl,
+    platformId: c.platformId,
+    tenantId: c.tenantId,
+    clientId: c.clientId,
+    isDemo: c.isDemo ? 1 : 0,
+    enabled: c.enabled === false ? 0 : 1,
+    now
+  })
 }
 
 const UPSERT_SESSION = `

@@ -1,20 +1,12 @@
-// One poll: list every session, fetch each live one, store it with a snapshot, announce it.
-// The same poller serves the desktop app, the browser host and `eventwatch sync`.
+// Keeps one connection's cache current: a sync pass every interval, viewer lists on their own
+// slower cadence, a few past sessions back-filled each pass. The same poller serves the
+// desktop app, the browser host and `eventwatch sync`.
 import type { PollState } from '../../../shared/domain'
-import type { ReportingClient, SkippedRecord } from '../api/client'
+import type { ReportingClient } from '../api/client'
 import type { Db } from '../store/db'
-import { storeSessionList, storeSessionSnapshot } from '../store/sessions'
-import { forEachLimited } from './limit'
+import { syncPass, type SyncProgress, type SyncReport } from './sync-pass'
 
-export interface PollOutcome {
-  at: number
-  listed: number
-  live: number
-  snapshots: number
-  skipped: SkippedRecord[]
-  /** Live sessions whose detail could not be fetched this time (the rest still count). */
-  failures: string[]
-}
+export type PollOutcome = SyncReport
 
 export interface PollerStatus {
   state: PollState
@@ -24,17 +16,26 @@ export interface PollerStatus {
 
 export interface PollerOptions {
   connectionId: string
+  /** Cadence of the session list and live details. */
   intervalMs: number
+  /** Cadence of each live session's viewer list (default 60 s). */
+  viewersIntervalMs?: number
+  lookbackDays?: number
+  /** Ended sessions without viewers fetched per pass (default 5, so one pass stays short). */
+  backfillPerPass?: number
   concurrency?: number
   clock?: () => number
   onPolled?: (outcome: PollOutcome) => void
   onStatus?: (status: PollerStatus) => void
+  onProgress?: (progress: SyncProgress) => void
 }
 
 export class Poller {
   private timer: NodeJS.Timeout | null = null
   private inFlight: Promise<PollOutcome> | null = null
   private running = false
+  private stopping: AbortController | null = null
+  private readonly viewersFetchedAt = new Map<string, number>()
   private status: PollerStatus = { state: 'starting', lastUpdateAt: null, lastError: null }
 
   constructor(
@@ -66,11 +67,12 @@ export class Poller {
     void this.loop()
   }
 
+  /** Stops polling; the unit of work in hand finishes and is stored first. */
   async stop(): Promise<void> {
     this.running = false
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
-    // A poll under way finishes first, so its own status cannot overwrite "stopped".
+    this.stopping?.abort()
     await this.inFlight?.catch(() => undefined)
     this.setStatus({ state: 'stopped' })
   }
@@ -83,40 +85,33 @@ export class Poller {
 
   private async poll(): Promise<PollOutcome> {
     const clock = this.options.clock ?? Date.now
-    const { connectionId } = this.options
+    const viewersInterval = this.options.viewersIntervalMs ?? 60_000
+    this.stopping = new AbortController()
     this.setStatus({ state: 'polling' })
-    try {
-      const list = await this.client.listSessions()
-      const listedAt = clock()
-      storeSessionList(this.db, connectionId, list.sessions, listedAt)
-      const live = list.sessions.filter((s) => !s.hasEnded)
-      const outcome: PollOutcome = {
-        at: listedAt,
-        listed: list.sessions.length,
-        live: live.length,
-        snapshots: 0,
-        skipped: list.skipped,
-        failures: []
-      }
-      await forEachLimited(live, this.options.concurrency ?? 4, async (item) => {
-        try {
-          const detail = await this.client.getSession(item.eventSessionId)
-          storeSessionSnapshot(this.db, connectionId, detail, clock())
-          outcome.snapshots++
-        } catch (error) {
-          outcome.failures.push(errorMessage(error))
-        }
-      })
-      this.setStatus({
-        state: outcome.failures.length > 0 && outcome.snapshots === 0 && live.length > 0 ? 'error' : 'ok',
-        lastUpdateAt: clock(),
-        lastError: outcome.failures[0] ?? null
-      })
-      return outcome
-    } catch (error) {
-      this.setStatus({ state: 'error', lastError: errorMessage(error) })
-      throw error
-    }
+    const started = clock()
+    const report = await syncPass({
+      db: this.db,
+      connectionId: this.options.connectionId,
+      client: this.client,
+      lookbackDays: this.options.lookbackDays ?? 7,
+      clock,
+      concurrency: this.options.concurrency,
+      signal: this.stopping.signal,
+      backfillLimit: this.options.backfillPerPass ?? 5,
+      viewersDue: (id) => started - (this.viewersFetchedAt.get(id) ?? Number.NEGATIVE_INFINITY) >= viewersInterval,
+      onProgress: this.options.onProgress
+    })
+    // Only lists that were stored count as fetched; a failed one is due again next pass.
+    for (const id of report.viewerListIds) this.viewersFetchedAt.set(id, started)
+    const firstProblem = report.problems[0]
+    const nothingWorked = report.listed === 0 && firstProblem !== undefined
+    const detailsAllFailed = report.live > 0 && report.snapshots === 0 && firstProblem !== undefined
+    this.setStatus(
+      nothingWorked || detailsAllFailed
+        ? { state: 'error', lastError: firstProblem?.message ?? null }
+        : { state: 'ok', lastUpdateAt: clock(), lastError: firstProblem?.message ?? null }
+    )
+    return report
   }
 
   private setStatus(change: Partial<PollerStatus>): void {

@@ -1,0 +1,139 @@
+// `eventwatch connections`: save, list, test, enable/disable and remove connections without the
+// desktop app (a headless NOC box). Secrets go to the OS keychain, from EVENTWATCH_CLIENT_SECRET
+// or a hidden prompt — never from the command line.
+import type { Command } from 'commander'
+import { ConnectionService, SECRET_ENV } from '../../core/connections/service'
+import { testConnection } from '../../core/connections/test-connection'
+import { defaultDbFile } from '../../core/paths'
+import { osKeychain } from '../../core/secrets/keychain'
+import { openDatabase } from '../../core/store/db'
+import { CliError } from '../errors'
+import { integerOption } from '../options'
+import { promptSecret } from '../prompt'
+
+const DB_HELP = "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)"
+
+async function withService<T>(dbFile: string, work: (service: ConnectionService) => Promise<T>): Promise<T> {
+  const db = openDatabase(dbFile)
+  try {
+    return await work(new ConnectionService(db, osKeychain()))
+  } finally {
+    db.close()
+  }
+}
+
+async function byName(service: ConnectionService, name: string) {
+  const view = await service.findByName(name)
+  if (!view) throw new CliError(`no saved connection named "${name}".`)
+  return view
+}
+
+interface AddOptions {
+  db: string
+  baseUrl: string
+  authUrl: string
+  platformId: string
+  tenantId: string
+  clientId: string
+  origin?: string
+  referer?: string
+  lookbackDays?: number
+  disabled?: boolean
+}
+
+export function registerConnections(program: Command): void {
+  const connections = program.command('connections').description('manage saved connections (secrets live in the OS keychain)')
+
+  connections
+    .command('list')
+    .description('list saved connections')
+    .option('--db <file>', DB_HELP, defaultDbFile())
+    .option('--json', 'print JSON')
+    .action((opts: { db: string; json?: boolean }) =>
+      withService(opts.db, async (service) => {
+        const list = await service.list()
+        if (opts.json) return void process.stdout.write(`${JSON.stringify(list, null, 2)}\n`)
+        if (list.length === 0) return void process.stdout.write('No connections saved: the demo simulator is used.\n')
+        for (const c of list) {
+          process.stdout.write(
+            `${c.name}\t${c.enabled ? 'enabled' : 'disabled'}\t${c.baseUrl}\tplatform ${c.platformId}\ttenant ${c.tenantId}\t` +
+              `secret ${c.secretStored ? 'stored' : 'missing'}\n`
+          )
+        }
+      })
+    )
+
+  connections
+    .command('add <name>')
+    .description(`save a connection; the secret comes from ${SECRET_ENV} or a hidden prompt`)
+    .requiredOption('--base-url <url>', 'API base URL')
+    .requiredOption('--auth-url <url>', 'auth URL')
+    .requiredOption('--platform-id <id>', 'platform-id')
+    .requiredOption('--tenant-id <id>', 'tenant-id')
+    .requiredOption('--client-id <id>', 'client ID')
+    .option('--origin <value>', 'Origin header to send')
+    .option('--referer <value>', 'Referer header to send')
+    .option('--lookback-days <days>', 'how far back to list sessions', integerOption(1, 365))
+    .option('--disabled', 'save it disabled')
+    .option('--db <file>', DB_HELP, defaultDbFile())
+    .action((name: string, opts: AddOptions) =>
+      withService(opts.db, async (service) => {
+        const secret = process.env[SECRET_ENV] || (await promptSecret(`Client secret for ${name}: `))
+        if (!secret) throw new CliError('an empty client secret cannot be saved.')
+        const view = await service.save(
+          {
+            name,
+            baseUrl: opts.baseUrl,
+            authUrl: opts.authUrl,
+            platformId: opts.platformId,
+            tenantId: opts.tenantId,
+            clientId: opts.clientId,
+            ...(opts.origin ? { origin: opts.origin } : {}),
+            ...(opts.referer ? { referer: opts.referer } : {}),
+            ...(opts.lookbackDays ? { lookbackDays: opts.lookbackDays } : {}),
+            enabled: !opts.disabled
+          },
+          secret
+        )
+        process.stdout.write(`Saved "${view.name}" (secret in the OS keychain).\n`)
+      })
+    )
+
+  connections
+    .command('test <name>')
+    .description('fetch a token and the first page of sessions, and say what worked')
+    .option('--db <file>', DB_HELP, defaultDbFile())
+    .action((name: string, opts: { db: string }) =>
+      withService(opts.db, async (service) => {
+        const view = await byName(service, name)
+        const report = await testConnection(service.target(view.id), () => service.credentialsFor(view.id))
+        for (const step of report.steps) process.stdout.write(`${step.ok ? 'ok  ' : 'FAIL'} ${step.step}: ${step.message}\n`)
+        if (!report.ok) throw new CliError(`connection "${view.name}" does not work yet (see above).`, 1)
+      })
+    )
+
+  for (const [verb, enabled] of [['enable', true], ['disable', false]] as const) {
+    connections
+      .command(`${verb} <name>`)
+      .description(`${verb} polling of a saved connection`)
+      .option('--db <file>', DB_HELP, defaultDbFile())
+      .action((name: string, opts: { db: string }) =>
+        withService(opts.db, async (service) => {
+          const view = await service.setEnabled((await byName(service, name)).id, enabled)
+          process.stdout.write(`"${view.name}" is ${view.enabled ? 'enabled' : 'disabled'}.\n`)
+        })
+      )
+  }
+
+  connections
+    .command('remove <name>')
+    .description('delete a connection, its keychain entry and its cached data')
+    .option('--db <file>', DB_HELP, defaultDbFile())
+    .action((name: string, opts: { db: string }) =>
+      withService(opts.db, async (service) => {
+        const view = await byName(service, name)
+        await service.remove(view.id)
+        process.stdout.write(`Removed "${view.name}".\n`)
+      })
+    )
+}

@@ -1,0 +1,16 @@
+// Every ReportingClient the app makes reports its trouble (skipped records, retries) to the
+// diagnostics log of the cache it feeds.
+import { ReportingClient } from '../api/client'
+import type { ConnectionTarget, Credentials } from '../api/connection'
+import type { Db } from '../store/db'
+import { recordDiagnostic } from '../store/diagnostics'
+
+export function createReportingClient(
+  db: Db,
+  target: ConnectionTarget,
+  credentials: () => Promise<Credentials>
+): ReportingClient {
+  return new ReportingClient(target, credentials, {
+    onDiagnostic: (d) => recordDiagnostic(db, { connectionId: target.id, at: Date.now(), ...d })
+  })
+}

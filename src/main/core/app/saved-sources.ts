@@ -1,0 +1,23 @@
+// Saved connections as data sources: the target from SQLite, the secret from the keychain (or
+// EVENTWATCH_CLIENT_SECRET for headless use), fetched at each token renewal, never cached here.
+import type { ConnectionView } from '../../../shared/connections'
+import type { ConnectionService } from '../connections/service'
+import type { Db } from '../store/db'
+import { createReportingClient } from './client-factory'
+import type { DataSource } from './demo-source'
+
+export function savedSource(db: Db, service: ConnectionService, view: ConnectionView): DataSource {
+  const target = service.target(view.id)
+  return {
+    target,
+    client: createReportingClient(db, target, () => service.credentialsFor(view.id)),
+    lookbackDays: view.lookbackDays,
+    isDemo: false,
+    close: async () => undefined
+  }
+}
+
+/** Every enabled saved connection, ready to poll. */
+export async function enabledSavedSources(db: Db, service: ConnectionService): Promise<DataSource[]> {
+  return (await service.list()).filter((v) => v.enabled && !v.isDemo).map((v) => savedSource(db, service, v))
+}

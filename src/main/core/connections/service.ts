@@ -1,0 +1,244 @@
+// Connections as the app uses them: settings in SQLite, the client secret only in the keychain
+// (account = the connection's id). The secret is written to the keychain BEFORE the row, so a
+// missing keychain stores nothing at all; it never reaches SQLite or an error message.
+import { randomUUID } from 'node:crypto'
+import { ZodError } from 'zod'
+import {
+  ConnectionInputSchema,
+  type ConnectionSettings,
+  type ConnectionTestReport,
+  type ConnectionView
+} from '../../../shared/connections'
+import type { ConnectionTarget, Credentials } from '../api/connection'
+import { KeychainUnavailableError, type SecretStore } from '../secrets/keychain'
+import type { Db } from '../store/db'
+import { ConnectionError, redact } from './errors'
+import { testConnection } from './test-connection'
+import {
+  deleteConnection,
+  findConnectionByName,
+  getConnection,
+  insertConnection,
+  listConnections,
+  setConnectionEnabled,
+  updateConnection,
+  type ConnectionRecord
+} from './repository'
+
+/** Where headless runs (the CLI, cron) may give the secret instead of the keychain. */
+export const SECRET_ENV = 'EVENTWATCH_CLIENT_SECRET'
+
+const MAX_SECRET_LENGTH = 4096
+
+/** A target for the API client, with the connection's optional Origin/Referer. */
+export type ConnectionTargetWithHeaders = ConnectionTarget & { origin?: string; referer?: string }
+
+export class ConnectionService {
+  constructor(
+    private readonly db: Db,
+    private readonly secrets: SecretStore
+  ) {}
+
+  /** User connections (never the demo row), each with whether the keychain holds its secret. */
+  async list(): Promise<ConnectionView[]> {
+    return Promise.all(listConnections(this.db).map(async (record) => this.view(record)))
+  }
+
+  async get(id: string): Promise<ConnectionView> {
+    return this.view(this.record(id))
+  }
+
+  /** By name, case-insensitively (the CLI's --connection NAME); null when there is none. */
+  async findByName(name: string): Promise<ConnectionView | null> {
+    const record = findConnectionByName(this.db, name)
+    return record && !record.isDemo ? this.view(record) : null
+  }
+
+  /**
+   * Creates (no `id`) or updates a connection. A `secret` replaces the stored one; undefined or
+   * "" keeps it. Throws ConnectionError: 'configuration' for bad settings, a taken name or no
+   * keychain; 'not-found' for an unknown id.
+   */
+  async save(input: unknown, secret?: string, id?: string): Promise<ConnectionView> {
+    try {
+      return await this.saveUnguarded(input, secret, id)
+    } catch (error) {
+      // Last guard: whatever failed, its words must not carry the secret.
+      if (error instanceof Error && secret) error.message = redact(error.message, [secret])
+      throw error
+    }
+  }
+
+  private async saveUnguarded(input: unknown, secret: string | undefined, id: string | undefined): Promise<ConnectionView> {
+    const settings = validate(input)
+    // Callers across IPC/HTTP are typed only at the boundary: check again here.
+    if (secret !== undefined && typeof secret !== 'string') {
+      throw new ConnectionError('configuration', 'the client secret must be text', 'clientSecret')
+    }
+    if (secret && (!secret.trim() || secret.length > MAX_SECRET_LENGTH)) {
+      throw new ConnectionError('configuration', 'the client secret is blank or too long', 'clientSecret')
+    }
+    const existing = id === undefined ? null : this.record(id)
+    this.checkNameFree(settings.name, id)
+    const connectionId = existing?.id ?? randomUUID()
+
+    // Keychain first: if it is unavailable we stop here, with no row and no clear-text fallback.
+    let previousSecret: string | null = null
+    if (secret) {
+      try {
+        if (existing) previousSecret = await this.secrets.read(connectionId)
+        await this.secrets.save(connectionId, secret)
+      } catch (error) {
+        throw keychainProblem(error)
+      }
+    }
+
+    let record: ConnectionRecord | null
+    try {
+      record = existing
+        ? updateConnection(this.db, connectionId, settings)
+        : insertConnection(this.db, settings, connectionId)
+    } catch (error) {
+      if (secret) await this.undoSecret(connectionId, previousSecret)
+      if (isUniqueViolation(error)) throw duplicateName(settings.name)
+      throw error
+    }
+    if (!record) throw notFound(connectionId)
+    return secret ? { ...record, secretStored: true } : this.view(record)
+  }
+
+  /**
+   * Deletes the keychain entry, then the row (its cached sessions go with it). False when there
+   * was no such connection; a keychain that cannot be reached fails it and keeps the row.
+   */
+  async remove(id: string): Promise<boolean> {
+    const record = getConnection(this.db, id)
+    if (!record || record.isDemo) return false
+    try {
+      await this.secrets.remove(record.id)
+    } catch (error) {
+      // Keep the row so the operator can retry: deleting it would orphan the secret.
+      throw keychainProblem(error)
+    }
+    return deleteConnection(this.db, record.id)
+  }
+
+  async setEnabled(id: string, enabled: boolean): Promise<ConnectionView> {
+    const record = setConnectionEnabled(this.db, this.record(id).id, enabled)
+    if (!record) throw notFound(id)
+    return this.view(record)
+  }
+
+  /**
+   * The connection's credentials: the secret from the keychain, or — when the keychain holds
+   * none or cannot be reached (headless use) — from EVENTWATCH_CLIENT_SECRET.
+   */
+  async credentialsFor(id: string, env: NodeJS.ProcessEnv = process.env): Promise<Credentials> {
+    const record = this.record(id)
+    let stored: string | null = null
+    let unavailable: KeychainUnavailableError | null = null
+    try {
+      stored = await this.secrets.read(record.id)
+    } catch (error) {
+      if (!(error instanceof KeychainUnavailableError)) throw error
+      unavailable = error
+    }
+    const clientSecret = stored || env[SECRET_ENV] || ''
+    if (clientSecret) return { clientId: record.clientId, clientSecret }
+    if (unavailable) throw new ConnectionError('configuration', unavailable.message)
+    throw new ConnectionError(
+      'configuration',
+      `no client secret stored for ${record.name}: save one, or set ${SECRET_ENV}`
+    )
+  }
+
+  /** What the API client needs to reach this connection's tenant. */
+  target(id: string): ConnectionTargetWithHeaders {
+    const r = this.record(id)
+    return {
+      id: r.id,
+      name: r.name,
+      baseUrl: r.baseUrl,
+      authUrl: r.authUrl,
+      platformId: r.platformId,
+      tenantId: r.tenantId,
+      clientId: r.clientId,
+      ...(r.origin ? { origin: r.origin } : {}),
+      ...(r.referer ? { referer: r.referer } : {})
+    }
+  }
+
+  /** "Test connection" for a saved connection, with the secret it would really use. */
+  async test(id: string, env: NodeJS.ProcessEnv = process.env): Promise<ConnectionTestReport> {
+    return testConnection(this.target(id), () => this.credentialsFor(id, env))
+  }
+
+  /** A user connection by id; the demo row is not one. */
+  private record(id: string): ConnectionRecord {
+    const record = typeof id === 'string' ? getConnection(this.db, id) : null
+    if (!record || record.isDemo) throw notFound(id)
+    return record
+  }
+
+  private async view(record: ConnectionRecord): Promise<ConnectionView> {
+    return { ...record, secretStored: await this.hasSecret(record.id) }
+  }
+
+  /** Listing must work without a keychain: an unreachable one simply holds nothing. */
+  private async hasSecret(id: string): Promise<boolean> {
+    try {
+      return Boolean(await this.secrets.read(id))
+    } catch {
+      return false
+    }
+  }
+
+  private checkNameFree(name: string, ownId: string | undefined): void {
+    const holder = findConnectionByName(this.db, name)
+    if (holder && holder.id !== ownId) throw duplicateName(name, holder.isDemo)
+  }
+
+  /** After a failed row write: put back the secret that was there (or none). Best effort. */
+  private async undoSecret(id: string, previous: string | null): Promise<void> {
+    try {
+      if (previous) await this.secrets.save(id, previous)
+      else await this.secrets.remove(id)
+    } catch {
+      // The row write failed; that error is the one worth reporting.
+    }
+  }
+}
+
+/** Settings from untrusted input; a ZodError becomes words naming the field. */
+function validate(input: unknown): ConnectionSettings {
+  try {
+    return ConnectionInputSchema.parse(input)
+  } catch (error) {
+    if (!(error instanceof ZodError)) throw error
+    const issue = error.issues[0]
+    const field = issue?.path.map(String).join('.') || undefined
+    const reason = issue?.message ?? 'invalid settings'
+    throw new ConnectionError('configuration', field ? `${field}: ${reason}` : reason, field)
+  }
+}
+
+function keychainProblem(error: unknown): Error {
+  return error instanceof KeychainUnavailableError ? new ConnectionError('configuration', error.message) : toError(error)
+}
+
+function toError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error))
+}
+
+function duplicateName(name: string, demo = false): ConnectionError {
+  const why = demo ? 'is the demo connection’s name' : 'is already used by another connection'
+  return new ConnectionError('configuration', `the name "${name}" ${why}: choose another`, 'name')
+}
+
+function notFound(id: string): ConnectionError {
+  return new ConnectionError('not-found', `no connection with id ${String(id)}`)
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_UNIQUE'
+}

@@ -1,0 +1,163 @@
+// Switchable misbehaviour for the simulator, so the client's resilience is tested against real
+// HTTP rather than mocks. Most modes affect the next `count` data requests (Infinity: until
+// reset); cursor repetition and schema drift are on/off. Token modes act on the token store.
+
+export type FailureReply =
+  | { type: 'rate-limit'; status: 429 | 503; retryAfterSeconds: number; asHttpDate: boolean }
+  | { type: 'server-error'; status: number }
+  | { type: 'html'; status: number }
+
+export type Mangle = { type: 'truncate' } | { type: 'content-type'; contentType: string }
+
+export interface RateLimitOptions {
+  /** Default 1. */
+  retryAfterSeconds?: number
+  /** Send Retry-After as an HTTP date (on the simulator's clock) instead of seconds. */
+  asHttpDate?: boolean
+  /** 429 by default; 503 also carries Retry-After. */
+  status?: 429 | 503
+}
+
+interface Armed<T> {
+  remaining: number
+  value: T
+}
+
+export interface FaultHooks {
+  revokeTokens(): void
+}
+
+export class SimulatorFaults {
+  /** Lifetime of tokens issued from now on; undefined: the simulator's option. */
+  tokenLifetimeSeconds: number | undefined
+  /** Session and viewer lists answer the same nextCursor forever. */
+  repeatingCursors = false
+  /** Records drift from the spec: missing required fields, numeric strings, unknown fields. */
+  schemaDrift = false
+
+  private rateLimited: Armed<RateLimitOptions> | null = null
+  private serverFailures: Armed<number[]> & { next: number } = { remaining: 0, value: [], next: 0 }
+  private htmlPages: Armed<number> | null = null
+  private truncated = 0
+  private wrongType: Armed<string> | null = null
+  private slow: Armed<number> | null = null
+
+  constructor(private readonly hooks: FaultHooks) {}
+
+  /** Tokens issued from now on live `seconds`. */
+  setTokenLifetime(seconds: number | undefined): this {
+    this.tokenLifetimeSeconds = seconds
+    return this
+  }
+
+  /** Every token issued so far is refused with 401 from now on; new ones work. */
+  revokeTokens(): this {
+    this.hooks.revokeTokens()
+    return this
+  }
+
+  /** The next `count` data requests get 429 (or 503) with Retry-After. */
+  rateLimit(count: number, options: RateLimitOptions = {}): this {
+    this.rateLimited = { remaining: count, value: options }
+    return this
+  }
+
+  /** The next `count` data requests fail with these statuses in turn (default 500, 502, 503). */
+  serverErrors(count: number, statuses: readonly number[] = [500, 502, 503]): this {
+    this.serverFailures = { remaining: count, value: [...statuses], next: 0 }
+    return this
+  }
+
+  /** The next `count` data requests get an HTML error page with this status (default 502). */
+  htmlErrors(count: number, status = 502): this {
+    this.htmlPages = { remaining: count, value: status }
+    return this
+  }
+
+  /** The next `count` successful answers are cut in half (200, JSON content type). */
+  truncateBodies(count: number): this {
+    this.truncated = count
+    return this
+  }
+
+  /** The next `count` successful answers carry this content type (default text/html). */
+  wrongContentType(count: number, contentType = 'text/html; charset=utf-8'): this {
+    this.wrongType = { remaining: count, value: contentType }
+    return this
+  }
+
+  /** The next `count` data requests are answered only after `delayMs`. */
+  slowResponses(count: number, delayMs: number): this {
+    this.slow = { remaining: count, value: delayMs }
+    return this
+  }
+
+  repeatCursors(on = true): this {
+    this.repeatingCursors = on
+    return this
+  }
+
+  driftSchema(on = true): this {
+    this.schemaDrift = on
+    return this
+  }
+
+  /** Back to a well-behaved service (issued tokens stay valid). */
+  reset(): this {
+    this.tokenLifetimeSeconds = undefined
+    this.repeatingCursors = false
+    this.schemaDrift = false
+    this.rateLimited = null
+    this.serverFailures = { remaining: 0, value: [], next: 0 }
+    this.htmlPages = null
+    this.truncated = 0
+    this.wrongType = null
+    this.slow = null
+    return this
+  }
+
+  // --- used by the server, once per data request -----------------------------------------
+
+  /** How long to stall this request (0: not at all). */
+  takeDelay(): number {
+    return take(this.slow) ?? 0
+  }
+
+  /** A failure to answer with instead of the real response, if one is armed. */
+  takeFailure(): FailureReply | undefined {
+    const limit = take(this.rateLimited)
+    if (limit) {
+      return {
+        type: 'rate-limit',
+        status: limit.status ?? 429,
+        retryAfterSeconds: limit.retryAfterSeconds ?? 1,
+        asHttpDate: limit.asHttpDate ?? false
+      }
+    }
+    const f = this.serverFailures
+    if (f.remaining > 0 && f.value.length > 0) {
+      f.remaining--
+      const status = f.value[f.next++ % f.value.length] ?? 500
+      return { type: 'server-error', status }
+    }
+    const html = take(this.htmlPages)
+    if (html !== undefined) return { type: 'html', status: html }
+    return undefined
+  }
+
+  /** A way to spoil a successful answer, if one is armed. */
+  takeMangle(): Mangle | undefined {
+    if (this.truncated > 0) {
+      this.truncated--
+      return { type: 'truncate' }
+    }
+    const contentType = take(this.wrongType)
+    return contentType === undefined ? undefined : { type: 'content-type', contentType }
+  }
+}
+
+function take<T>(armed: Armed<T> | null): T | undefined {
+  if (!armed || armed.remaining <= 0) return undefined
+  armed.remaining--
+  return armed.value
+}

@@ -1,0 +1,161 @@
+// One complete pass over one connection, in units of work that each commit whole:
+//   1. every page of sessions (the look-back window) -> one transaction;
+//   2. a fresh record + snapshot of each live session, and a final one of each session seen
+//      ending -> one transaction per session;
+//   3. the viewer list (every page) of live sessions that are due, of sessions seen ending and
+//      of ended sessions the cache holds no viewers for -> one transaction per session.
+// A failure costs only its own unit; a stop request (signal) lets the unit in hand finish.
+import type { ErrorKind } from '../../../shared/error-kinds'
+import type { ReportingClient } from '../api/client'
+import { describeApiError } from '../api/client'
+import type { EventSessionRecord } from '../api/schemas'
+import type { Db } from '../store/db'
+import { recordDiagnostic } from '../store/diagnostics'
+import { storeSessionList, storeSessionSnapshot } from '../store/sessions'
+import { statement } from '../store/statements'
+import { sessionsWithViewerLists, storeViewerList } from '../store/viewers'
+import { forEachLimited } from './limit'
+
+export interface SyncProblem {
+  kind: ErrorKind
+  message: string
+}
+
+export interface SyncProgress {
+  phase: 'sessions' | 'details' | 'viewers'
+  done: number
+  total?: number
+  /** Viewers fetched so far in this pass. */
+  viewers: number
+}
+
+export interface SyncPassOptions {
+  db: Db
+  connectionId: string
+  client: ReportingClient
+  /** Sessions that started longer ago than this are not listed (the spec's date filter). */
+  lookbackDays: number
+  clock?: () => number
+  concurrency?: number
+  signal?: AbortSignal
+  /** Whether a live session's viewer list is due in this pass (default: always). */
+  viewersDue?: (eventSessionId: string) => boolean
+  /** How many ended sessions without viewers to back-fill in this pass (default: all). */
+  backfillLimit?: number
+  onProgress?: (progress: SyncProgress) => void
+}
+
+export interface SyncReport {
+  at: number
+  listed: number
+  live: number
+  snapshots: number
+  viewerLists: number
+  viewers: number
+  /** Sessions whose viewer list was stored in this pass. */
+  viewerListIds: string[]
+  skipped: number
+  problems: SyncProblem[]
+  /** True when a stop request cut the pass short (what was done is stored). */
+  stopped: boolean
+}
+
+export async function syncPass(options: SyncPassOptions): Promise<SyncReport> {
+  const { db, connectionId, client, signal } = options
+  const clock = options.clock ?? Date.now
+  const concurrency = options.concurrency ?? 4
+  const report: SyncReport = {
+    at: clock(),
+    listed: 0,
+    live: 0,
+    snapshots: 0,
+    viewerLists: 0,
+    viewers: 0,
+    viewerListIds: [],
+    skipped: 0,
+    problems: [],
+    stopped: false
+  }
+  const progress = (phase: SyncProgress['phase'], done: number, total?: number): void =>
+    options.onProgress?.({ phase, done, total, viewers: report.viewers })
+  const fail = (error: unknown): void => {
+    const problem = describeApiError(error)
+    report.problems.push(problem)
+    recordDiagnostic(db, { connectionId, at: clock(), kind: problem.kind, endpoint: endpointOf(error), message: problem.message })
+  }
+  const stopRequested = (): boolean => {
+    if (signal?.aborted) report.stopped = true
+    return report.stopped
+  }
+
+  // 1. Sessions.
+  progress('sessions', 0)
+  const wasLive = cachedLiveSessions(db, connectionId)
+  let sessions: EventSessionRecord[]
+  try {
+    const list = await client.listSessions({ startedAtFrom: new Date(clock() - options.lookbackDays * 86_400_000) })
+    sessions = list.sessions
+    report.skipped += list.skipped.length
+    storeSessionList(db, connectionId, sessions, clock())
+  } catch (error) {
+    fail(error)
+    return report
+  }
+  report.listed = sessions.length
+  progress('sessions', sessions.length, sessions.length)
+
+  // 2. Details and snapshots: live sessions, and a last look at those that just ended.
+  const live = sessions.filter((s) => !s.hasEnded)
+  const justEnded = sessions.filter((s) => s.hasEnded && wasLive.has(s.eventSessionId))
+  report.live = live.length
+  const detailTargets = [...live, ...justEnded]
+  let detailsDone = 0
+  await forEachLimited(detailTargets, concurrency, async (session) => {
+    if (stopRequested()) return
+    try {
+      const detail = await client.getSession(session.eventSessionId)
+      storeSessionSnapshot(db, connectionId, detail, clock())
+      report.snapshots++
+    } catch (error) {
+      fail(error)
+    }
+    progress('details', ++detailsDone, detailTargets.length)
+  })
+
+  // 3. Viewer lists.
+  const held = sessionsWithViewerLists(db, connectionId)
+  const due = options.viewersDue ?? (() => true)
+  const backfill = sessions
+    .filter((s) => s.hasEnded && !held.has(s.eventSessionId) && !wasLive.has(s.eventSessionId))
+    .slice(0, options.backfillLimit ?? Number.POSITIVE_INFINITY)
+  const viewerTargets = [...live.filter((s) => due(s.eventSessionId)), ...justEnded, ...backfill]
+  let listsDone = 0
+  await forEachLimited(viewerTargets, concurrency, async (session) => {
+    if (stopRequested()) return
+    try {
+      const list = await client.listViewers(session.eventSessionId)
+      storeViewerList(db, connectionId, session.eventSessionId, list.viewers, clock(), list.pages)
+      report.viewerLists++
+      report.viewerListIds.push(session.eventSessionId)
+      report.viewers += list.viewers.length
+      report.skipped += list.skipped.length
+    } catch (error) {
+      fail(error)
+    }
+    progress('viewers', ++listsDone, viewerTargets.length)
+  })
+  stopRequested()
+  return report
+}
+
+function cachedLiveSessions(db: Db, connectionId: string): Set<string> {
+  const rows = statement(db, 'SELECT event_session_id AS id FROM sessions WHERE connection_id = ? AND has_ended = 0').all(
+    connectionId
+  ) as { id: string }[]
+  return new Set(rows.map((r) => r.id))
+}
+
+function endpointOf(error: unknown): string {
+  const endpoint = (error as { endpoint?: unknown }).endpoint
+  return typeof endpoint === 'string' ? endpoint : 'sync'
+}

@@ -1,0 +1,293 @@
+// ConnectionService and the connections repository on a real SQLite file and the real OS keychain
+// (Secret Service over D-Bus; `npm test` provides one), under a service name of this file's own.
+import { randomUUID } from 'node:crypto'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import keytar from 'keytar'
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { ConnectionInput } from '../../src/shared/connections'
+import type { EventSessionRecord } from '../../src/main/core/api/schemas'
+import { ConnectionError } from '../../src/main/core/connections/errors'
+import { listConnections } from '../../src/main/core/connections/repository'
+import { ConnectionService } from '../../src/main/core/connections/service'
+import { osKeychain } from '../../src/main/core/secrets/keychain'
+import { DEMO_CREDENTIALS, startSimulator } from '../../src/main/core/simulator/server'
+import { openDatabase, type Db } from '../../src/main/core/store/db'
+import { storeSessionSnapshot, upsertConnection } from '../../src/main/core/store/sessions'
+
+const SERVICE = `eventwatch-test-${randomUUID()}`
+const keychain = osKeychain(SERVICE)
+/** Every account this file may have written, removed at the end whatever happened. */
+const accounts = new Set<string>()
+
+let dir: string
+let file: string
+let db: Db
+let service: ConnectionService
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'eventwatch-connections-'))
+  file = join(dir, 'cache.db')
+  db = openDatabase(file)
+  service = new ConnectionService(db, keychain)
+})
+
+afterEach(async () => {
+  if (db.open) {
+    for (const c of listConnections(db, { includeDemo: true })) accounts.add(c.id)
+    db.close()
+  }
+  rmSync(dir, { recursive: true, force: true })
+})
+
+afterAll(async () => {
+  for (const account of accounts) await keychain.remove(account).catch(() => undefined)
+})
+
+const settings = (overrides: Partial<ConnectionInput> = {}): ConnectionInput => ({
+  name: 'Contoso production',
+  baseUrl: 'https://api.example.com',
+  authUrl: 'https://auth.example.com',
+  platformId: 'platform-1',
+  tenantId: 'tenant-1',
+  clientId: 'client-1',
+  ...overrides
+})
+
+async function saved(overrides: Partial<ConnectionInput> = {}, secret?: string) {
+  const view = await service.save(settings(overrides), secret)
+  accounts.add(view.id)
+  return view
+}
+
+async function failure(promise: Promise<unknown>): Promise<ConnectionError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e
+  )
+  expect(error).toBeInstanceOf(ConnectionError)
+  return error as ConnectionError
+}
+
+const sessionRecord = (id: string): EventSessionRecord => ({
+  eventSessionId: id,
+  platformId: 'platform-1',
+  tenantId: 'tenant-1',
+  contentId: 'content-1',
+  eventName: 'Town hall',
+  startedAt: '2025-01-01T10:00:00Z',
+  updatedAt: '2025-01-01T10:05:00Z',
+  hasEnded: false,
+  viewersCount: 10,
+  reliabilityScore: 0.9,
+  cdnTraffic: 1,
+  ecdnTraffic: 2
+})
+
+describe('saving connections', () => {
+  it('keeps the secret in the keychain only: neither the .db nor the -wal file holds it', async () => {
+    const secret = `s3cret-${randomUUID()}`
+    const view = await saved({}, secret)
+    expect(view.secretStored).toBe(true)
+    expect(await keychain.read(view.id)).toBe(secret)
+
+    const raw = (path: string) => (existsSync(path) ? readFileSync(path) : Buffer.alloc(0))
+    // While open (the row sits in the WAL) and after closing (checkpointed into the .db).
+    expect(raw(`${file}-wal`).length).toBeGreaterThan(0)
+    for (const bytes of [raw(file), raw(`${file}-wal`)]) expect(bytes.includes(secret)).toBe(false)
+    db.close()
+    for (const bytes of [raw(file), raw(`${file}-wal`)]) expect(bytes.includes(secret)).toBe(false)
+    // The row is there, though: the check above is not vacuous.
+    expect(raw(file).includes('Contoso production')).toBe(true)
+  })
+
+  it('lists secretStored true or false per connection, never the demo row', async () => {
+    upsertConnection(db, {
+      id: 'demo',
+      name: 'Demo data',
+      baseUrl: 'http://127.0.0.1:9',
+      authUrl: 'http://127.0.0.1:9',
+      platformId: 'p',
+      tenantId: 't',
+      clientId: 'c',
+      isDemo: true
+    })
+    const withSecret = await saved({ name: 'With secret' }, `secret-${randomUUID()}`)
+    const without = await saved({ name: 'Without secret' })
+    const list = await service.list()
+    expect(list.map((c) => [c.name, c.secretStored])).toEqual([
+      ['With secret', true],
+      ['Without secret', false]
+    ])
+    expect(list.every((c) => !c.isDemo)).toBe(true)
+    expect(list.find((c) => c.id === withSecret.id)).not.toHaveProperty('clientSecret')
+    expect(without.secretStored).toBe(false)
+    // The demo row is not a user connection: it cannot be found, changed or removed as one.
+    expect(await service.findByName('demo data')).toBeNull()
+    expect((await failure(service.setEnabled('demo', false))).kind).toBe('not-found')
+    expect(await service.remove('demo')).toBe(false)
+    expect(listConnections(db, { includeDemo: true }).some((c) => c.isDemo)).toBe(true)
+  })
+
+  it('rejects a duplicate name, whatever its case, and stores nothing for it', async () => {
+    await saved({ name: 'Contoso' })
+    const before = (await keytar.findCredentials(SERVICE)).length
+    const secret = `dup-${randomUUID()}`
+    const error = await failure(service.save(settings({ name: 'CONTOSO' }), secret))
+    expect(error.kind).toBe('configuration')
+    expect(error.field).toBe('name')
+    expect(error.message).toMatch(/name "CONTOSO" is already used/)
+    expect(error.message).not.toContain(secret)
+    expect((await service.list()).map((c) => c.name)).toEqual(['Contoso'])
+    expect(await keytar.findCredentials(SERVICE)).toHaveLength(before)
+  })
+
+  it('rejects the demo connection’s name too', async () => {
+    upsertConnection(db, {
+      id: 'demo',
+      name: 'Demo data',
+      baseUrl: 'http://127.0.0.1:9',
+      authUrl: 'http://127.0.0.1:9',
+      platformId: 'p',
+      tenantId: 't',
+      clientId: 'c',
+      isDemo: true
+    })
+    expect((await failure(service.save(settings({ name: 'demo DATA' })))).message).toMatch(/demo connection/)
+  })
+
+  it('validates the settings, naming the field and the reason', async () => {
+    const cases: [Partial<ConnectionInput>, string, RegExp][] = [
+      [{ baseUrl: 'http://api.example.com' }, 'baseUrl', /must use https/],
+      [{ authUrl: 'ftp://auth.example.com' }, 'authUrl', /must use https/],
+      [{ baseUrl: 'https://user:pw@api.example.com' }, 'baseUrl', /user name or password/],
+      [{ baseUrl: 'not a url' }, 'baseUrl', /not a valid URL/],
+      [{ tenantId: '  ' }, 'tenantId', /tenant-id is required/]
+    ]
+    for (const [overrides, field, reason] of cases) {
+      const error = await failure(service.save(settings(overrides)))
+      expect(error.kind).toBe('configuration')
+      expect(error.field).toBe(field)
+      expect(error.message).toMatch(new RegExp(`^${field}: `))
+      expect(error.message).toMatch(reason)
+    }
+    expect(await service.list()).toEqual([])
+    // Loopback may use plain http (the simulator).
+    for (const url of ['http://127.0.0.1:8080', 'http://localhost:3000/api', 'http://[::1]:9000']) {
+      await saved({ name: `local ${url}`, baseUrl: url, authUrl: url })
+    }
+    expect(await service.list()).toHaveLength(3)
+  })
+
+  it('updates a connection in place, keeping or replacing its secret', async () => {
+    const first = `first-${randomUUID()}`
+    const view = await saved({}, first)
+    const renamed = await service.save(settings({ name: 'Renamed', origin: 'https://portal.example.com' }), undefined, view.id)
+    expect(renamed).toMatchObject({ id: view.id, name: 'Renamed', origin: 'https://portal.example.com', secretStored: true })
+    expect(await keychain.read(view.id)).toBe(first)
+    const second = `second-${randomUUID()}`
+    await service.save(settings({ name: 'Renamed' }), second, view.id)
+    expect(await keychain.read(view.id)).toBe(second)
+    expect(service.target(view.id)).not.toHaveProperty('origin')
+    expect((await failure(service.save(settings(), undefined, 'no-such-id'))).kind).toBe('not-found')
+  })
+
+  it('keeps two connections side by side; enable/disable persists across reopening', async () => {
+    const a = await saved({ name: 'Tenant A', tenantId: 'a' })
+    const b = await saved({ name: 'Tenant B', tenantId: 'b', enabled: false })
+    expect(b.enabled).toBe(false)
+    expect((await service.setEnabled(a.id, false)).enabled).toBe(false)
+    expect((await service.setEnabled(b.id, true)).enabled).toBe(true)
+    db.close()
+    db = openDatabase(file)
+    service = new ConnectionService(db, keychain)
+    const list = await service.list()
+    expect(list.map((c) => [c.name, c.tenantId, c.enabled])).toEqual([
+      ['Tenant A', 'a', false],
+      ['Tenant B', 'b', true]
+    ])
+    expect((await service.findByName('tenant b'))?.id).toBe(b.id)
+  })
+
+  it('gives the client its target, with Origin/Referer when set', async () => {
+    const view = await saved({ origin: 'https://portal.example.com', referer: 'https://portal.example.com/x' })
+    expect(service.target(view.id)).toEqual({
+      id: view.id,
+      name: 'Contoso production',
+      baseUrl: 'https://api.example.com',
+      authUrl: 'https://auth.example.com',
+      platformId: 'platform-1',
+      tenantId: 'tenant-1',
+      clientId: 'client-1',
+      origin: 'https://portal.example.com',
+      referer: 'https://portal.example.com/x'
+    })
+  })
+})
+
+describe('removing connections', () => {
+  it('deletes the keychain entry, the row and its cached sessions', async () => {
+    const secret = `gone-${randomUUID()}`
+    const view = await saved({}, secret)
+    const other = await saved({ name: 'Other' })
+    storeSessionSnapshot(db, view.id, sessionRecord('s1'), Date.now())
+    storeSessionSnapshot(db, other.id, sessionRecord('s1'), Date.now())
+    const count = (table: string, id: string) =>
+      (db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE connection_id = ?`).get(id) as { n: number }).n
+    expect(count('sessions', view.id)).toBe(1)
+    expect(count('snapshots', view.id)).toBe(1)
+
+    expect(await service.remove(view.id)).toBe(true)
+    expect(await keychain.read(view.id)).toBeNull()
+    expect((await service.list()).map((c) => c.id)).toEqual([other.id])
+    expect(count('sessions', view.id)).toBe(0)
+    expect(count('snapshots', view.id)).toBe(0)
+    // The other connection's cache is untouched.
+    expect(count('sessions', other.id)).toBe(1)
+    expect(await service.remove(view.id)).toBe(false)
+  })
+})
+
+describe('credentials', () => {
+  it('reads the secret from the keychain', async () => {
+    const secret = `kc-${randomUUID()}`
+    const view = await saved({}, secret)
+    expect(await service.credentialsFor(view.id, { EVENTWATCH_CLIENT_SECRET: 'from-env' })).toEqual({
+      clientId: 'client-1',
+      clientSecret: secret
+    })
+  })
+
+  it('falls back to EVENTWATCH_CLIENT_SECRET when the keychain holds none', async () => {
+    const view = await saved()
+    expect(await service.credentialsFor(view.id, { EVENTWATCH_CLIENT_SECRET: 'from-env' })).toEqual({
+      clientId: 'client-1',
+      clientSecret: 'from-env'
+    })
+  })
+
+  it('says what to do when there is no secret anywhere', async () => {
+    const view = await saved({ name: 'Fabrikam' })
+    const error = await failure(service.credentialsFor(view.id, {}))
+    expect(error.kind).toBe('configuration')
+    expect(error.message).toBe('no client secret stored for Fabrikam: save one, or set EVENTWATCH_CLIENT_SECRET')
+  })
+})
+
+describe('testing a saved connection', () => {
+  it('uses the keychain’s secret against the service', async () => {
+    const sim = await startSimulator({ viewersPerSession: 5, churnSessions: false })
+    try {
+      const { platformId, tenantId, clientId, clientSecret } = DEMO_CREDENTIALS
+      const local = { baseUrl: sim.baseUrl, authUrl: sim.authUrl, platformId, tenantId, clientId }
+      const good = await saved({ name: 'Simulator', ...local }, clientSecret)
+      expect(await service.test(good.id, {})).toMatchObject({ ok: true })
+      const none = await saved({ name: 'No secret', ...local })
+      const report = await service.test(none.id, {})
+      expect(report.steps).toEqual([{ step: 'secret', ok: false, message: expect.stringMatching(/no client secret stored for No secret/) }])
+    } finally {
+      await sim.close()
+    }
+  })
+})

@@ -1,0 +1,141 @@
+// syncPass against the simulator over loopback into a real SQLite file: complete passes, a
+// failure midway that keeps only whole units, a stop request, the look-back filter.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createReportingClient } from '../../src/main/core/app/client-factory'
+import { startSimulator, type RunningSimulator } from '../../src/main/core/simulator/server'
+import { openDatabase, type Db } from '../../src/main/core/store/db'
+import { upsertConnection } from '../../src/main/core/store/sessions'
+import { syncPass } from '../../src/main/core/sync/sync-pass'
+
+const cleanups: (() => Promise<void> | void)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+async function setup(options: Parameters<typeof startSimulator>[0] = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'eventwatch-sync-'))
+  const sim = await startSimulator({ liveSessions: 3, endedSessions: 4, viewersPerSession: 120, viewersPageSize: 25, ...options })
+  const db = openDatabase(join(dir, 'cache.db'))
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }), () => sim.close(), () => db.close())
+  const target = {
+    id: 'c1',
+    name: 'Tenant',
+    baseUrl: sim.baseUrl,
+    authUrl: sim.authUrl,
+    platformId: sim.credentials.platformId,
+    tenantId: sim.credentials.tenantId,
+    clientId: sim.credentials.clientId
+  }
+  upsertConnection(db, { ...target, isDemo: false })
+  const client = createReportingClient(db, target, async () => sim.credentials)
+  return { sim, db, client }
+}
+
+const count = (db: Db, sql: string, ...params: unknown[]): number =>
+  (db.prepare(sql).get(...params) as { n: number }).n
+
+function viewerCountsBySession(db: Db): Map<string, number> {
+  const rows = db.prepare('SELECT event_session_id AS id, COUNT(*) AS n FROM viewers GROUP BY event_session_id').all() as {
+    id: string
+    n: number
+  }[]
+  return new Map(rows.map((r) => [r.id, r.n]))
+}
+
+describe('syncPass', () => {
+  it('stores every session, a snapshot of each live one and every viewer list, all pages', async () => {
+    const { sim, db, client } = await setup()
+    const report = await syncPass({ db, connectionId: 'c1', client, lookbackDays: 30 })
+
+    expect(report.problems).toEqual([])
+    expect(report.listed).toBe(7)
+    expect(report.live).toBe(3)
+    expect(report.snapshots).toBe(3)
+    expect(report.viewerLists).toBe(7) // 3 live + 4 ended back-filled
+    expect(count(db, 'SELECT COUNT(*) AS n FROM snapshots')).toBe(3)
+    // Every viewer of every session, across pages, exactly once.
+    const stored = viewerCountsBySession(db)
+    for (const session of sim.world.sessions) expect(stored.get(session.eventSessionId) ?? 0).toBe(session.viewers.length)
+    expect(report.viewers).toBe(sim.world.sessions.reduce((n, s) => n + s.viewers.length, 0))
+    expect(count(db, 'SELECT COUNT(*) AS n FROM viewer_connections')).toBe(report.viewers)
+  })
+
+  it('keeps only whole viewer lists when the service breaks midway, and says why', async () => {
+    const { sim, db, client } = await setup()
+    const report = await syncPass({
+      db,
+      connectionId: 'c1',
+      client,
+      lookbackDays: 30,
+      concurrency: 1,
+      // After the first viewer list, every list fails on its second page.
+      onProgress: (p) => {
+        if (p.phase === 'viewers' && p.done === 1) sim.faults.repeatCursors(true)
+      }
+    })
+
+    expect(report.viewerLists).toBe(1)
+    expect(report.problems.length).toBe(6)
+    expect(new Set(report.problems.map((p) => p.kind))).toEqual(new Set(['response-format']))
+    const stored = viewerCountsBySession(db)
+    expect(stored.size).toBe(1)
+    const [[sessionId, n]] = [...stored]
+    expect(n).toBe(sim.world.find(sessionId!)!.viewers.length) // that one, whole
+    expect(count(db, 'SELECT COUNT(*) AS n FROM viewer_lists')).toBe(1)
+    // The sessions and snapshots fetched before the failure are kept.
+    expect(count(db, 'SELECT COUNT(*) AS n FROM sessions')).toBe(7)
+    expect(count(db, 'SELECT COUNT(*) AS n FROM snapshots')).toBe(3)
+    expect(count(db, "SELECT COUNT(*) AS n FROM diagnostics WHERE kind = 'response-format'")).toBeGreaterThanOrEqual(6)
+  })
+
+  it('finishes the unit in hand and stops when asked', async () => {
+    const { db, client } = await setup()
+    const stop = new AbortController()
+    const report = await syncPass({
+      db,
+      connectionId: 'c1',
+      client,
+      lookbackDays: 30,
+      concurrency: 1,
+      signal: stop.signal,
+      onProgress: (p) => {
+        if (p.phase === 'details' && p.done === 1) stop.abort()
+      }
+    })
+    expect(report.stopped).toBe(true)
+    expect(report.snapshots).toBe(1)
+    expect(report.viewerLists).toBe(0)
+    expect(count(db, 'SELECT COUNT(*) AS n FROM snapshots')).toBe(1)
+  })
+
+  it('asks only for sessions inside the look-back window', async () => {
+    const { sim, db, client } = await setup({ endedSessions: 6 })
+    const report = await syncPass({ db, connectionId: 'c1', client, lookbackDays: 3 })
+    const from = new URLSearchParams(sim.stats.log.find((e) => e.path === '/v1/events/sessions')?.query ?? '').get('startedAtFrom')
+    expect(from).not.toBeNull()
+    expect(Date.now() - Date.parse(from!)).toBeGreaterThanOrEqual(3 * 86_400_000 - 60_000)
+    const inWindow = sim.world.sessions.filter((s) => s.startedAt >= Date.parse(from!))
+    expect(report.listed).toBe(inWindow.length)
+    expect(report.listed).toBeLessThan(sim.world.sessions.length)
+  })
+
+  it('takes a last look at a session it saw live and now sees ended', async () => {
+    let now = Date.parse('2026-01-05T12:00:00Z')
+    const { sim, db, client } = await setup({ clock: () => now, churnSessions: true })
+    await syncPass({ db, connectionId: 'c1', client, lookbackDays: 30, clock: () => now })
+    const live = sim.world.sessions.filter((s) => !s.hasEnded).map((s) => s.eventSessionId)
+    now += 4 * 3_600_000 // every one of them has ended by now
+    const report = await syncPass({ db, connectionId: 'c1', client, lookbackDays: 30, clock: () => now })
+    const ended = live.filter((id) => sim.world.find(id)?.hasEnded)
+    expect(ended.length).toBe(live.length)
+    // A final record + snapshot for each, and its final viewer list.
+    expect(report.snapshots).toBeGreaterThanOrEqual(ended.length)
+    for (const id of ended) {
+      expect(count(db, 'SELECT COUNT(*) AS n FROM snapshots WHERE event_session_id = ?', id)).toBe(2)
+      expect(count(db, 'SELECT has_ended AS n FROM sessions WHERE event_session_id = ?', id)).toBe(1)
+    }
+  })
+})
