@@ -258,6 +258,6 @@ describe('construction and listeners', () => {
     const notes = diagnostics.filter((d) => d.message.startsWith('skipped'))
     expect(notes.length).toBe(21)
     expect(notes[20]?.message).toBe(`skipped ${list.skipped.length - 20} more records that do not match the schema`)
-    expect(notes[0]?.message).toMatch(/^skipped a viewer record: viewerId: /)
+    expect(notes[0]?.message).toMatch(/^skipped a viewer record of session \S+: viewerId is missing$/)
   })
 })

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createReportingClient } from '../../src/main/core/app/client-factory'
-import { startSimulator, type RunningSimulator } from '../../src/main/core/simulator/server'
+import { startSimulator } from '../../src/main/core/simulator/server'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
 import { upsertConnection } from '../../src/main/core/store/sessions'
 import { syncPass } from '../../src/main/core/sync/sync-pass'
@@ -19,7 +19,13 @@ async function setup(options: Parameters<typeof startSimulator>[0] = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'eventwatch-sync-'))
   const sim = await startSimulator({ liveSessions: 3, endedSessions: 4, viewersPerSession: 120, viewersPageSize: 25, ...options })
   const db = openDatabase(join(dir, 'cache.db'))
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }), () => sim.close(), () => db.close())
+  cleanups.push(
+    () => rmSync(dir, { recursive: true, force: true }),
+    () => sim.close(),
+    () => {
+      db.close()
+    }
+  )
   const target = {
     id: 'c1',
     name: 'Tenant',
@@ -82,8 +88,8 @@ describe('syncPass', () => {
     expect(new Set(report.problems.map((p) => p.kind))).toEqual(new Set(['response-format']))
     const stored = viewerCountsBySession(db)
     expect(stored.size).toBe(1)
-    const [[sessionId, n]] = [...stored]
-    expect(n).toBe(sim.world.find(sessionId!)!.viewers.length) // that one, whole
+    const [sessionId, n] = [...stored][0] ?? []
+    expect(n).toBe(sim.world.find(sessionId ?? '')?.viewers.length) // that one, whole
     expect(count(db, 'SELECT COUNT(*) AS n FROM viewer_lists')).toBe(1)
     // The sessions and snapshots fetched before the failure are kept.
     expect(count(db, 'SELECT COUNT(*) AS n FROM sessions')).toBe(7)

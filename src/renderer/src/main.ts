@@ -1,6 +1,6 @@
+import './app.css' // first: component styles must come later in the cascade
 import { mount } from 'svelte'
 import App from './App.svelte'
-import './app.css'
 
 const target = document.getElementById('app')
 if (!target) throw new Error('missing #app element')

@@ -95,7 +95,7 @@ export class ReportingClient {
         for (const item of page.data.data ?? []) {
           const parsed = EventSessionSchema.safeParse(item)
           if (parsed.success) result.sessions.push(parsed.data)
-          else skips.skip(recordLabel('session', item, 'eventSessionId'), parsed.error.issues[0])
+          else skips.skip(recordLabel('session', item, 'eventSessionId'), parsed.error.issues[0], item)
         }
         return page.data.pagination?.nextCursor
       }
@@ -133,7 +133,7 @@ export class ReportingClient {
         for (const item of page.data.data ?? []) {
           const parsed = ViewerSchema.safeParse(item)
           if (parsed.success) result.viewers.push(parsed.data)
-          else skips.skip(recordLabel('viewer', item, 'viewerId'), parsed.error.issues[0])
+          else skips.skip(`${recordLabel('viewer', item, 'viewerId')} of session ${eventSessionId.slice(0, 64)}`, parsed.error.issues[0], item)
         }
         return page.data.pagination?.nextCursor
       }
@@ -200,8 +200,8 @@ export class ReportingClient {
   /** Collects skipped records; reports the first few one by one and the rest as a sum. */
   private skipReporter(endpoint: string, skipped: SkippedRecord[]) {
     return {
-      skip: (label: string, issue: Issue | undefined): void => {
-        const reason = describeIssue(issue)
+      skip: (label: string, issue: Issue | undefined, item: unknown): void => {
+        const reason = describeIssue(issue, item)
         skipped.push({ endpoint, reason })
         if (skipped.length <= SKIPS_REPORTED_EACH) this.diagnose('response-format', endpoint, `skipped ${label}: ${reason}`)
       },
@@ -219,10 +219,21 @@ function withCursor(filters: readonly [string, string][], cursor: string | undef
   return cursor ? [...filters, ['cursor', cursor]] : [...filters]
 }
 
-function describeIssue(issue: Issue | undefined): string {
+/** "viewerId is missing", "startedAt: not a date-time": the field and what is wrong with it. */
+function describeIssue(issue: Issue | undefined, item?: unknown): string {
   if (!issue) return 'record does not match the schema'
   const field = issue.path.map(String).join('.') || 'record'
-  return `${field}: ${issue.message}`
+  if (item !== undefined && issue.path.length > 0 && valueAt(item, issue.path) === undefined) return `${field} is missing`
+  return `${field}: ${issue.message.replace(/^Invalid input: /, '')}`
+}
+
+function valueAt(item: unknown, path: PropertyKey[]): unknown {
+  let value = item
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null) return undefined
+    value = (value as Record<PropertyKey, unknown>)[key]
+  }
+  return value
 }
 
 /** "session 5e55…" when the record has a usable id, else just "a session record". */
