@@ -1,0 +1,53 @@
+// Saved connections as the UI may see them (secrets as yes/no only), their test reports, and
+// date-range fetches from the service.
+import type { AppClient } from '../../../../shared/client'
+import type { ConnectionTestReport, ConnectionView } from '../../../../shared/connections'
+import { localDayRange } from '../../../../shared/day-range'
+
+export class ConnectionsStore {
+  list = $state<ConnectionView[]>([])
+  error = $state<string | null>(null)
+  reports = $state<Record<string, ConnectionTestReport | 'testing'>>({})
+  fetchMessage = $state<string | null>(null)
+  fetching = $state(false)
+
+  async load(client: AppClient): Promise<void> {
+    const result = await client.request('listConnections', {})
+    if (result.ok) {
+      this.list = result.value
+      this.error = null
+    } else this.error = result.error.message
+  }
+
+  async test(client: AppClient, id: string): Promise<void> {
+    this.reports = { ...this.reports, [id]: 'testing' }
+    const result = await client.request('testConnection', { id })
+    this.reports = {
+      ...this.reports,
+      [id]: result.ok ? result.value : { ok: false, steps: [{ step: 'token', ok: false, message: result.error.message }] }
+    }
+  }
+
+  async setEnabled(client: AppClient, id: string, enabled: boolean): Promise<void> {
+    const result = await client.request('setConnectionEnabled', { id, enabled })
+    if (!result.ok) this.error = result.error.message
+    await this.load(client)
+  }
+
+  async fetchRange(client: AppClient, connectionId: string, fromDay: string, toDay: string): Promise<void> {
+    const range = localDayRange(fromDay, toDay)
+    if (!range) {
+      this.fetchMessage = 'Choose a start day on or before the end day.'
+      return
+    }
+    this.fetching = true
+    this.fetchMessage = null
+    const result = await client.request('fetchRange', { connectionId, ...range })
+    this.fetching = false
+    this.fetchMessage = result.ok
+      ? `Fetched ${result.value.listed} session${result.value.listed === 1 ? '' : 's'} into the cache.`
+      : `Could not fetch: ${result.error.message}`
+  }
+}
+
+export const connections = new ConnectionsStore()

@@ -1,0 +1,83 @@
+// The Connections view: testing a saved connection in plain words, and fetching a date range
+// of past sessions from the service into the cache.
+import { expect, test } from '@playwright/test'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { startSimulator, type RunningSimulator } from '../../src/main/core/simulator/server'
+import { startBrowserHost, type BrowserHost } from './browser-host'
+
+const root = resolve(import.meta.dirname, '../..')
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}): string => {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, EVENTWATCH_DB: '', ...env }
+  delete childEnv.NODE_OPTIONS
+  return execFileSync(process.execPath, [join(root, 'bin', 'eventwatch.js'), ...args], { cwd: root, env: childEnv }).toString()
+}
+
+test.describe('demo mode', () => {
+  let host: BrowserHost
+  test.beforeAll(async () => {
+    host = await startBrowserHost(['--interval', '2'])
+  })
+  test.afterAll(async () => {
+    await host?.stop()
+  })
+
+  test('explains how to add a connection and fetches a date range of past sessions', async ({ page }) => {
+    await page.goto(host.url)
+    await page.getByRole('button', { name: 'Connections' }).click()
+    await expect(page.getByText('No connection is saved')).toBeVisible()
+    await expect(page.getByLabel('Connection')).toHaveValue('demo')
+    const from = new Date(Date.now() - 30 * 86_400_000)
+    await page.getByLabel('From', { exact: true }).fill(from.toISOString().slice(0, 10))
+    await page.getByRole('button', { name: 'Fetch', exact: true }).click()
+    await expect(page.getByTestId('fetch-result')).toHaveText(/Fetched [1-9]\d* sessions into the cache\./)
+  })
+})
+
+test.describe('a saved connection', () => {
+  let sim: RunningSimulator
+  let host: BrowserHost
+  let dir: string
+  const name = `E2E tenant ${Date.now()}`
+
+  test.beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'eventwatch-e2e-conn-'))
+    sim = await startSimulator({ liveSessions: 3, endedSessions: 2, viewersPerSession: 40 })
+    const c = sim.credentials
+    const db = join(dir, 'cache.db')
+    cli(
+      ['connections', 'add', name, '--base-url', sim.baseUrl, '--auth-url', sim.authUrl, '--platform-id', c.platformId,
+        '--tenant-id', c.tenantId, '--client-id', c.clientId, '--db', db],
+      { EVENTWATCH_CLIENT_SECRET: c.clientSecret }
+    )
+    host = await startBrowserHost(['--interval', '2', '--db', db])
+  })
+
+  test.afterAll(async () => {
+    await host?.stop()
+    try {
+      cli(['connections', 'remove', name, '--db', join(dir, 'cache.db')])
+    } finally {
+      await sim?.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  test('polls it instead of the demo and tests it in plain words', async ({ page }) => {
+    await page.goto(host.url)
+    await expect(page.getByTestId('poll-state')).toHaveText(/Connected/, { timeout: 30_000 })
+    await expect(page.getByText('Demo data', { exact: true })).toHaveCount(0)
+
+    await page.getByRole('button', { name: 'Connections' }).click()
+    const row = page.getByTestId('connection-row').filter({ hasText: name })
+    await expect(row).toContainText('stored in keychain')
+    await row.getByRole('button', { name: 'Test connection' }).click()
+    const report = row.getByTestId('test-report')
+    await expect(report.locator('li.ok')).toHaveCount(3)
+    await expect(report).toContainText('session')
+    await expect(report).not.toContainText(sim.credentials.clientSecret)
+    await page.screenshot({ path: 'test-results/connections.png', fullPage: true })
+  })
+})
