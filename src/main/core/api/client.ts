@@ -17,6 +17,7 @@ import {
   type ViewerRecord
 } from './schemas'
 import { TokenManager } from './tokens'
+import type { RequestLimiter } from './limiter'
 
 export { describeApiError, type ErrorDescription } from './describe-error'
 export type { GetSessionParams, ListSessionsParams } from './query'
@@ -56,6 +57,8 @@ export interface ReportingClientOptions {
   /** Bound on pages per listing. Default 1000. */
   maxPages?: number
   onDiagnostic?: (diagnostic: ClientDiagnostic) => void
+  /** Shared with every other connection's client: in-flight and per-second bounds. */
+  limiter?: RequestLimiter
 }
 
 const SESSIONS = 'GET /v1/events/sessions'
@@ -150,12 +153,13 @@ export class ReportingClient {
       async () => {
         const token = await this.tokens.get()
         try {
-          return await this.send(endpoint, path, token)
+          return await this.limited(() => this.send(endpoint, path, token))
         } catch (error) {
           // An expired or revoked token: renew once and retry once (per call, not per attempt).
           if (!renewed && error instanceof ApiError && error.status === 401) {
             renewed = true
-            return this.send(endpoint, path, await this.tokens.renewAfterRejection(token))
+            const renewedToken = await this.tokens.renewAfterRejection(token)
+            return this.limited(() => this.send(endpoint, path, renewedToken))
           }
           throw error
         }
@@ -163,11 +167,17 @@ export class ReportingClient {
       {
         ...policy,
         onRetry: (info) => {
+          // Rate limited: the whole connection waits, not just this request.
+          if (info.fromRetryAfter) this.options.limiter?.backOff(this.target.id, info.delayMs)
           this.diagnose(info.error.kind, endpoint, retryMessage(info))
           policy.onRetry?.(info)
         }
       }
     )
+  }
+
+  private limited<T>(request: () => Promise<T>): Promise<T> {
+    return this.options.limiter ? this.options.limiter.run(this.target.id, request) : request()
   }
 
   private async send(endpoint: string, path: string, token: string): Promise<unknown> {
