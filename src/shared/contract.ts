@@ -3,7 +3,13 @@
 // so a request cannot exist in one face and not another.
 import { z } from 'zod'
 import { ConnectionInputSchema, ConnectionTestReportSchema, ConnectionViewSchema } from './connections'
-import { DiagnosticSchema, LiveSessionSchema, SessionsChangedSchema, StatusSchema } from './domain'
+import {
+  ConnectivityChangedSchema,
+  DiagnosticSchema,
+  LiveSessionSchema,
+  SessionsChangedSchema,
+  StatusSchema
+} from './domain'
 
 const NoArgs = z.object({}).strict()
 const Id = z.string().min(1).max(200)
@@ -22,6 +28,16 @@ export const requests = {
     result: LiveSessionSchema.nullable()
   },
   refreshNow: { args: NoArgs, result: z.object({ startedAt: z.string() }) },
+  /** One session's record, snapshot and viewer list, now. */
+  refreshSession: {
+    args: z.object({ connectionId: Id, eventSessionId: Id }).strict(),
+    result: z.object({ viewers: z.number() })
+  },
+  /** Pauses or resumes polling of one connection, or of all when none is named. */
+  setPaused: {
+    args: z.object({ paused: z.boolean(), connectionId: Id.optional() }).strict(),
+    result: StatusSchema
+  },
 
   listConnections: { args: NoArgs, result: z.array(ConnectionViewSchema) },
   /** Creates (no id) or updates a connection. The secret goes to the OS keychain only. */
@@ -56,7 +72,8 @@ export const requests = {
 
 export const events = {
   sessionsChanged: SessionsChangedSchema,
-  statusChanged: StatusSchema
+  statusChanged: StatusSchema,
+  connectivityChanged: ConnectivityChangedSchema
 } as const
 
 export type RequestName = keyof typeof requests

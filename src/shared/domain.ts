@@ -19,7 +19,7 @@ export const LiveSessionSchema = z.object({
 })
 export type LiveSession = z.infer<typeof LiveSessionSchema>
 
-export const PollStateSchema = z.enum(['starting', 'polling', 'ok', 'error', 'stopped'])
+export const PollStateSchema = z.enum(['starting', 'polling', 'ok', 'error', 'offline', 'paused', 'stopped'])
 export type PollState = z.infer<typeof PollStateSchema>
 
 export const StatusSchema = z.object({
@@ -31,6 +31,9 @@ export const StatusSchema = z.object({
   lastUpdateAt: z.string().nullable(),
   /** Short reason of the last failed poll; cleared by the next success. */
   lastError: z.string().nullable(),
+  /** Since when the service has been unreachable, while it is. */
+  offlineSince: z.string().nullable(),
+  paused: z.boolean(),
   pollIntervalSeconds: z.number()
 })
 export type Status = z.infer<typeof StatusSchema>
@@ -51,3 +54,13 @@ export const DiagnosticSchema = z.object({
   message: z.string()
 })
 export type Diagnostic = z.infer<typeof DiagnosticSchema>
+
+/** A connection became unreachable, or reachable again: said once per change. */
+export const ConnectivityChangedSchema = z.object({
+  connectionId: z.string(),
+  connectionName: z.string(),
+  online: z.boolean(),
+  at: z.string(),
+  reason: z.string().nullable()
+})
+export type ConnectivityChanged = z.infer<typeof ConnectivityChangedSchema>

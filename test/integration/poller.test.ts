@@ -76,7 +76,7 @@ async function setup(options: { liveSessions?: number; endedSessions?: number } 
   const statuses: PollerStatus[] = []
   const poller = new Poller(db, source.client, {
     connectionId: DEMO_CONNECTION_ID,
-    intervalMs: 60_000,
+    cadences: { discoveryMs: 60_000, detailMs: 60_000, viewersMs: 60_000 },
     clock: clock.now,
     onPolled: (o) => outcomes.push(o),
     onStatus: (s) => statuses.push(s)
@@ -142,7 +142,7 @@ describe('Poller', () => {
     expect(outcome).toMatchObject({ at: clock.now(), listed: 8, live: 3, snapshots: 3, skipped: 0, problems: [], stopped: false })
     expect(outcomes).toEqual([outcome])
     expect(statuses.map((s) => s.state)).toEqual(['polling', 'ok'])
-    expect(statuses.at(-1)).toEqual({ state: 'ok', lastUpdateAt: clock.now(), lastError: null })
+    expect(statuses.at(-1)).toEqual({ state: 'ok', lastUpdateAt: clock.now(), lastError: null, offlineSince: null })
     expect(poller.currentStatus.state).toBe('ok')
   })
 
@@ -191,7 +191,7 @@ describe('Poller', () => {
     expect((db.prepare('SELECT COUNT(*) AS n FROM snapshots').get() as { n: number }).n).toBe(3)
   })
 
-  it('on connection refused: reports a network problem and error status with a short reason, keeps the stored data', async () => {
+  it('on connection refused: reports a network problem and goes offline with a short reason, keeps the stored data', async () => {
     const { poller, db, source, file, statuses, outcomes } = await setup()
     await poller.pollOnce()
     const sessionsBefore = rows(db)
@@ -211,14 +211,15 @@ describe('Poller', () => {
     expect(logged).toEqual(logged.map(() => expect.objectContaining({ endpoint: 'GET /v1/events/sessions' })))
 
     const status = poller.currentStatus
-    expect(status.state).toBe('error')
+    expect(status.state).toBe('offline') // unreachable, not misconfigured
     expect(status.lastError).toEqual(expect.any(String))
     expect(status.lastError!.length).toBeGreaterThan(0)
     expect(status.lastError!.length).toBeLessThan(200)
     expect(status.lastError).not.toContain('\n')
     expect(status.lastError).not.toMatch(/\bat .*:\d+:\d+/) // no stack trace
     expect(status.lastUpdateAt).toBe(okAt) // the last success is still known
-    expect(statuses.at(-1)?.state).toBe('error')
+    expect(status.offlineSince).toEqual(expect.any(Number))
+    expect(statuses.at(-1)?.state).toBe('offline')
     expect(outcomes.length).toBe(2)
     expect(outcomes[1]?.problems.length).toBeGreaterThan(0)
 
@@ -272,7 +273,7 @@ describe('startAppCore', () => {
 
   it('polls the demo source and answers requests through dispatch; close releases everything', async () => {
     const dbFile = join(dir, 'app', 'cache.db')
-    core = await startAppCore({ dbFile, pollIntervalMs: 3_600_000, demoSeed: 5 })
+    core = await startAppCore({ dbFile, cadences: { discoveryMs: 3_600_000, detailMs: 3_600_000, viewersMs: 3_600_000 }, demoSeed: 5 })
     const changed = await nextEvent<SessionsChanged>(core, 'sessionsChanged')
     expect(changed.liveCount).toBeGreaterThan(0)
     expect(changed.storedCount).toBeGreaterThanOrEqual(changed.liveCount)
@@ -336,7 +337,7 @@ describe('startAppCore', () => {
   })
 
   it('refreshNow starts a poll and reports it with another sessionsChanged event', async () => {
-    core = await startAppCore({ dbFile: join(dir, 'cache.db'), pollIntervalMs: 3_600_000, demoSeed: 5 })
+    core = await startAppCore({ dbFile: join(dir, 'cache.db'), cadences: { discoveryMs: 3_600_000, detailMs: 3_600_000, viewersMs: 3_600_000 }, demoSeed: 5 })
     await nextEvent(core, 'sessionsChanged')
     // onPolled fires just before the first poll settles; let it settle so refreshNow starts a new one.
     await new Promise((resolve) => setImmediate(resolve))

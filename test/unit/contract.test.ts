@@ -18,6 +18,8 @@ const STATUS: Status = {
   pollState: 'ok',
   lastUpdateAt: null,
   lastError: null,
+  offlineSince: null,
+  paused: false,
   pollIntervalSeconds: 15
 }
 
@@ -65,7 +67,9 @@ function fakeHandlers() {
     setConnectionEnabled: vi.fn(async () => CONNECTION),
     testConnection: vi.fn(async () => ({ ok: true, steps: [] })),
     listDiagnostics: vi.fn(async () => []),
-    fetchRange: vi.fn(async () => ({ listed: 0 }))
+    fetchRange: vi.fn(async () => ({ listed: 0 })),
+    refreshSession: vi.fn(async () => ({ viewers: 0 })),
+    setPaused: vi.fn(async () => STATUS)
   } satisfies Handlers
 }
 

@@ -5,13 +5,14 @@ import { defaultDbFile } from '../../core/paths'
 import { startWebHost } from '../../web/server'
 import { CliError } from '../errors'
 import { integerOption, secondsOption, untilSignal } from '../options'
+import { cadencesFor } from '../cadences'
 import { ensureRendererBuilt } from '../renderer-build'
 import { addConnectionOptions, namesAConnection, resolveSource, type ConnectionFlags } from '../source'
 
 interface ServeOptions extends ConnectionFlags {
   port: number
   db: string
-  interval: number
+  interval?: number
 }
 
 export function registerServe(program: Command): void {
@@ -20,14 +21,14 @@ export function registerServe(program: Command): void {
     .description('serve the Eventwatch UI on 127.0.0.1 (for a browser, a wall screen or tests)')
     .option('--port <port>', 'port to listen on (0 picks a free one)', integerOption(0, 65535), 4780)
     .option('--db <file>', "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)", defaultDbFile())
-    .option('--interval <seconds>', 'seconds between live polls', secondsOption(1, 3600), 15)
+    .option('--interval <seconds>', 'set every poll cadence to this many seconds', secondsOption(1, 3600))
   addConnectionOptions(command).action(async (opts: ServeOptions) => {
     const rendererDir = ensureRendererBuilt()
     // With a connection on the command line, poll just that one; else the saved ones (or the demo).
     const named = namesAConnection(opts)
     const core = await startAppCore({
       dbFile: opts.db,
-      pollIntervalMs: opts.interval * 1000,
+      cadences: cadencesFor(opts.interval),
       ...(named ? { sources: async (db) => [await resolveSource(db, opts)] } : {})
     })
     // The default port may be taken (a second Eventwatch); a port the user chose may not.

@@ -7,6 +7,7 @@ import type { DataSource } from '../../core/app/demo-source'
 import { defaultDbFile } from '../../core/paths'
 import { openDatabase, type Db } from '../../core/store/db'
 import { Poller } from '../../core/sync/poller'
+import { cadencesFor } from '../cadences'
 import { syncPass, type SyncReport } from '../../core/sync/sync-pass'
 import { CliError } from '../errors'
 import { secondsOption, untilSignal } from '../options'
@@ -70,12 +71,9 @@ async function syncOnce(db: Db, source: DataSource, progress: Progress): Promise
 }
 
 async function syncUntilSignal(db: Db, source: DataSource, progress: Progress, intervalSeconds?: number): Promise<void> {
-  const intervalMs = (intervalSeconds ?? 15) * 1000
   const poller = new Poller(db, source.client, {
     connectionId: source.target.id,
-    intervalMs,
-    // --interval sets every cadence, for tests and short incidents.
-    viewersIntervalMs: intervalSeconds === undefined ? 60_000 : intervalMs,
+    cadences: cadencesFor(intervalSeconds),
     lookbackDays: source.lookbackDays,
     onPolled: (report) => {
       progress.log(summary(source, report))

@@ -2,15 +2,18 @@
 // diagnostics log of the cache it feeds.
 import { ReportingClient } from '../api/client'
 import type { ConnectionTarget, Credentials } from '../api/connection'
+import type { RequestLimiter } from '../api/limiter'
 import type { Db } from '../store/db'
 import { recordDiagnostic } from '../store/diagnostics'
 
 export function createReportingClient(
   db: Db,
   target: ConnectionTarget,
-  credentials: () => Promise<Credentials>
+  credentials: () => Promise<Credentials>,
+  limiter?: RequestLimiter
 ): ReportingClient {
   return new ReportingClient(target, credentials, {
+    ...(limiter ? { limiter } : {}),
     onDiagnostic: (d) => recordDiagnostic(db, { connectionId: target.id, at: Date.now(), ...d })
   })
 }

@@ -2,6 +2,7 @@
 // connection, with a client that talks to it over real HTTP like any other tenant.
 import type { ReportingClient } from '../api/client'
 import type { ConnectionTarget } from '../api/connection'
+import type { RequestLimiter } from '../api/limiter'
 import { startSimulator, type SimulatorOptions } from '../simulator/server'
 import type { Db } from '../store/db'
 import { upsertConnection } from '../store/sessions'
@@ -19,7 +20,11 @@ export interface DataSource {
   close(): Promise<void>
 }
 
-export async function startDemoSource(db: Db, simulatorOptions: SimulatorOptions = {}): Promise<DataSource> {
+export async function startDemoSource(
+  db: Db,
+  simulatorOptions: SimulatorOptions = {},
+  limiter?: RequestLimiter
+): Promise<DataSource> {
   const simulator = await startSimulator(simulatorOptions)
   const target: ConnectionTarget = {
     id: DEMO_CONNECTION_ID,
@@ -38,7 +43,7 @@ export async function startDemoSource(db: Db, simulatorOptions: SimulatorOptions
   }
   return {
     target,
-    client: createReportingClient(db, target, async () => simulator.credentials),
+    client: createReportingClient(db, target, async () => simulator.credentials, limiter),
     lookbackDays: 7,
     isDemo: true,
     close: () => simulator.close()

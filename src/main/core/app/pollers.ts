@@ -3,17 +3,18 @@
 import type { Status } from '../../../shared/domain'
 import type { Db } from '../store/db'
 import { countSessions } from '../store/sessions'
-import { Poller, type PollerStatus } from '../sync/poller'
+import { Poller, type Cadences, type PollerStatus } from '../sync/poller'
 import type { DataSource } from './demo-source'
 import type { EventHub } from './event-hub'
 
 export class PollerGroup {
   private running: { source: DataSource; poller: Poller }[] = []
+  private pausedAll = false
 
   constructor(
     private readonly db: Db,
     private readonly hub: EventHub,
-    private readonly intervalMs: number
+    private readonly cadences: Partial<Cadences>
   ) {}
 
   get sources(): DataSource[] {
@@ -21,21 +22,28 @@ export class PollerGroup {
   }
 
   start(sources: DataSource[]): void {
+    const announce = (at: number): void => {
+      const counts = countSessions(this.db)
+      this.hub.emit('sessionsChanged', { at: new Date(at).toISOString(), liveCount: counts.live, storedCount: counts.stored })
+    }
     this.running = sources.map((source) => {
       const poller = new Poller(this.db, source.client, {
         connectionId: source.target.id,
-        intervalMs: this.intervalMs,
+        cadences: this.cadences,
         lookbackDays: source.lookbackDays,
         onStatus: () => this.hub.emit('statusChanged', this.status()),
-        onPolled: (report) => {
-          const counts = countSessions(this.db)
-          this.hub.emit('sessionsChanged', {
-            at: new Date(report.at).toISOString(),
-            liveCount: counts.live,
-            storedCount: counts.stored
+        onPolled: (report) => announce(report.at),
+        onDetails: (report) => announce(report.at),
+        onConnectivity: (change) =>
+          this.hub.emit('connectivityChanged', {
+            connectionId: source.target.id,
+            connectionName: source.target.name,
+            online: change.online,
+            at: new Date(change.at).toISOString(),
+            reason: change.reason
           })
-        }
       })
+      if (this.pausedAll) poller.pause()
       poller.start()
       return { source, poller }
     })
@@ -53,21 +61,41 @@ export class PollerGroup {
     for (const { poller } of this.running) void poller.pollOnce().catch(() => undefined)
   }
 
+  /** Pauses or resumes one connection, or all of them (and any started later) when none is named. */
+  setPaused(paused: boolean, connectionId?: string): void {
+    if (connectionId === undefined) this.pausedAll = paused
+    for (const { source, poller } of this.running) {
+      if (connectionId !== undefined && source.target.id !== connectionId) continue
+      if (paused) poller.pause()
+      else poller.resume()
+    }
+    this.hub.emit('statusChanged', this.status())
+  }
+
+  refreshSession(connectionId: string, eventSessionId: string): Promise<{ viewers: number }> {
+    const entry = this.running.find((r) => r.source.target.id === connectionId)
+    if (!entry) throw new Error(`connection ${connectionId} is not being polled`)
+    return entry.poller.refreshSession(eventSessionId)
+  }
+
   status(): Status {
     const statuses = this.running.map((r) => r.poller.currentStatus)
     const demo = this.running.length > 0 && this.running.every((r) => r.source.isDemo)
+    const offline = statuses.map((s) => s.offlineSince).filter((t): t is number => t !== null)
     return {
       mode: demo ? 'demo' : 'connected',
       connectionName: this.running.map((r) => r.source.target.name).join(', ') || 'No connection',
       pollState: worstState(statuses),
       lastUpdateAt: oldestUpdate(statuses),
       lastError: statuses.find((s) => s.lastError)?.lastError ?? null,
-      pollIntervalSeconds: this.intervalMs / 1000
+      offlineSince: offline.length ? new Date(Math.min(...offline)).toISOString() : null,
+      paused: this.running.length > 0 && this.running.every((r) => r.poller.isPaused),
+      pollIntervalSeconds: (this.cadences.detailMs ?? 15_000) / 1000
     }
   }
 }
 
-const STATE_ORDER: PollerStatus['state'][] = ['error', 'starting', 'polling', 'stopped', 'ok']
+const STATE_ORDER: PollerStatus['state'][] = ['offline', 'error', 'starting', 'polling', 'paused', 'stopped', 'ok']
 
 function worstState(statuses: PollerStatus[]): PollerStatus['state'] {
   for (const state of STATE_ORDER) if (statuses.some((s) => s.state === state)) return state

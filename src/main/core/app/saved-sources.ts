@@ -1,16 +1,17 @@
 // Saved connections as data sources: the target from SQLite, the secret from the keychain (or
 // EVENTWATCH_CLIENT_SECRET for headless use), fetched at each token renewal, never cached here.
 import type { ConnectionView } from '../../../shared/connections'
+import type { RequestLimiter } from '../api/limiter'
 import type { ConnectionService } from '../connections/service'
 import type { Db } from '../store/db'
 import { createReportingClient } from './client-factory'
 import type { DataSource } from './demo-source'
 
-export function savedSource(db: Db, service: ConnectionService, view: ConnectionView): DataSource {
+export function savedSource(db: Db, service: ConnectionService, view: ConnectionView, limiter?: RequestLimiter): DataSource {
   const target = service.target(view.id)
   return {
     target,
-    client: createReportingClient(db, target, () => service.credentialsFor(view.id)),
+    client: createReportingClient(db, target, () => service.credentialsFor(view.id), limiter),
     lookbackDays: view.lookbackDays,
     isDemo: false,
     close: async () => undefined
@@ -18,6 +19,6 @@ export function savedSource(db: Db, service: ConnectionService, view: Connection
 }
 
 /** Every enabled saved connection, ready to poll. */
-export async function enabledSavedSources(db: Db, service: ConnectionService): Promise<DataSource[]> {
-  return (await service.list()).filter((v) => v.enabled && !v.isDemo).map((v) => savedSource(db, service, v))
+export async function enabledSavedSources(db: Db, service: ConnectionService, limiter?: RequestLimiter): Promise<DataSource[]> {
+  return (await service.list()).filter((v) => v.enabled && !v.isDemo).map((v) => savedSource(db, service, v, limiter))
 }

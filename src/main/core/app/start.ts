@@ -1,5 +1,6 @@
 // Composition of the core: the cache, the connections (the demo simulator while none is
 // enabled), one poller each, the event hub and the request handlers. Every face starts here.
+import { RequestLimiter } from '../api/limiter'
 import { ConnectionService } from '../connections/service'
 import { testConnection } from '../connections/test-connection'
 import { osKeychain, type SecretStore } from '../secrets/keychain'
@@ -13,18 +14,19 @@ import { PollerGroup } from './pollers'
 import { enabledSavedSources, savedSource } from './saved-sources'
 import type { AppCore, AppCoreOptions } from './types'
 
-const DEFAULT_POLL_INTERVAL_MS = 15_000
 
 export async function startAppCore(options: AppCoreOptions & { secrets?: SecretStore }): Promise<AppCore> {
   const db = openDatabase(options.dbFile, { nativeBinding: options.nativeBinding })
   const hub = new EventHub()
   const connections = new ConnectionService(db, options.secrets ?? osKeychain())
-  const pollers = new PollerGroup(db, hub, options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS)
+  const pollers = new PollerGroup(db, hub, options.cadences ?? {})
+  // One gate for every connection: at most 4 requests in flight and 10 started per second.
+  const limiter = new RequestLimiter({ maxInFlight: 4, perSecond: 10 })
 
   const chooseSources = async (): Promise<DataSource[]> => {
     if (options.sources) return options.sources(db)
-    const saved = await enabledSavedSources(db, connections)
-    return saved.length > 0 ? saved : [await startDemoSource(db, { seed: options.demoSeed ?? 42 })]
+    const saved = await enabledSavedSources(db, connections, limiter)
+    return saved.length > 0 ? saved : [await startDemoSource(db, { seed: options.demoSeed ?? 42 }, limiter)]
   }
 
   // Connections changed: stop every poller (each finishes its unit of work), start afresh.
@@ -53,6 +55,11 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       pollers.refreshNow()
       return { startedAt: new Date().toISOString() }
     },
+    refreshSession: ({ connectionId, eventSessionId }) => pollers.refreshSession(connectionId, eventSessionId),
+    setPaused: ({ paused, connectionId }) => {
+      pollers.setPaused(paused, connectionId)
+      return pollers.status()
+    },
     listConnections: () => connections.list(),
     saveConnection: async ({ id, settings, secret }) => {
       const view = await connections.save(settings, secret, id)
@@ -75,7 +82,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     fetchRange: async ({ connectionId, from, to }) => {
       const source =
         pollers.sources.find((s) => s.target.id === connectionId) ??
-        savedSource(db, connections, await connections.get(connectionId))
+        savedSource(db, connections, await connections.get(connectionId), limiter)
       const list = await source.client.listSessions({ startedAtFrom: new Date(from), startedAtTo: new Date(to) })
       storeSessionList(db, connectionId, list.sessions, Date.now())
       return { listed: list.sessions.length }

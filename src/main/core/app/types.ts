@@ -2,6 +2,7 @@
 import type { EventName, EventPayload } from '../../../shared/contract'
 import type { Result } from '../../../shared/result'
 import type { Db } from '../store/db'
+import type { Cadences } from '../sync/poller'
 import type { DataSource } from './demo-source'
 
 export type EventListener = <E extends EventName>(name: E, payload: EventPayload<E>) => void
@@ -20,8 +21,8 @@ export interface AppCoreOptions {
   dbFile: string
   /** Path to a better-sqlite3 binary built for the running runtime (Electron needs its own). */
   nativeBinding?: string
-  /** Live poll cadence. */
-  pollIntervalMs?: number
+  /** Poll cadences (defaults: discovery 30 s, live details 15 s, viewers 60 s). */
+  cadences?: Partial<Cadences>
   /** Seed of the demo simulator, for repeatable demos and tests. */
   demoSeed?: number
   /** What to poll instead of the saved connections (the CLI's `serve --connection …`). */

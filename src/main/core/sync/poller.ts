@@ -1,117 +1,273 @@
-// Keeps one connection's cache current: a sync pass every interval, viewer lists on their own
-// slower cadence, a few past sessions back-filled each pass. The same poller serves the
-// desktop app, the browser host and `eventwatch sync`.
+// Keeps one connection's cache current on three cadences: discovery (a full pass: the session
+// list, live details, viewer lists that are due, a little back-fill), live details in between,
+// and each live session's viewers on a slower clock. It can be paused, asked to refresh one
+// session now, and says once when the service becomes unreachable and once when it is back,
+// backing off in between. The same poller serves the desktop app, the browser host and the CLI.
 import type { PollState } from '../../../shared/domain'
 import type { ReportingClient } from '../api/client'
 import type { Db } from '../store/db'
-import { syncPass, type SyncProgress, type SyncReport } from './sync-pass'
+import { storeSessionSnapshot } from '../store/sessions'
+import { storeViewerList } from '../store/viewers'
+import { cachedLiveSessionIds, refreshDetails, type DetailsReport } from './details'
+import { syncPass, type SyncProblem, type SyncProgress, type SyncReport } from './sync-pass'
 
 export type PollOutcome = SyncReport
+
+export interface Cadences {
+  /** The session list (and with it a full pass). */
+  discoveryMs: number
+  /** Each live session's record -> a snapshot. */
+  detailMs: number
+  /** Each live session's viewer list. */
+  viewersMs: number
+}
+
+export const DEFAULT_CADENCES: Cadences = { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }
+const MAX_BACKOFF_MS = 5 * 60_000
 
 export interface PollerStatus {
   state: PollState
   lastUpdateAt: number | null
   lastError: string | null
+  /** When the service became unreachable, while it still is. */
+  offlineSince: number | null
+}
+
+export interface Connectivity {
+  online: boolean
+  at: number
+  reason: string | null
+}
+
+/** setTimeout/clearTimeout, injectable so tests move time by hand. */
+export interface Timers {
+  setTimeout(callback: () => void, ms: number): unknown
+  clearTimeout(handle: unknown): void
+}
+
+const realTimers: Timers = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout)
 }
 
 export interface PollerOptions {
   connectionId: string
-  /** Cadence of the session list and live details. */
-  intervalMs: number
-  /** Cadence of each live session's viewer list (default 60 s). */
-  viewersIntervalMs?: number
+  cadences?: Partial<Cadences>
   lookbackDays?: number
   /** Ended sessions without viewers fetched per pass (default 5, so one pass stays short). */
   backfillPerPass?: number
   concurrency?: number
   clock?: () => number
+  timers?: Timers
+  /** Jitter source for back-off (0..1). */
+  random?: () => number
   onPolled?: (outcome: PollOutcome) => void
+  onDetails?: (report: DetailsReport & { at: number }) => void
   onStatus?: (status: PollerStatus) => void
+  onConnectivity?: (change: Connectivity) => void
   onProgress?: (progress: SyncProgress) => void
 }
 
 export class Poller {
-  private timer: NodeJS.Timeout | null = null
-  private inFlight: Promise<PollOutcome> | null = null
+  private timer: unknown = null
+  private inFlight: Promise<unknown> | null = null
+  private currentPass: Promise<PollOutcome> | null = null
+  private lastTick: Promise<void> = Promise.resolve()
   private running = false
+  private paused = false
   private stopping: AbortController | null = null
+  private nextDiscoveryAt = 0
+  private nextDetailAt = 0
+  private failures = 0
   private readonly viewersFetchedAt = new Map<string, number>()
-  private status: PollerStatus = { state: 'starting', lastUpdateAt: null, lastError: null }
+  private status: PollerStatus = { state: 'starting', lastUpdateAt: null, lastError: null, offlineSince: null }
+  private readonly cadences: Cadences
+  private readonly clock: () => number
+  private readonly timers: Timers
 
   constructor(
     private readonly db: Db,
     private readonly client: ReportingClient,
     private readonly options: PollerOptions
-  ) {}
+  ) {
+    this.cadences = { ...DEFAULT_CADENCES, ...options.cadences }
+    this.clock = options.clock ?? Date.now
+    this.timers = options.timers ?? realTimers
+  }
 
   get currentStatus(): PollerStatus {
     return { ...this.status }
   }
 
-  /** Polls now (sharing a poll already under way) and resolves with what it stored. */
-  pollOnce(): Promise<PollOutcome> {
-    if (!this.inFlight) {
-      this.inFlight = this.poll().finally(() => {
-        this.inFlight = null
-      })
-      // Announced once the poll is no longer in flight, so a listener asking for a refresh
-      // gets a new poll rather than this finished one.
-      this.inFlight.then((outcome) => this.options.onPolled?.(outcome), () => undefined)
-    }
-    return this.inFlight
+  get isPaused(): boolean {
+    return this.paused
   }
 
+  /** Starts polling; the first pass begins at once. */
   start(): void {
     if (this.running) return
     this.running = true
-    void this.loop()
+    this.nextDiscoveryAt = 0 // whatever it knew may be stale: a full pass first
+    if (!this.paused) this.lastTick = this.tick()
   }
 
   /** Stops polling; the unit of work in hand finishes and is stored first. */
   async stop(): Promise<void> {
     this.running = false
-    if (this.timer) clearTimeout(this.timer)
-    this.timer = null
+    this.cancelTimer()
     this.stopping?.abort()
     await this.inFlight?.catch(() => undefined)
     this.setStatus({ state: 'stopped' })
   }
 
-  private async loop(): Promise<void> {
-    if (!this.running) return
-    await this.pollOnce().catch(() => undefined) // the status already carries the error
-    if (this.running) this.timer = setTimeout(() => void this.loop(), this.options.intervalMs)
+  pause(): void {
+    if (this.paused) return
+    this.paused = true
+    this.cancelTimer()
+    this.setStatus({ state: 'paused' })
   }
 
-  private async poll(): Promise<PollOutcome> {
-    const clock = this.options.clock ?? Date.now
-    const viewersInterval = this.options.viewersIntervalMs ?? 60_000
+  resume(): void {
+    if (!this.paused) return
+    this.paused = false
+    this.nextDiscoveryAt = 0 // the cache went stale while paused: a full pass first
+    this.setStatus({ state: this.status.offlineSince ? 'offline' : 'ok' })
+    if (this.running) this.schedule(0)
+  }
+
+  /** A full pass now (sharing one under way), whatever the cadences say. */
+  pollOnce(): Promise<PollOutcome> {
+    this.currentPass ??= this.exclusive(() => this.discover()).finally(() => {
+      this.currentPass = null
+    })
+    return this.currentPass
+  }
+
+  /** One session's record, snapshot and viewer list, now. */
+  refreshSession(eventSessionId: string): Promise<{ snapshot: boolean; viewers: number }> {
+    return this.exclusive(async () => {
+      const now = this.clock()
+      const detail = await this.client.getSession(eventSessionId)
+      storeSessionSnapshot(this.db, this.options.connectionId, detail, now)
+      const list = await this.client.listViewers(eventSessionId)
+      storeViewerList(this.db, this.options.connectionId, eventSessionId, list.viewers, this.clock(), list.pages)
+      this.viewersFetchedAt.set(eventSessionId, now)
+      return { snapshot: true, viewers: list.viewers.length }
+    })
+  }
+
+  /** One unit at a time per connection: passes, detail ticks and refreshes never overlap. */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const previous = this.inFlight ?? Promise.resolve()
+    const next = previous.catch(() => undefined).then(work)
+    const tracked = next.finally(() => {
+      if (this.inFlight === tracked) this.inFlight = null
+    })
+    this.inFlight = tracked
+    return next
+  }
+
+  private schedule(delayMs: number): void {
+    this.cancelTimer()
+    if (!this.running || this.paused) return
+    this.timer = this.timers.setTimeout(() => {
+      this.timer = null
+      this.lastTick = this.tick()
+    }, Math.max(0, delayMs))
+  }
+
+  /** Resolves when the work started by the last timer (and anything queued) has finished. */
+  async idle(): Promise<void> {
+    await this.lastTick
+    await this.inFlight?.catch(() => undefined)
+  }
+
+  private cancelTimer(): void {
+    if (this.timer !== null) this.timers.clearTimeout(this.timer)
+    this.timer = null
+  }
+
+  private async tick(): Promise<void> {
+    if (!this.running || this.paused) return
+    const now = this.clock()
+    if (now >= this.nextDiscoveryAt) await this.pollOnce().catch(() => undefined)
+    else if (now >= this.nextDetailAt) await this.exclusive(() => this.details()).catch(() => undefined)
+    const wait = Math.min(this.nextDiscoveryAt, this.nextDetailAt) - this.clock()
+    this.schedule(wait)
+  }
+
+  private async discover(): Promise<PollOutcome> {
+    const started = this.clock()
     this.stopping = new AbortController()
-    this.setStatus({ state: 'polling' })
-    const started = clock()
+    if (!this.paused && !this.status.offlineSince) this.setStatus({ state: 'polling' })
     const report = await syncPass({
       db: this.db,
       connectionId: this.options.connectionId,
       client: this.client,
       lookbackDays: this.options.lookbackDays ?? 7,
-      clock,
+      clock: this.clock,
       concurrency: this.options.concurrency,
       signal: this.stopping.signal,
       backfillLimit: this.options.backfillPerPass ?? 5,
-      viewersDue: (id) => started - (this.viewersFetchedAt.get(id) ?? Number.NEGATIVE_INFINITY) >= viewersInterval,
+      viewersDue: (id) => started - (this.viewersFetchedAt.get(id) ?? Number.NEGATIVE_INFINITY) >= this.cadences.viewersMs,
       onProgress: this.options.onProgress
     })
     // Only lists that were stored count as fetched; a failed one is due again next pass.
     for (const id of report.viewerListIds) this.viewersFetchedAt.set(id, started)
-    const firstProblem = report.problems[0]
-    const nothingWorked = report.listed === 0 && firstProblem !== undefined
-    const detailsAllFailed = report.live > 0 && report.snapshots === 0 && firstProblem !== undefined
-    this.setStatus(
-      nothingWorked || detailsAllFailed
-        ? { state: 'error', lastError: firstProblem?.message ?? null }
-        : { state: 'ok', lastUpdateAt: clock(), lastError: firstProblem?.message ?? null }
-    )
+    const listingFailed = report.listed === 0 && report.problems.length > 0
+    const detailsAllFailed = report.live > 0 && report.snapshots === 0 && report.problems.length > 0
+    this.afterUnit(listingFailed || detailsAllFailed ? report.problems : [], report.problems[0])
+    const now = this.clock()
+    this.nextDetailAt = now + this.cadences.detailMs
+    this.nextDiscoveryAt = now + (this.failures > 0 ? this.backoffMs() : this.cadences.discoveryMs)
+    if (this.failures > 0) this.nextDetailAt = this.nextDiscoveryAt // no detail ticks while unreachable
+    this.options.onPolled?.(report)
     return report
+  }
+
+  private async details(): Promise<void> {
+    const ids = cachedLiveSessionIds(this.db, this.options.connectionId)
+    const report = await refreshDetails(this.db, this.options.connectionId, this.client, ids, this.clock, this.options.concurrency)
+    const allFailed = ids.length > 0 && report.snapshots === 0
+    this.afterUnit(allFailed ? report.problems : [], report.problems[0])
+    this.nextDetailAt = this.clock() + this.cadences.detailMs
+    if (this.failures > 0) this.nextDiscoveryAt = this.clock() // let discovery own the back-off
+    this.options.onDetails?.({ ...report, at: this.clock() })
+  }
+
+  /** Bookkeeping after a unit of work: failure counting, offline/online, status. */
+  private afterUnit(fatal: SyncProblem[], firstProblem: SyncProblem | undefined): void {
+    const now = this.clock()
+    const failure = fatal[0]
+    if (!failure) {
+      this.failures = 0
+      if (this.status.offlineSince !== null) this.options.onConnectivity?.({ online: true, at: now, reason: null })
+      this.setStatus({
+        state: this.paused ? 'paused' : 'ok',
+        lastUpdateAt: now,
+        lastError: firstProblem?.message ?? null,
+        offlineSince: null
+      })
+      return
+    }
+    this.failures++
+    const unreachable = failure.kind === 'network' || failure.kind === 'server' || failure.kind === 'rate-limited'
+    if (unreachable && this.status.offlineSince === null) {
+      // Said once, when it happens; the UI and the tray show it until the service answers again.
+      this.options.onConnectivity?.({ online: false, at: now, reason: failure.message })
+    }
+    this.setStatus({
+      state: this.paused ? 'paused' : unreachable ? 'offline' : 'error',
+      lastError: failure.message,
+      offlineSince: unreachable ? (this.status.offlineSince ?? now) : null
+    })
+  }
+
+  /** Exponential, with jitter, from the discovery cadence up to five minutes. */
+  private backoffMs(): number {
+    const base = Math.min(MAX_BACKOFF_MS, this.cadences.discoveryMs * 2 ** Math.min(this.failures - 1, 10))
+    const random = this.options.random ?? Math.random
+    return Math.round(base / 2 + (random() * base) / 2)
   }
 
   private setStatus(change: Partial<PollerStatus>): void {
@@ -119,5 +275,3 @@ export class Poller {
     this.options.onStatus?.(this.currentStatus)
   }
 }
-
-export const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error))

@@ -47,6 +47,13 @@ export class LiveStore {
     else this.error = result.error.message
   }
 
+  async togglePause(): Promise<void> {
+    if (!this.client) return
+    const result = await this.client.request('setPaused', { paused: !(this.status?.paused ?? false) })
+    if (result.ok) this.status = result.value
+    else this.error = result.error.message
+  }
+
   async refreshNow(): Promise<void> {
     if (!this.client) return
     const result = await this.client.request('refreshNow', {})
