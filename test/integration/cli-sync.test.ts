@@ -65,6 +65,10 @@ describe('eventwatch sync', () => {
       expect(lists).toBe(4)
       // Kept for its history, but not polled by the app (which has no secret for it).
       expect(db.prepare('SELECT enabled FROM connections WHERE is_demo = 0').all()).toEqual([{ enabled: 0 }])
+      // The pass is on record with what it did.
+      expect(db.prepare('SELECT kind, outcome, viewer_lists AS lists, problems FROM sync_runs').all()).toEqual([
+        { kind: 'once', outcome: 'ok', lists: 4, problems: 0 }
+      ])
     } finally {
       db.close()
     }

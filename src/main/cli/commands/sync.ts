@@ -8,7 +8,8 @@ import { defaultDbFile } from '../../core/paths'
 import { openDatabase, type Db } from '../../core/store/db'
 import { Poller } from '../../core/sync/poller'
 import { cadencesFor } from '../cadences'
-import { syncPass, type SyncReport } from '../../core/sync/sync-pass'
+import { recordedSyncPass } from '../../core/sync/recorded-pass'
+import type { SyncReport } from '../../core/sync/sync-pass'
 import { CliError } from '../errors'
 import { secondsOption, untilSignal } from '../options'
 import { createProgress, type Progress } from '../progress'
@@ -48,7 +49,7 @@ async function syncOnce(db: Db, source: DataSource, progress: Progress): Promise
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
   try {
-    const report = await syncPass({
+    const report = await recordedSyncPass({
       db,
       connectionId: source.target.id,
       client: source.client,
@@ -56,7 +57,7 @@ async function syncOnce(db: Db, source: DataSource, progress: Progress): Promise
       signal: stop.signal,
       onProgress: (p) =>
         progress.update({ phase: p.phase, done: p.done, total: p.total, detail: `${p.viewers.toLocaleString('en-US')} viewers` })
-    })
+    }, 'once')
     progress.done(summary(source, report))
     const problem = report.problems[0]
     if (problem) {

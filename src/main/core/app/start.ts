@@ -5,6 +5,7 @@ import { ConnectionService } from '../connections/service'
 import { testConnection } from '../connections/test-connection'
 import { osKeychain, type SecretStore } from '../secrets/keychain'
 import { openDatabase } from '../store/db'
+import { RetentionJob } from '../store/retention-job'
 import { listDiagnostics } from '../store/diagnostics'
 import { getSession, listLiveSessions, storeSessionList } from '../store/sessions'
 import { startDemoSource, type DataSource } from './demo-source'
@@ -14,6 +15,10 @@ import { PollerGroup } from './pollers'
 import { enabledSavedSources, savedSource } from './saved-sources'
 import type { AppCore, AppCoreOptions } from './types'
 
+
+const RETENTION_INTERVAL_MS = 60 * 60_000
+/** Not at start-up, when the first polls want the disk. */
+const RETENTION_FIRST_DELAY_MS = 5 * 60_000
 
 export async function startAppCore(options: AppCoreOptions & { secrets?: SecretStore }): Promise<AppCore> {
   const db = openDatabase(options.dbFile, { nativeBinding: options.nativeBinding })
@@ -46,6 +51,9 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     db.close()
     throw error
   }
+  // Old snapshots and viewer lists go in small batches, hourly, without holding up the UI.
+  const retention = new RetentionJob(db)
+  retention.start(RETENTION_INTERVAL_MS, RETENTION_FIRST_DELAY_MS)
 
   const dispatch = createDispatch({
     getStatus: () => pollers.status(),
@@ -97,6 +105,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       if (closed) return
       closed = true
       await reconciling.catch(() => undefined)
+      await retention.stop()
       await pollers.stop()
       db.close()
     }

@@ -20,6 +20,12 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
   })
   try {
+    // Pages freed by retention can be handed back to the OS a few at a time (retention.ts).
+    // The mode sticks only if set before the first table exists; older files change at their
+    // next VACUUM (retention.ts sets the pragma before one).
+    if (!options.readonly && (db.pragma('page_count', { simple: true }) as number) === 0) {
+      db.pragma('auto_vacuum = INCREMENTAL')
+    }
     if (!options.readonly) db.pragma('journal_mode = WAL')
     db.pragma('synchronous = NORMAL')
     db.pragma('busy_timeout = 5000')

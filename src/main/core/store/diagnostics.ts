@@ -28,10 +28,9 @@ export function recordDiagnostic(db: Db, entry: Omit<DiagnosticEntry, 'id'>): vo
   statement(db, 'DELETE FROM diagnostics WHERE id <= (SELECT MAX(id) FROM diagnostics) - ?').run(KEEP)
 }
 
-export function listDiagnostics(db: Db, limit = 200): DiagnosticEntry[] {
-  return statement(
-    db,
-    `SELECT id, connection_id AS connectionId, at, kind, endpoint, message
-     FROM diagnostics ORDER BY id DESC LIMIT ?`
-  ).all(limit) as DiagnosticEntry[]
+/** Newest first; only `connectionId`'s rows when given (rows of no connection are app-wide). */
+export function listDiagnostics(db: Db, limit = 200, connectionId?: string): DiagnosticEntry[] {
+  const columns = 'SELECT id, connection_id AS connectionId, at, kind, endpoint, message FROM diagnostics'
+  if (connectionId === undefined) return statement(db, `${columns} ORDER BY id DESC LIMIT ?`).all(limit) as DiagnosticEntry[]
+  return statement(db, `${columns} WHERE connection_id = ? ORDER BY id DESC LIMIT ?`).all(connectionId, limit) as DiagnosticEntry[]
 }

@@ -33,19 +33,24 @@ export function upsertConnection(db: Db, c: ConnectionRow, now = Date.now()): vo
   })
 }
 
+// ended_observed_at: when the cache first saw the session ended (kept from then on; NULL while
+// live, also if the service ever reports it live again). peak_viewers: the highest count seen.
 const UPSERT_SESSION = `
   INSERT INTO sessions (connection_id, event_session_id, platform_id, tenant_id, content_id, event_name,
     started_at, updated_at, has_ended, viewers_count, reliability_score, cdn_traffic, ecdn_traffic,
-    raw_json, first_seen_at, last_polled_at)
+    raw_json, first_seen_at, last_polled_at, ended_observed_at, peak_viewers)
   VALUES (@connectionId, @eventSessionId, @platformId, @tenantId, @contentId, @eventName,
     @startedAt, @updatedAt, @hasEnded, @viewersCount, @reliabilityScore, @cdnTraffic, @ecdnTraffic,
-    @rawJson, @polledAt, @polledAt)
+    @rawJson, @polledAt, @polledAt, CASE WHEN @hasEnded = 1 THEN @polledAt END, @viewersCount)
   ON CONFLICT (connection_id, event_session_id) DO UPDATE SET
     platform_id = excluded.platform_id, tenant_id = excluded.tenant_id, content_id = excluded.content_id,
     event_name = excluded.event_name, started_at = excluded.started_at, updated_at = excluded.updated_at,
     has_ended = excluded.has_ended, viewers_count = excluded.viewers_count,
     reliability_score = excluded.reliability_score, cdn_traffic = excluded.cdn_traffic,
-    ecdn_traffic = excluded.ecdn_traffic, raw_json = excluded.raw_json, last_polled_at = excluded.last_polled_at
+    ecdn_traffic = excluded.ecdn_traffic, raw_json = excluded.raw_json, last_polled_at = excluded.last_polled_at,
+    ended_observed_at = CASE WHEN excluded.has_ended = 1
+      THEN COALESCE(sessions.ended_observed_at, excluded.ended_observed_at) END,
+    peak_viewers = MAX(sessions.peak_viewers, excluded.peak_viewers)
   WHERE excluded.updated_at >= sessions.updated_at`
 
 const INSERT_SNAPSHOT = `
@@ -133,8 +138,13 @@ function toLiveSession(row: SessionRow): LiveSession {
   }
 }
 
-export function listLiveSessions(db: Db): LiveSession[] {
-  const rows = statement(db, `${SELECT_SESSION} WHERE s.has_ended = 0 ORDER BY s.started_at`).all() as SessionRow[]
+/** Live sessions now, oldest first: every connection's, or one connection's (index sessions_live). */
+export function listLiveSessions(db: Db, connectionId?: string): LiveSession[] {
+  const rows = (
+    connectionId === undefined
+      ? statement(db, `${SELECT_SESSION} WHERE s.has_ended = 0 ORDER BY s.started_at`).all()
+      : statement(db, `${SELECT_SESSION} WHERE s.has_ended = 0 AND s.connection_id = ? ORDER BY s.started_at`).all(connectionId)
+  ) as SessionRow[]
   return rows.map(toLiveSession)
 }
 

@@ -9,7 +9,8 @@ import type { Db } from '../store/db'
 import { storeSessionSnapshot } from '../store/sessions'
 import { storeViewerList } from '../store/viewers'
 import { cachedLiveSessionIds, refreshDetails, type DetailsReport } from './details'
-import { syncPass, type SyncProblem, type SyncProgress, type SyncReport } from './sync-pass'
+import { recordedSyncPass } from './recorded-pass'
+import type { SyncProblem, SyncProgress, SyncReport } from './sync-pass'
 
 export type PollOutcome = SyncReport
 
@@ -200,7 +201,7 @@ export class Poller {
     const started = this.clock()
     this.stopping = new AbortController()
     if (!this.paused && !this.status.offlineSince) this.setStatus({ state: 'polling' })
-    const report = await syncPass({
+    const report = await recordedSyncPass({
       db: this.db,
       connectionId: this.options.connectionId,
       client: this.client,
@@ -211,7 +212,7 @@ export class Poller {
       backfillLimit: this.options.backfillPerPass ?? 5,
       viewersDue: (id) => started - (this.viewersFetchedAt.get(id) ?? Number.NEGATIVE_INFINITY) >= this.cadences.viewersMs,
       onProgress: this.options.onProgress
-    })
+    }, 'discovery')
     // Only lists that were stored count as fetched; a failed one is due again next pass.
     for (const id of report.viewerListIds) this.viewersFetchedAt.set(id, started)
     const listingFailed = report.listed === 0 && report.problems.length > 0

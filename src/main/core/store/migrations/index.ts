@@ -1,6 +1,7 @@
 // Every migration in order. Add a file, add it here; never edit one that has shipped.
 import { initial } from './001-initial'
 import { connectionsViewersDiagnostics } from './002-connections-viewers-diagnostics'
+import { cacheComplete } from './003-cache-complete'
 import type { Migration } from './types'
 
-export const migrations: readonly Migration[] = [initial, connectionsViewersDiagnostics]
+export const migrations: readonly Migration[] = [initial, connectionsViewersDiagnostics, cacheComplete]

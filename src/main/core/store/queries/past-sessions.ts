@@ -1,0 +1,149 @@
+// The past-sessions screen: ended sessions (optionally live ones too), one connection or all,
+// searched by name or id, within a start-time window, sorted and paged, with the total.
+// The SQL is assembled from fixed fragments only (no caller text reaches it): one prepared
+// statement per shape, so the planner picks the index for each (see migration 003).
+import type { Db } from '../db'
+import { statement } from '../statements'
+import { containsPattern, direction, hasText, iso, isoOrNull, pageBounds, tieDirection } from './sql'
+
+export type PastSessionSort = 'started' | 'name' | 'viewers' | 'reliability'
+
+export interface PastSessionsQuery {
+  /** One connection's sessions; all connections when absent (each row names its own). */
+  connectionId?: string
+  /** Part of the event name or the session id (ASCII case-insensitive). */
+  search?: string
+  /** Sessions that started at or after this instant (ms since epoch, UTC). */
+  from?: number
+  /** Sessions that started before this instant (ms since epoch, UTC). */
+  to?: number
+  sort: PastSessionSort
+  descending?: boolean
+  /** Live sessions are on the live screen; include them here too when true. */
+  includeLive?: boolean
+  limit?: number
+  offset?: number
+}
+
+export interface PastSession {
+  connectionId: string
+  connectionName: string
+  eventSessionId: string
+  eventName: string | null
+  contentId: string
+  startedAt: string
+  updatedAt: string
+  hasEnded: boolean
+  /** When this cache first saw it ended (not the service's end time, which the API lacks). */
+  endedObservedAt: string | null
+  firstSeenAt: string
+  lastPolledAt: string
+  /** The service's last viewersCount (0 once a session has ended). */
+  viewersCount: number
+  /** The highest viewersCount the cache saw: what "sort by viewers" uses. */
+  peakViewers: number
+  reliabilityScore: number
+  cdnTraffic: number
+  ecdnTraffic: number
+  /** Viewers in the cached viewer list; null when none is cached. */
+  viewerListCount: number | null
+  viewerListFetchedAt: string | null
+}
+
+export interface Page<T> {
+  rows: T[]
+  /** Rows matching the query, all pages together. */
+  total: number
+}
+
+const SORT_COLUMNS: Record<PastSessionSort, string> = {
+  started: 's.started_at',
+  name: 's.event_name COLLATE NOCASE',
+  viewers: 's.peak_viewers',
+  reliability: 's.reliability_score'
+}
+
+interface Row {
+  connection_id: string
+  connection_name: string
+  event_session_id: string
+  event_name: string | null
+  content_id: string
+  started_at: number
+  updated_at: number
+  has_ended: number
+  ended_observed_at: number | null
+  first_seen_at: number
+  last_polled_at: number
+  viewers_count: number
+  peak_viewers: number
+  reliability_score: number
+  cdn_traffic: number
+  ecdn_traffic: number
+  viewer_count: number | null
+  fetched_at: number | null
+}
+
+function whereClause(q: PastSessionsQuery): string {
+  const parts: string[] = []
+  if (!q.includeLive) parts.push('s.has_ended = 1')
+  if (q.connectionId !== undefined) parts.push('s.connection_id = @connectionId')
+  if (q.from !== undefined) parts.push('s.started_at >= @from')
+  if (q.to !== undefined) parts.push('s.started_at < @to')
+  if (hasText(q.search)) {
+    parts.push(`(s.event_name LIKE @search ESCAPE '\\' OR s.event_session_id LIKE @search ESCAPE '\\')`)
+  }
+  return parts.length ? `WHERE ${parts.join(' AND ')}` : ''
+}
+
+export function pastSessions(db: Db, q: PastSessionsQuery): Page<PastSession> {
+  const { limit, offset } = pageBounds(q.limit, q.offset)
+  const where = whereClause(q)
+  const params: Record<string, unknown> = {}
+  if (q.connectionId !== undefined) params.connectionId = q.connectionId
+  if (q.from !== undefined) params.from = q.from
+  if (q.to !== undefined) params.to = q.to
+  if (hasText(q.search)) params.search = containsPattern(q.search.trim())
+
+  const { total } = statement(db, `SELECT COUNT(*) AS total FROM sessions s ${where}`).get(params) as { total: number }
+  if (total === 0 || limit === 0) return { rows: [], total }
+
+  // rowid breaks ties: stable paging, and it is the order an index keeps equal keys in.
+  const rows = statement(
+    db,
+    `SELECT s.connection_id, c.name AS connection_name, s.event_session_id, s.event_name, s.content_id,
+       s.started_at, s.updated_at, s.has_ended, s.ended_observed_at, s.first_seen_at, s.last_polled_at,
+       s.viewers_count, s.peak_viewers, s.reliability_score, s.cdn_traffic, s.ecdn_traffic,
+       vl.viewer_count, vl.fetched_at
+     FROM sessions s
+     JOIN connections c ON c.id = s.connection_id
+     LEFT JOIN viewer_lists vl ON vl.connection_id = s.connection_id AND vl.event_session_id = s.event_session_id
+     ${where}
+     ORDER BY ${SORT_COLUMNS[q.sort]} ${direction(q.descending)}, s.rowid ${tieDirection(q.descending)}
+     LIMIT @limit OFFSET @offset`
+  ).all({ ...params, limit, offset }) as Row[]
+  return { rows: rows.map(toPastSession), total }
+}
+
+function toPastSession(r: Row): PastSession {
+  return {
+    connectionId: r.connection_id,
+    connectionName: r.connection_name,
+    eventSessionId: r.event_session_id,
+    eventName: r.event_name,
+    contentId: r.content_id,
+    startedAt: iso(r.started_at),
+    updatedAt: iso(r.updated_at),
+    hasEnded: r.has_ended === 1,
+    endedObservedAt: isoOrNull(r.ended_observed_at),
+    firstSeenAt: iso(r.first_seen_at),
+    lastPolledAt: iso(r.last_polled_at),
+    viewersCount: r.viewers_count,
+    peakViewers: r.peak_viewers,
+    reliabilityScore: r.reliability_score,
+    cdnTraffic: r.cdn_traffic,
+    ecdnTraffic: r.ecdn_traffic,
+    viewerListCount: r.viewer_count,
+    viewerListFetchedAt: isoOrNull(r.fetched_at)
+  }
+}

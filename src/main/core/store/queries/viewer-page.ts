@@ -1,0 +1,221 @@
+// A session's viewers as the viewer table shows them: one page, sorted by any column, filtered
+// by text and by the breakdown dimensions, with the total. Sorting by reliability reads the page
+// off an index (viewers_by_reliability); other sorts and filters scan the session's viewers.
+import type { Db } from '../db'
+import { statement } from '../statements'
+import type { Page } from './past-sessions'
+import { containsPattern, direction, hasText, isoOrNull, pageBounds, tieDirection } from './sql'
+import { CDN_ERROR_RATE, CONNECTION_TYPE, FIRST_CONNECTION, REBUFFERING_RATIO } from './viewer-sql'
+
+export type ViewerSort =
+  | 'viewerId'
+  | 'deviceType'
+  | 'os'
+  | 'app'
+  | 'siteCode'
+  | 'connectionType'
+  | 'reliabilityScore'
+  | 'rebufferingEvents'
+  | 'rebufferingTime'
+  | 'viewingTime'
+  | 'rebufferingRatio'
+  | 'startedAt'
+  | 'endedAt'
+  | 'cdnTraffic'
+  | 'ecdnTraffic'
+  | 'cdnResponses'
+  | 'cdnErrors'
+  | 'cdnErrorRate'
+
+/** Absent: no filter. null: only viewers for which the service did not say (a breakdown's "unknown"). */
+export interface ViewerFilter {
+  /** Part of the viewer id, device type, OS, app or the first connection's IP addresses. */
+  text?: string
+  siteCode?: number | null
+  deviceType?: string | null
+  os?: string | null
+  app?: string | null
+  connectionType?: string | null
+}
+
+export interface ViewerPageQuery {
+  sort: ViewerSort
+  descending?: boolean
+  filter?: ViewerFilter
+  limit?: number
+  offset?: number
+}
+
+export interface ViewerRow {
+  viewerId: string
+  deviceType: string | null
+  os: string | null
+  app: string | null
+  /** Of the first network connection (see viewer-sql.ts). */
+  siteCode: number | null
+  connectionType: string | null
+  publicIp: string | null
+  privateIp: string | null
+  reliabilityScore: number | null
+  rebufferingEvents: number | null
+  rebufferingTime: number | null
+  viewingTime: number | null
+  rebufferingRatio: number | null
+  startedAt: string | null
+  endedAt: string | null
+  cdnTraffic: number | null
+  ecdnTraffic: number | null
+  cdnResponses: number | null
+  cdnErrors: number | null
+  cdnErrorRate: number | null
+}
+
+export interface ViewerPage extends Page<ViewerRow> {
+  /** When the viewer list shown was fetched; null when the cache holds none. */
+  fetchedAt: string | null
+}
+
+const TEXT = (column: string): string => `${column} COLLATE NOCASE`
+const TEXT_SORTS: ReadonlySet<ViewerSort> = new Set(['viewerId', 'deviceType', 'os', 'app', 'connectionType'])
+
+const SORT_COLUMNS: Record<ViewerSort, string> = {
+  viewerId: TEXT('v.viewer_id'),
+  deviceType: TEXT('v.device_type'),
+  os: TEXT('v.os'),
+  app: TEXT('v.app'),
+  siteCode: 'vc.site_code',
+  connectionType: TEXT(CONNECTION_TYPE),
+  reliabilityScore: 'v.reliability_score',
+  rebufferingEvents: 'v.rebuffering_events',
+  rebufferingTime: 'v.rebuffering_time',
+  viewingTime: 'v.viewing_time',
+  rebufferingRatio: REBUFFERING_RATIO,
+  startedAt: 'v.started_at',
+  endedAt: 'v.ended_at',
+  cdnTraffic: 'v.cdn_traffic',
+  ecdnTraffic: 'v.ecdn_traffic',
+  cdnResponses: 'v.cdn_responses',
+  cdnErrors: 'v.cdn_errors',
+  cdnErrorRate: CDN_ERROR_RATE
+}
+
+/** Equality filters: the filter (and parameter) name, the SQL it compares. */
+const EQUALS: [keyof Omit<ViewerFilter, 'text'>, string][] = [
+  ['siteCode', 'vc.site_code'],
+  ['deviceType', 'v.device_type'],
+  ['os', 'v.os'],
+  ['app', 'v.app'],
+  ['connectionType', CONNECTION_TYPE]
+]
+
+const TEXT_MATCH = `(${['v.viewer_id', 'v.device_type', 'v.os', 'v.app', 'vc.public_ip', 'vc.private_ip']
+  .map((c) => `${c} LIKE @text ESCAPE '\\'`)
+  .join(' OR ')})`
+
+interface Row {
+  viewer_id: string
+  device_type: string | null
+  os: string | null
+  app: string | null
+  site_code: number | null
+  connection_type: string | null
+  public_ip: string | null
+  private_ip: string | null
+  reliability_score: number | null
+  rebuffering_events: number | null
+  rebuffering_time: number | null
+  viewing_time: number | null
+  rebuffering_ratio: number | null
+  started_at: number | null
+  ended_at: number | null
+  cdn_traffic: number | null
+  ecdn_traffic: number | null
+  cdn_responses: number | null
+  cdn_errors: number | null
+  cdn_error_rate: number | null
+}
+
+export function viewerPage(db: Db, connectionId: string, sessionId: string, q: ViewerPageQuery): ViewerPage {
+  const { limit, offset } = pageBounds(q.limit, q.offset)
+  const filter = q.filter ?? {}
+  const conditions = ['v.connection_id = @connectionId', 'v.event_session_id = @sessionId']
+  const params: Record<string, unknown> = { connectionId, sessionId }
+  let needsConnection = false
+  for (const [name, column] of EQUALS) {
+    const value = filter[name]
+    if (value === undefined) continue
+    conditions.push(value === null ? `${column} IS NULL` : `${column} = @${name}`)
+    if (value !== null) params[name] = value
+    if (name === 'siteCode' || name === 'connectionType') needsConnection = true
+  }
+  if (hasText(filter.text)) {
+    conditions.push(TEXT_MATCH)
+    params.text = containsPattern(filter.text.trim())
+    needsConnection = true
+  }
+  const where = `WHERE ${conditions.join(' AND ')}`
+
+  const list = statement(db, 'SELECT fetched_at FROM viewer_lists WHERE connection_id = ? AND event_session_id = ?').get(
+    connectionId,
+    sessionId
+  ) as { fetched_at: number } | undefined
+  if (!list) return { rows: [], total: 0, fetchedAt: null }
+
+  // The count joins the first connection only when a filter looks at it.
+  const { total } = statement(db, `SELECT COUNT(*) AS total FROM viewers v ${needsConnection ? FIRST_CONNECTION : ''} ${where}`).get(
+    params
+  ) as { total: number }
+  const fetchedAt = isoOrNull(list.fetched_at)
+  if (total === 0 || limit === 0) return { rows: [], total, fetchedAt }
+
+  // Two steps: pick the page's rows by their sort key alone (joining the first connection only
+  // when the sort or a filter needs it), then read the full rows of just that page. Sorting the
+  // full rows would compute every column, JSON and join of every viewer of the session.
+  const sortKey = SORT_COLUMNS[q.sort]
+  const joinForPage = needsConnection || q.sort === 'siteCode' || q.sort === 'connectionType'
+  const dir = direction(q.descending)
+  const tie = tieDirection(q.descending)
+  const outerKey = TEXT_SORTS.has(q.sort) ? 'page.sort_key COLLATE NOCASE' : 'page.sort_key'
+  const rows = statement(
+    db,
+    `WITH page AS (
+       SELECT v.rowid AS rid, ${sortKey} AS sort_key
+       FROM viewers v ${joinForPage ? FIRST_CONNECTION : ''}
+       ${where}
+       ORDER BY ${sortKey} ${dir}, v.rowid ${tie}
+       LIMIT @limit OFFSET @offset
+     )
+     SELECT v.viewer_id, v.device_type, v.os, v.app, vc.site_code, ${CONNECTION_TYPE} AS connection_type,
+       vc.public_ip, vc.private_ip, v.reliability_score, v.rebuffering_events, v.rebuffering_time, v.viewing_time,
+       ${REBUFFERING_RATIO} AS rebuffering_ratio, v.started_at, v.ended_at, v.cdn_traffic, v.ecdn_traffic,
+       v.cdn_responses, v.cdn_errors, ${CDN_ERROR_RATE} AS cdn_error_rate
+     FROM page JOIN viewers v ON v.rowid = page.rid ${FIRST_CONNECTION}
+     ORDER BY ${outerKey} ${dir}, page.rid ${tie}`
+  ).all({ ...params, limit, offset }) as Row[]
+  return { rows: rows.map(toViewerRow), total, fetchedAt }
+}
+
+function toViewerRow(r: Row): ViewerRow {
+  return {
+    viewerId: r.viewer_id,
+    deviceType: r.device_type,
+    os: r.os,
+    app: r.app,
+    siteCode: r.site_code,
+    connectionType: r.connection_type,
+    publicIp: r.public_ip,
+    privateIp: r.private_ip,
+    reliabilityScore: r.reliability_score,
+    rebufferingEvents: r.rebuffering_events,
+    rebufferingTime: r.rebuffering_time,
+    viewingTime: r.viewing_time,
+    rebufferingRatio: r.rebuffering_ratio,
+    startedAt: isoOrNull(r.started_at),
+    endedAt: isoOrNull(r.ended_at),
+    cdnTraffic: r.cdn_traffic,
+    ecdnTraffic: r.ecdn_traffic,
+    cdnResponses: r.cdn_responses,
+    cdnErrors: r.cdn_errors,
+    cdnErrorRate: r.cdn_error_rate
+  }
+}

@@ -1,0 +1,168 @@
+// Retention: forgets snapshots, viewer lists and (when asked) whole sessions older than the
+// settings allow, in short transactions so the writer and the UI never wait long.
+//
+// - Snapshots: at most `batchSize` rows per transaction.
+// - Viewer lists: a list is one unit both ways: stored whole (viewers.ts) and pruned whole, so
+//   a list row always means a complete list, even after a crash mid-prune. Lists are grouped
+//   into a transaction up to `batchSize` viewers; a list larger than that goes alone (costing
+//   about what storing it did).
+// - Sessions (sessionsDays; off by default): ended sessions that started before the cutoff.
+//   Their snapshots and lists go first in the batches above, then the session rows.
+// Live sessions are never pruned. Note: a sync re-lists sessions within its look-back window, so
+// a retention shorter than the look-back would see them back-filled.
+import type { Db } from './db'
+import { compact, type CompactOptions, type CompactResult } from './compact'
+import type { RetentionSettings } from './settings'
+import { statement } from './statements'
+
+export const DEFAULT_BATCH_SIZE = 5000
+const DAY_MS = 86_400_000
+/** Lists examined per viewer-list transaction (lists are few and small rows). */
+const LISTS_PER_LOOK = 100
+
+export interface PruneCounts {
+  snapshots: number
+  viewerLists: number
+  /** Viewers in the lists pruned (their network connections and breakdowns went with them). */
+  viewers: number
+  sessions: number
+  /** Transactions run. */
+  batches: number
+}
+
+/** One transaction's work, for progress and for tests that check batches stay bounded. */
+export interface PruneBatch {
+  table: 'snapshots' | 'viewer_lists' | 'sessions'
+  rows: number
+  /** For viewer lists: the viewers they held. */
+  viewers?: number
+}
+
+export interface PruneOptions {
+  batchSize?: number
+  onBatch?: (batch: PruneBatch) => void
+}
+
+export interface PruneResult extends PruneCounts {
+  compact: CompactResult
+}
+
+const emptyCounts = (): PruneCounts => ({ snapshots: 0, viewerLists: 0, viewers: 0, sessions: 0, batches: 0 })
+const cutoff = (now: number, days: number | null): number | null => (days === null ? null : now - days * DAY_MS)
+
+// Expired sessions: ended, started before @cutoff (index sessions_past_all_by_start).
+const EXPIRED_SESSIONS = 'SELECT connection_id, event_session_id FROM sessions WHERE started_at < @cutoff AND has_ended = 1'
+
+interface ListRow {
+  connection_id: string
+  event_session_id: string
+  viewer_count: number
+}
+
+/** Deletes whole lists from `candidates` up to `budget` viewers (at least one list). */
+function deleteLists(db: Db, candidates: ListRow[], budget: number): { lists: number; viewers: number } {
+  const remove = statement(db, 'DELETE FROM viewer_lists WHERE connection_id = ? AND event_session_id = ?')
+  let lists = 0
+  let viewers = 0
+  db.transaction(() => {
+    for (const list of candidates) {
+      if (lists > 0 && viewers + list.viewer_count > budget) break
+      remove.run(list.connection_id, list.event_session_id)
+      lists++
+      viewers += list.viewer_count
+    }
+  })()
+  return { lists, viewers }
+}
+
+/**
+ * The prune as a sequence of transactions: each `next()` runs one and yields what it did, so a
+ * caller can pause between them (RetentionJob) or run them back to back (pruneOnce).
+ */
+export function* pruneSteps(db: Db, settings: RetentionSettings, now: number, options: PruneOptions = {}): Generator<PruneBatch, PruneCounts> {
+  const batchSize = Math.max(1, Math.trunc(options.batchSize ?? DEFAULT_BATCH_SIZE))
+  const counts = emptyCounts()
+  const done = (batch: PruneBatch): PruneBatch => {
+    counts.batches++
+    if (batch.table === 'snapshots') counts.snapshots += batch.rows
+    if (batch.table === 'viewer_lists') {
+      counts.viewerLists += batch.rows
+      counts.viewers += batch.viewers ?? 0
+    }
+    if (batch.table === 'sessions') counts.sessions += batch.rows
+    options.onBatch?.(batch)
+    return batch
+  }
+
+  function* snapshots(select: string, params: Record<string, unknown>): Generator<PruneBatch> {
+    const remove = statement(db, `DELETE FROM snapshots WHERE id IN (${select} LIMIT @limit)`)
+    for (;;) {
+      const rows = remove.run({ ...params, limit: batchSize }).changes
+      if (rows === 0) return
+      yield done({ table: 'snapshots', rows })
+      if (rows < batchSize) return
+    }
+  }
+
+  function* lists(select: string, params: Record<string, unknown>): Generator<PruneBatch> {
+    const look = statement(db, `${select} LIMIT ${LISTS_PER_LOOK}`)
+    for (;;) {
+      const candidates = look.all(params) as ListRow[]
+      if (candidates.length === 0) return
+      const { lists: rows, viewers } = deleteLists(db, candidates, batchSize)
+      yield done({ table: 'viewer_lists', rows, viewers })
+    }
+  }
+
+  const snapshotsBefore = cutoff(now, settings.snapshotsDays)
+  if (snapshotsBefore !== null) {
+    yield* snapshots('SELECT id FROM snapshots WHERE taken_at < @cutoff', { cutoff: snapshotsBefore })
+  }
+
+  const listsBefore = cutoff(now, settings.viewerListsDays)
+  if (listsBefore !== null) {
+    yield* lists(
+      `SELECT connection_id, event_session_id, viewer_count FROM viewer_lists WHERE fetched_at < @cutoff ORDER BY fetched_at`,
+      { cutoff: listsBefore }
+    )
+  }
+
+  const sessionsBefore = cutoff(now, settings.sessionsDays)
+  if (sessionsBefore !== null) {
+    const params = { cutoff: sessionsBefore }
+    yield* snapshots(
+      `SELECT sn.id FROM (${EXPIRED_SESSIONS}) s JOIN snapshots sn
+         ON sn.connection_id = s.connection_id AND sn.event_session_id = s.event_session_id`,
+      params
+    )
+    yield* lists(
+      `SELECT vl.connection_id, vl.event_session_id, vl.viewer_count FROM (${EXPIRED_SESSIONS}) s JOIN viewer_lists vl
+         ON vl.connection_id = s.connection_id AND vl.event_session_id = s.event_session_id`,
+      params
+    )
+    const remove = statement(
+      db,
+      `DELETE FROM sessions WHERE rowid IN (SELECT rowid FROM sessions WHERE started_at < @cutoff AND has_ended = 1 LIMIT @limit)`
+    )
+    for (;;) {
+      const rows = remove.run({ ...params, limit: batchSize }).changes
+      if (rows === 0) break
+      yield done({ table: 'sessions', rows })
+      if (rows < batchSize) break
+    }
+  }
+  return counts
+}
+
+/** Prunes everything due at `now`, back to back, then checkpoints and reclaims space. */
+export function pruneOnce(
+  db: Db,
+  settings: RetentionSettings,
+  now: number,
+  options: PruneOptions & CompactOptions = {}
+): PruneResult {
+  const steps = pruneSteps(db, settings, now, options)
+  let step = steps.next()
+  while (!step.done) step = steps.next()
+  return { ...step.value, compact: compact(db, options) }
+}
