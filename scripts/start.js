@@ -25,7 +25,8 @@ const build = spawnSync(process.execPath, [join(root, 'node_modules', 'electron-
   cwd: root,
   stdio: ['ignore', 'ignore', 'inherit']
 })
-if (build.status !== 0) {
+const cliBuild = build.status === 0 ? spawnSync(process.execPath, [join(root, 'scripts', 'build-cli.js')], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] }) : build
+if (cliBuild.status !== 0) {
   say('Eventwatch: the build failed (see above). Run "npm install" first; "npm run build" shows the details.')
   process.exit(1)
 }

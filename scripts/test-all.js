@@ -229,6 +229,15 @@ function prepareEnvironment() {
 // Stages
 
 /** Run a local binary with inherited output; resolves to its exit code (127: did not start). */
+function runNode(script) {
+  log(`$ node ${path.relative(ROOT, script)}`)
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [script], { cwd: ROOT, stdio: 'inherit', env: process.env })
+    child.on('error', () => resolve(127))
+    child.on('exit', (code) => resolve(code ?? 1))
+  })
+}
+
 function run(tool, args) {
   const command = path.join(BIN, tool)
   log(`$ ${tool} ${args.join(' ')}`)
@@ -360,7 +369,11 @@ async function main() {
   header('build: electron-vite')
   let built
   {
-    const [code, ms] = await timed(() => run('electron-vite', ['build']))
+    const [code, ms] = await timed(async () => {
+      const app = await run('electron-vite', ['build'])
+      // The CLI bundle: the tests then run what a built install runs.
+      return app === 0 ? runNode(path.join(ROOT, 'scripts', 'build-cli.js')) : app
+    })
     const rendererBuilt = fs.existsSync(path.join(ROOT, 'out', 'renderer', 'index.html'))
     built = code === 0 && rendererBuilt
     record('build', check(built, code === 0 && !rendererBuilt ? 'out/renderer/index.html missing' : ''), ms)

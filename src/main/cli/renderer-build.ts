@@ -1,11 +1,22 @@
 // The browser host serves the built renderer; build it once if this checkout has not yet.
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { CliError } from './errors'
 
-export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
+/** The folder of Eventwatch's package.json: this file runs from src/main/cli or from out/cli. */
+function findProjectRoot(start: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json')
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'eventwatch') {
+      return dir
+    }
+    if (dirname(dir) === dir) throw new CliError('cannot find the Eventwatch installation (package.json).', 1)
+  }
+}
+
+export const projectRoot = findProjectRoot(dirname(fileURLToPath(import.meta.url)))
 export const rendererDir = join(projectRoot, 'out', 'renderer')
 
 export function ensureRendererBuilt(): string {

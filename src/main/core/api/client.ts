@@ -17,6 +17,7 @@ import {
   type ViewerRecord
 } from './schemas'
 import { TokenManager } from './tokens'
+import { viewerAsIs } from './viewer-fast-path'
 import type { RequestLimiter } from './limiter'
 
 export { describeApiError, type ErrorDescription } from './describe-error'
@@ -134,6 +135,11 @@ export class ReportingClient {
           this.diagnose('response-format', VIEWERS, 'the viewer list names another eventSessionId than requested')
         }
         for (const item of page.data.data ?? []) {
+          const asIs = viewerAsIs(item)
+          if (asIs) {
+            result.viewers.push(asIs)
+            continue
+          }
           const parsed = ViewerSchema.safeParse(item)
           if (parsed.success) result.viewers.push(parsed.data)
           else skips.skip(`${recordLabel('viewer', item, 'viewerId')} of session ${eventSessionId.slice(0, 64)}`, parsed.error.issues[0], item)

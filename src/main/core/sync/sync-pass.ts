@@ -6,7 +6,7 @@
 //      of ended sessions the cache holds no viewers for -> one transaction per session.
 // A failure costs only its own unit; a stop request (signal) lets the unit in hand finish.
 import type { ErrorKind } from '../../../shared/error-kinds'
-import type { ReportingClient } from '../api/client'
+import type { ReportingClient, ViewerList } from '../api/client'
 import { describeApiError } from '../api/client'
 import type { EventSessionRecord } from '../api/schemas'
 import type { Db } from '../store/db'
@@ -130,23 +130,53 @@ export async function syncPass(options: SyncPassOptions): Promise<SyncReport> {
     .slice(0, options.backfillLimit ?? Number.POSITIVE_INFINITY)
   const viewerTargets = [...live.filter((s) => due(s.eventSessionId)), ...justEnded, ...backfill]
   let listsDone = 0
+  // Each list is stored on the next turn of the event loop rather than at once: the lane goes
+  // straight on to fetch its next list, and responses already in for the other lanes are taken
+  // first, so the service keeps working on our requests while SQLite writes (storing is
+  // synchronous and takes about as long as fetching). Still one transaction per list.
+  const storing = new Set<Promise<void>>()
+  let escaped: { error: unknown } | undefined
+  const store = (session: EventSessionRecord, list: ViewerList): Promise<void> =>
+    nextTurn().then(() => {
+      try {
+        storeViewerList(db, connectionId, session.eventSessionId, list.viewers, clock(), list.pages)
+        report.viewerLists++
+        report.viewerListIds.push(session.eventSessionId)
+        report.viewers += list.viewers.length
+        report.skipped += list.skipped.length
+      } catch (error) {
+        fail(error)
+      }
+      progress('viewers', ++listsDone, viewerTargets.length)
+    })
   await forEachLimited(viewerTargets, concurrency, async (session) => {
     if (stopRequested()) return
+    let list: ViewerList
     try {
-      const list = await client.listViewers(session.eventSessionId)
-      storeViewerList(db, connectionId, session.eventSessionId, list.viewers, clock(), list.pages)
-      report.viewerLists++
-      report.viewerListIds.push(session.eventSessionId)
-      report.viewers += list.viewers.length
-      report.skipped += list.skipped.length
+      list = await client.listViewers(session.eventSessionId)
     } catch (error) {
       fail(error)
+      progress('viewers', ++listsDone, viewerTargets.length)
+      return
     }
-    progress('viewers', ++listsDone, viewerTargets.length)
+    // What escapes a store (a throwing progress listener) fails the pass, as it did inline.
+    const stored = store(session, list).catch((error: unknown) => {
+      escaped ??= { error }
+    })
+    storing.add(stored)
+    void stored.then(() => storing.delete(stored))
+    // Lists fetched but not yet stored stay few: memory is bounded by the lanes.
+    if (storing.size >= concurrency) await stored
   })
+  // A stop request lets the lists in hand be stored.
+  await Promise.all(storing)
+  if (escaped) throw escaped.error
   stopRequested()
   return report
 }
+
+/** Resolves after the I/O callbacks that are ready now have run (setImmediate's turn). */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
 function cachedLiveSessions(db: Db, connectionId: string): Set<string> {
   const rows = statement(db, 'SELECT event_session_id AS id FROM sessions WHERE connection_id = ? AND has_ended = 0').all(
