@@ -7,6 +7,7 @@ import type { PollState } from '../../../shared/domain'
 import type { ReportingClient } from '../api/client'
 import type { Db } from '../store/db'
 import { storeSessionSnapshot } from '../store/sessions'
+import { breakdown } from '../store/queries/breakdown'
 import { storeViewerList } from '../store/viewers'
 import { cachedLiveSessionIds, refreshDetails, type DetailsReport } from './details'
 import { recordedSyncPass } from './recorded-pass'
@@ -215,6 +216,7 @@ export class Poller {
     }, 'discovery')
     // Only lists that were stored count as fetched; a failed one is due again next pass.
     for (const id of report.viewerListIds) this.viewersFetchedAt.set(id, started)
+    this.precomputeBreakdowns(report.viewerListIds)
     const listingFailed = report.listed === 0 && report.problems.length > 0
     const detailsAllFailed = report.live > 0 && report.snapshots === 0 && report.problems.length > 0
     this.afterUnit(listingFailed || detailsAllFailed ? report.problems : [], report.problems[0])
@@ -234,6 +236,23 @@ export class Poller {
     this.nextDetailAt = this.clock() + this.cadences.detailMs
     if (this.failures > 0) this.nextDiscoveryAt = this.clock() // let discovery own the back-off
     this.options.onDetails?.({ ...report, at: this.clock() })
+  }
+
+  /** The drill-down's breakdowns of fresh lists, summed now, one list per event-loop turn, so
+   *  the screen reads kept sums instead of paying for them on the first look. */
+  private precomputeBreakdowns(sessionIds: readonly string[]): void {
+    const queue = [...sessionIds]
+    const next = (): void => {
+      const id = queue.shift()
+      if (id === undefined || !this.running) return
+      try {
+        breakdown(this.db, this.options.connectionId, id, 'site') // computes and keeps all dimensions
+      } catch {
+        // A closed database or a list replaced meanwhile: the screen computes on demand instead.
+      }
+      setImmediate(next)
+    }
+    setImmediate(next)
   }
 
   /** Bookkeeping after a unit of work: failure counting, offline/online, status. */
