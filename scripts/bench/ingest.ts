@@ -1,6 +1,6 @@
 // Part 1 (and 4): `eventwatch sync --once` as a whole process against a whole-process baseline
 // that only fetches and parses the same pages, both over loopback from one standalone simulator.
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -58,6 +58,11 @@ function timeProcess(args: string[], env: NodeJS.ProcessEnv, scratch: string): P
 }
 
 export async function benchIngest(options: IngestOptions = INGEST_DEFAULTS): Promise<Figure[]> {
+  // Measure what a built install runs: the bundled CLI (bin/eventwatch.js falls back to tsx
+  // when the bundle is missing or older than the sources).
+  log('ingest: bundling the CLI (npm run build does the same)…')
+  const bundled = spawnSync(process.execPath, [join(here, '..', 'build-cli.js')], { stdio: 'inherit' })
+  if (bundled.status !== 0) throw new Error('bundling the CLI failed')
   // A frozen clock: the world does not move between runs, so every run reads the same pages.
   const frozen = Date.now()
   const simulator = await startSimulator({
