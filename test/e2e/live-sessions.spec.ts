@@ -72,3 +72,17 @@ test('the rows can be re-sorted and trouble-first puts the worst reliability on 
   const viewers = (await page.getByTestId('viewers').allTextContents()).map((t) => Number(t.replace(/[^\d]/g, '')))
   expect(viewers).toEqual([...viewers].sort((a, b) => b - a))
 })
+
+test('polling can be paused and resumed from the header', async ({ page }) => {
+  await page.goto(host.url)
+  await expect(page.getByTestId('live-row').first()).toBeVisible({ timeout: 30_000 })
+  await page.getByRole('button', { name: 'Pause polling' }).click()
+  await expect(page.getByTestId('poll-state')).toHaveText('Paused')
+  await expect(page.getByRole('button', { name: 'Refresh now' })).toBeDisabled()
+  // While paused, the numbers stand still.
+  const frozen = await page.getByTestId('viewers').allTextContents()
+  await page.waitForTimeout(2500)
+  expect(await page.getByTestId('viewers').allTextContents()).toEqual(frozen)
+  await page.getByRole('button', { name: 'Resume polling' }).click()
+  await expect(page.getByTestId('poll-state')).toHaveText(/Live \(demo\)/, { timeout: 15_000 })
+})
