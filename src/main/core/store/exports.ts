@@ -4,6 +4,7 @@
 // left out rather than exported as null.
 import type { Db } from './db'
 import { statement } from './statements'
+import { VIEWER_SCALAR_FIELDS } from '../api/viewer-fields'
 
 export { exportSessions } from './sessions'
 
@@ -207,22 +208,7 @@ export function exportSnapshots(db: Db, eventSessionId: string, connectionId?: s
 
 /** Column names for an empty export's CSV header. */
 export const SNAPSHOT_FIELDS = ['time', 'viewersCount', 'reliabilityScore', 'cdnTraffic', 'ecdnTraffic'] as const
-export const VIEWER_FIELDS = [
-  'viewerId',
-  'deviceType',
-  'os',
-  'app',
-  'reliabilityScore',
-  'rebufferingEvents',
-  'rebufferingTime',
-  'viewingTime',
-  'startedAt',
-  'endedAt',
-  'cdnTraffic',
-  'ecdnTraffic',
-  'cdnResponses',
-  'cdnErrors'
-] as const
+export const VIEWER_FIELDS = VIEWER_SCALAR_FIELDS
 export const SESSION_FIELDS = [
   'eventSessionId',
   'platformId',

@@ -8,29 +8,14 @@
 // columns together.
 import type { Statement } from 'better-sqlite3'
 import type { ViewerRecord } from '../api/schemas'
+import { NETWORK_CONNECTION_FIELDS, VIEWER_SCALAR_FIELDS } from '../api/viewer-fields'
 import type { Db } from './db'
 import { statement } from './statements'
 
 type NetworkConnection = NonNullable<ViewerRecord['networkConnections']>[number]
 
-const KNOWN_VIEWER_FIELDS = new Set([
-  'viewerId',
-  'deviceType',
-  'os',
-  'app',
-  'networkConnections',
-  'reliabilityScore',
-  'rebufferingEvents',
-  'rebufferingTime',
-  'viewingTime',
-  'startedAt',
-  'endedAt',
-  'cdnTraffic',
-  'ecdnTraffic',
-  'cdnResponses',
-  'cdnErrors'
-])
-const KNOWN_CONNECTION_FIELDS = new Set(['connectionStarted', 'publicIp', 'privateIp', 'type', 'proxy', 'siteCode'])
+const KNOWN_VIEWER_FIELDS = new Set<string>([...VIEWER_SCALAR_FIELDS, 'networkConnections'])
+const KNOWN_CONNECTION_FIELDS = new Set<string>(NETWORK_CONNECTION_FIELDS)
 const NO_EXTRAS = '{}'
 
 const VIEWER_COLUMNS = `connection_id, event_session_id, viewer_id, device_type, os, app,
