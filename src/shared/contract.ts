@@ -3,6 +3,7 @@
 // so a request cannot exist in one face and not another.
 import { z } from 'zod'
 import { ConnectionInputSchema, ConnectionTestReportSchema, ConnectionViewSchema } from './connections'
+import { AppSettingsSchema, CadenceSettingsSchema, RetentionSettingsSchema } from './settings'
 import {
   ConnectivityChangedSchema,
   DiagnosticSchema,
@@ -57,6 +58,19 @@ export const requests = {
     result: ConnectionViewSchema
   },
   testConnection: { args: z.object({ id: Id }).strict(), result: ConnectionTestReportSchema },
+
+  /** Poll cadences and retention. */
+  getSettings: { args: NoArgs, result: AppSettingsSchema },
+  /** Changes some settings; nothing invalid is saved. New cadences restart polling. */
+  saveSettings: {
+    args: z
+      .object({
+        cadences: CadenceSettingsSchema.partial().strict().optional(),
+        retention: RetentionSettingsSchema.partial().strict().optional()
+      })
+      .strict(),
+    result: AppSettingsSchema
+  },
 
   /** Recent trouble with the service: skipped records, failed and retried requests. */
   listDiagnostics: {

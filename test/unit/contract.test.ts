@@ -55,6 +55,11 @@ const CONNECTION = {
   secretStored: true
 }
 
+const SETTINGS = {
+  cadences: { discoverySeconds: 30, detailSeconds: 15, viewersSeconds: 60 },
+  retention: { snapshotsDays: 90, viewerListsDays: 90, sessionsDays: null }
+}
+
 function fakeHandlers() {
   return {
     getStatus: vi.fn(async () => STATUS),
@@ -69,7 +74,9 @@ function fakeHandlers() {
     listDiagnostics: vi.fn(async () => []),
     fetchRange: vi.fn(async () => ({ listed: 0 })),
     refreshSession: vi.fn(async () => ({ viewers: 0 })),
-    setPaused: vi.fn(async () => STATUS)
+    setPaused: vi.fn(async () => STATUS),
+    getSettings: vi.fn(async () => SETTINGS),
+    saveSettings: vi.fn(async () => SETTINGS)
   } satisfies Handlers
 }
 
@@ -257,5 +264,21 @@ describe('createDispatch', () => {
     })
     expect(await dispatch('listDiagnostics', { limit: 0 })).toMatchObject({ ok: false })
     expect(h.fetchRange).not.toHaveBeenCalled()
+  })
+
+  it('refuses settings out of range, and unknown ones, before a handler sees them', async () => {
+    const h = fakeHandlers()
+    const dispatch = createDispatch(h)
+    for (const args of [
+      { cadences: { detailSeconds: 1 } },
+      { cadences: { viewersSeconds: 5 } },
+      { retention: { snapshotsDays: 0 } },
+      { retention: { snapshotsDays: 1.5 } },
+      { cadences: { everySecond: true } }
+    ]) {
+      expect(await dispatch('saveSettings', args), JSON.stringify(args)).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
+    }
+    expect(h.saveSettings).not.toHaveBeenCalled()
+    expect(await dispatch('saveSettings', { retention: { sessionsDays: null }, cadences: { detailSeconds: 10 } })).toMatchObject({ ok: true })
   })
 })

@@ -14,8 +14,13 @@ export class PollerGroup {
   constructor(
     private readonly db: Db,
     private readonly hub: EventHub,
-    private readonly cadences: Partial<Cadences>
+    private cadences: Partial<Cadences>
   ) {}
+
+  /** Takes effect for pollers started from now on (the app restarts them). */
+  setCadences(cadences: Partial<Cadences>): void {
+    this.cadences = cadences
+  }
 
   get sources(): DataSource[] {
     return this.running.map((r) => r.source)

@@ -6,6 +6,9 @@ import { testConnection } from '../connections/test-connection'
 import { osKeychain, type SecretStore } from '../secrets/keychain'
 import { openDatabase } from '../store/db'
 import { RetentionJob } from '../store/retention-job'
+import { getCadenceSettings, getRetentionSettings, setCadenceSettings, setRetentionSettings } from '../store/settings'
+import type { Cadences } from '../sync/poller'
+import type { CadenceSettings } from '../../../shared/settings'
 import { listDiagnostics } from '../store/diagnostics'
 import { getSession, listLiveSessions, storeSessionList } from '../store/sessions'
 import { startDemoSource, type DataSource } from './demo-source'
@@ -16,6 +19,12 @@ import { enabledSavedSources, savedSource } from './saved-sources'
 import type { AppCore, AppCoreOptions } from './types'
 
 
+const toCadences = (s: CadenceSettings): Cadences => ({
+  discoveryMs: s.discoverySeconds * 1000,
+  detailMs: s.detailSeconds * 1000,
+  viewersMs: s.viewersSeconds * 1000
+})
+
 const RETENTION_INTERVAL_MS = 60 * 60_000
 /** Not at start-up, when the first polls want the disk. */
 const RETENTION_FIRST_DELAY_MS = 5 * 60_000
@@ -24,7 +33,9 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   const db = openDatabase(options.dbFile, { nativeBinding: options.nativeBinding })
   const hub = new EventHub()
   const connections = new ConnectionService(db, options.secrets ?? osKeychain())
-  const pollers = new PollerGroup(db, hub, options.cadences ?? {})
+  // Cadences from the command line hold for the run; otherwise the stored settings.
+  const cadencesFromSettings = (): Partial<Cadences> => toCadences(getCadenceSettings(db))
+  const pollers = new PollerGroup(db, hub, options.cadences ?? cadencesFromSettings())
   // One gate for every connection: at most 4 requests in flight and 10 started per second.
   const limiter = new RequestLimiter({ maxInFlight: 4, perSecond: 10 })
 
@@ -85,6 +96,19 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       return view
     },
     testConnection: ({ id }) => testConnection(connections.target(id), () => connections.credentialsFor(id)),
+    getSettings: () => ({ cadences: getCadenceSettings(db), retention: getRetentionSettings(db) }),
+    saveSettings: async ({ cadences, retention }) => {
+      // Validated by the contract already; both or neither are written.
+      db.transaction(() => {
+        if (retention) setRetentionSettings(db, retention)
+        if (cadences) setCadenceSettings(db, cadences)
+      })()
+      if (cadences && !options.cadences) {
+        pollers.setCadences(cadencesFromSettings())
+        await reconcile()
+      }
+      return { cadences: getCadenceSettings(db), retention: getRetentionSettings(db) }
+    },
     listDiagnostics: ({ limit }) =>
       listDiagnostics(db, limit).map((d) => ({ ...d, at: new Date(d.at).toISOString() })),
     fetchRange: async ({ connectionId, from, to }) => {

@@ -1,26 +1,18 @@
 // App-wide settings in the `settings` table, one JSON value per key, each read and written
 // through a zod schema: a hand-edited or older value never reaches the app unchecked.
-import { z } from 'zod'
+import type { z } from 'zod'
+import {
+  CadenceSettingsSchema,
+  DEFAULT_CADENCES,
+  DEFAULT_RETENTION,
+  RetentionSettingsSchema,
+  type CadenceSettings,
+  type RetentionSettings
+} from '../../../shared/settings'
 import type { Db } from './db'
 import { statement } from './statements'
 
-/** Days to keep something, or null for "forever". */
-const days = z.number().int().min(1).max(36_500).nullable()
-
-export const RetentionSettingsSchema = z.object({
-  snapshotsDays: days,
-  viewerListsDays: days,
-  sessionsDays: days
-})
-export type RetentionSettings = z.infer<typeof RetentionSettingsSchema>
-
-export const DEFAULT_RETENTION: RetentionSettings = Object.freeze({
-  snapshotsDays: 90,
-  viewerListsDays: 90,
-  sessionsDays: null
-})
-
-const RETENTION_KEY = 'retention'
+export { DEFAULT_RETENTION, RetentionSettingsSchema, type RetentionSettings }
 
 function readJson(db: Db, key: string): unknown {
   const row = statement(db, 'SELECT value_json FROM settings WHERE key = ?').get(key) as { value_json: string } | undefined
@@ -39,20 +31,42 @@ function writeJson(db: Db, key: string, value: unknown): void {
   ).run(key, JSON.stringify(value))
 }
 
-/** The stored retention settings; a missing or invalid field falls back to its default. */
-export function getRetentionSettings(db: Db): RetentionSettings {
-  const stored = readJson(db, RETENTION_KEY)
+type ObjectSchema<T> = z.ZodObject<{ [K in keyof T]: z.ZodType<T[K]> }>
+
+/** The stored value, field by field: a missing or invalid field falls back to its default. */
+function readSettings<T extends object>(db: Db, key: string, schema: ObjectSchema<T>, defaults: T): T {
+  const stored = readJson(db, key)
   const object = typeof stored === 'object' && stored !== null ? (stored as Record<string, unknown>) : {}
-  const field = (name: keyof RetentionSettings): number | null => {
-    const parsed = days.safeParse(object[name])
-    return parsed.success ? parsed.data : DEFAULT_RETENTION[name]
+  const out = { ...defaults }
+  for (const field of Object.keys(defaults) as (keyof T & string)[]) {
+    const parsed = (schema.shape[field] as z.ZodType<T[typeof field]>).safeParse(object[field])
+    if (parsed.success) out[field] = parsed.data
   }
-  return { snapshotsDays: field('snapshotsDays'), viewerListsDays: field('viewerListsDays'), sessionsDays: field('sessionsDays') }
+  return out
 }
 
-/** Changes some retention settings; throws a ZodError (nothing written) for an invalid value. */
-export function setRetentionSettings(db: Db, change: Partial<RetentionSettings>): RetentionSettings {
-  const next = RetentionSettingsSchema.parse({ ...getRetentionSettings(db), ...change })
-  writeJson(db, RETENTION_KEY, next)
+/** Changes some fields; throws a ZodError (nothing written) for an invalid value. */
+function writeSettings<T extends object>(db: Db, key: string, schema: ObjectSchema<T>, current: T, change: Partial<T>): T {
+  const next = schema.parse({ ...current, ...change }) as T
+  writeJson(db, key, next)
   return next
+}
+
+const RETENTION_KEY = 'retention'
+const CADENCES_KEY = 'cadences'
+
+export function getRetentionSettings(db: Db): RetentionSettings {
+  return readSettings(db, RETENTION_KEY, RetentionSettingsSchema, DEFAULT_RETENTION)
+}
+
+export function setRetentionSettings(db: Db, change: Partial<RetentionSettings>): RetentionSettings {
+  return writeSettings(db, RETENTION_KEY, RetentionSettingsSchema, getRetentionSettings(db), change)
+}
+
+export function getCadenceSettings(db: Db): CadenceSettings {
+  return readSettings(db, CADENCES_KEY, CadenceSettingsSchema, DEFAULT_CADENCES)
+}
+
+export function setCadenceSettings(db: Db, change: Partial<CadenceSettings>): CadenceSettings {
+  return writeSettings(db, CADENCES_KEY, CadenceSettingsSchema, getCadenceSettings(db), change)
 }
