@@ -2,6 +2,7 @@
 // desktop app (a headless NOC box). Secrets go to the OS keychain, from EVENTWATCH_CLIENT_SECRET
 // or a hidden prompt — never from the command line.
 import type { Command } from 'commander'
+import type { ConnectionTarget } from '../../core/api/connection'
 import { ConnectionService, SECRET_ENV } from '../../core/connections/service'
 import { testConnection } from '../../core/connections/test-connection'
 import { defaultDbFile } from '../../core/paths'
@@ -28,13 +29,8 @@ async function byName(service: ConnectionService, name: string) {
   return view
 }
 
-interface AddOptions {
+interface AddOptions extends Pick<ConnectionTarget, 'baseUrl' | 'authUrl' | 'platformId' | 'tenantId' | 'clientId'> {
   db: string
-  baseUrl: string
-  authUrl: string
-  platformId: string
-  tenantId: string
-  clientId: string
   origin?: string
   referer?: string
   lookbackDays?: number

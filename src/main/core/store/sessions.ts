@@ -96,7 +96,8 @@ export function storeSessionSnapshot(db: Db, connectionId: string, record: Event
   })()
 }
 
-interface SessionRow {
+/** A session joined with its connection's name, as the screens' queries read it. */
+export interface SessionRow {
   connection_id: string
   connection_name: string
   event_session_id: string

@@ -5,6 +5,7 @@
 import type { Db } from '../db'
 import { statement } from '../statements'
 import { containsPattern, direction, hasText, iso, isoOrNull, pageBounds, tieDirection } from './sql'
+import type { SessionRow } from '../sessions'
 
 export type PastSessionSort = 'started' | 'name' | 'viewers' | 'reliability'
 
@@ -63,23 +64,11 @@ const SORT_COLUMNS: Record<PastSessionSort, string> = {
   reliability: 's.reliability_score'
 }
 
-interface Row {
-  connection_id: string
-  connection_name: string
-  event_session_id: string
-  event_name: string | null
-  content_id: string
-  started_at: number
-  updated_at: number
-  has_ended: number
+interface Row extends SessionRow {
   ended_observed_at: number | null
   first_seen_at: number
   last_polled_at: number
-  viewers_count: number
   peak_viewers: number
-  reliability_score: number
-  cdn_traffic: number
-  ecdn_traffic: number
   viewer_count: number | null
   fetched_at: number | null
 }
