@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Bundles the CLI into out/cli/eventwatch.mjs, so `eventwatch` starts in half the time it takes
-// through tsx. bin/eventwatch.js uses the bundle only while it is newer than every source file.
+// through tsx, and the cache writer's worker thread beside it (viewer-writer.ts looks for it
+// there). bin/eventwatch.js uses the bundle only while it is newer than every source file.
 import { build } from 'esbuild'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -8,8 +9,12 @@ import { fileURLToPath } from 'node:url'
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 
 await build({
-  entryPoints: [join(root, 'src', 'main', 'cli', 'index.ts')],
-  outfile: join(root, 'out', 'cli', 'eventwatch.mjs'),
+  entryPoints: {
+    eventwatch: join(root, 'src', 'main', 'cli', 'index.ts'),
+    'viewer-writer-worker': join(root, 'src', 'main', 'core', 'store', 'viewer-writer-worker.ts')
+  },
+  outdir: join(root, 'out', 'cli'),
+  outExtension: { '.js': '.mjs' },
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -104,8 +104,8 @@ function checkWhole(file: string) {
     const lists = db
       .prepare(
         `SELECT vl.event_session_id AS id, vl.viewer_count AS expected,
-           (SELECT COUNT(*) FROM viewers v WHERE v.connection_id = vl.connection_id AND v.event_session_id = vl.event_session_id) AS viewers,
-           (SELECT COUNT(*) FROM viewer_connections c WHERE c.connection_id = vl.connection_id AND c.event_session_id = vl.event_session_id) AS connections
+           (SELECT COUNT(*) FROM viewers v WHERE v.list_id = vl.id) AS viewers,
+           (SELECT COUNT(*) FROM viewers v JOIN viewer_connections c ON c.viewer = v.id WHERE v.list_id = vl.id) AS connections
          FROM viewer_lists vl`
       )
       .all() as { id: string; expected: number; viewers: number; connections: number }[]

@@ -10,6 +10,7 @@ import type { EventSessionRecord, ViewerRecord } from '../../src/main/core/api/s
 import { openDatabase, type Db } from '../../src/main/core/store/db'
 import { listDiagnostics, recordDiagnostic } from '../../src/main/core/store/diagnostics'
 import { breakdown, pastSessions, snapshotsForChart, viewerPage } from '../../src/main/core/store/queries'
+import { BREAKDOWN_DIMENSIONS } from '../../src/main/core/store/queries/breakdown'
 import { storeSessionList, storeSessionSnapshot, upsertConnection } from '../../src/main/core/store/sessions'
 import { DEFAULT_RETENTION, getRetentionSettings, setRetentionSettings } from '../../src/main/core/store/settings'
 import { finishSyncRun, lastFinishedSyncRun, listSyncRuns, startSyncRun } from '../../src/main/core/store/sync-runs'
@@ -263,8 +264,20 @@ describe('viewerPage', () => {
   })
 })
 
-describe('breakdown', () => {
-  beforeEach(storeViewers)
+/** As a list stored before the writer kept its sums: none kept, so the first request scans. */
+function forgetBreakdowns(): void {
+  db.exec('DELETE FROM viewer_breakdowns; UPDATE viewer_lists SET breakdowns_of = NULL')
+}
+
+// The same answers whether the sums were kept with the list or are scanned from its rows.
+describe.each([
+  ['kept when the list was stored', () => undefined],
+  ['scanned from the stored rows', forgetBreakdowns]
+])('breakdown, %s', (_, prepare) => {
+  beforeEach(() => {
+    storeViewers()
+    prepare()
+  })
 
   it('groups by device type, worst average reliability first, with the ratio math', () => {
     expect(breakdown(db, 'A', 's', 'deviceType')).toEqual([
@@ -285,21 +298,6 @@ describe('breakdown', () => {
     expect(breakdown(db, 'A', 's', 'app').map((r) => [r.key, r.viewers])).toEqual([['Teams', 1], ['App', 1], [null, 2], ['Browser', 2]])
   })
 
-  it('is computed once per stored list and follows a new list', () => {
-    const cached = () => (db.prepare('SELECT COUNT(*) AS n FROM viewer_breakdowns').get() as { n: number }).n
-    expect(cached()).toBe(0)
-    const first = breakdown(db, 'A', 's', 'os')
-    expect(cached()).toBeGreaterThan(0)
-    expect(breakdown(db, 'A', 's', 'os')).toEqual(first)
-    // A newer list replaces the old one; the breakdown follows (same fetch time too).
-    storeViewerList(db, 'A', 's', [viewer('x', { os: 'Linux', reliabilityScore: 50 })], T0 + HOUR, 1)
-    expect(cached()).toBe(0)
-    expect(breakdown(db, 'A', 's', 'os')).toEqual([{ key: 'Linux', viewers: 1, avgReliability: 50, rebufferingRatio: null, cdnErrorRate: null }])
-    storeViewerList(db, 'A', 's', [], T0 + 2 * HOUR, 1)
-    expect(breakdown(db, 'A', 's', 'os')).toEqual([])
-    expect(breakdown(db, 'A', 's', 'site')).toEqual([])
-  })
-
   it('works on a read-only connection (computed, not kept) and is [] without a list', () => {
     const file = db.name
     db.close()
@@ -311,6 +309,34 @@ describe('breakdown', () => {
       readOnly.close()
     }
     db = openDatabase(file)
+  })
+})
+
+describe('breakdown sums', () => {
+  beforeEach(storeViewers)
+  const kept = () => (db.prepare('SELECT COUNT(*) AS n FROM viewer_breakdowns').get() as { n: number }).n
+  const stamp = () => db.prepare('SELECT fetched_at AS fetchedAt, breakdowns_of AS of FROM viewer_lists').get()
+
+  it('are kept with the list, in its transaction, and follow a new list', () => {
+    expect(kept()).toBeGreaterThan(0)
+    expect(stamp()).toEqual({ fetchedAt: T0 + HOUR, of: T0 + HOUR })
+    storeViewerList(db, 'A', 's', [viewer('x', { os: 'Linux', reliabilityScore: 50 })], T0 + 2 * HOUR, 1)
+    expect(stamp()).toEqual({ fetchedAt: T0 + 2 * HOUR, of: T0 + 2 * HOUR })
+    expect(breakdown(db, 'A', 's', 'os')).toEqual([{ key: 'Linux', viewers: 1, avgReliability: 50, rebufferingRatio: null, cdnErrorRate: null }])
+    storeViewerList(db, 'A', 's', [], T0 + 3 * HOUR, 1)
+    expect(kept()).toBe(0)
+    expect(breakdown(db, 'A', 's', 'os')).toEqual([])
+    expect(breakdown(db, 'A', 's', 'site')).toEqual([])
+  })
+
+  it('of a list stored without them are computed by the first request, then kept', () => {
+    const keptWithList = Object.fromEntries(BREAKDOWN_DIMENSIONS.map((d) => [d, breakdown(db, 'A', 's', d)]))
+    forgetBreakdowns()
+    expect(kept()).toBe(0)
+    const scanned = Object.fromEntries(BREAKDOWN_DIMENSIONS.map((d) => [d, breakdown(db, 'A', 's', d)]))
+    expect(kept()).toBeGreaterThan(0)
+    expect(stamp()).toEqual({ fetchedAt: T0 + HOUR, of: T0 + HOUR })
+    expect(scanned).toEqual(keptWithList)
   })
 })
 

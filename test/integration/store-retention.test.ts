@@ -9,7 +9,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EventSessionRecord, ViewerRecord } from '../../src/main/core/api/schemas'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
 import { migrate } from '../../src/main/core/store/migrate'
-import { breakdown } from '../../src/main/core/store/queries'
 import { pruneOnce, type PruneBatch } from '../../src/main/core/store/retention'
 import { RetentionJob, type JobTimers } from '../../src/main/core/store/retention-job'
 import { storeSessionList, upsertConnection } from '../../src/main/core/store/sessions'
@@ -69,7 +68,6 @@ function fill(): void {
 describe('pruneOnce', () => {
   it('with the defaults: snapshots and lists older than 90 days go, sessions stay', () => {
     fill()
-    breakdown(db, 'A', 'ancient', 'os') // cached rows that must go with the list
     const result = pruneOnce(db, DEFAULT_RETENTION, NOW)
     expect(result).toMatchObject({ snapshots: 15, viewerLists: 2, viewers: 32, sessions: 0 })
     expect(count('SELECT COUNT(*) AS n FROM snapshots')).toBe(9)
@@ -77,7 +75,10 @@ describe('pruneOnce', () => {
     expect(db.prepare('SELECT event_session_id AS id FROM viewer_lists').all()).toEqual([{ id: 'recent' }])
     expect(count('SELECT COUNT(*) AS n FROM viewers')).toBe(3)
     expect(count('SELECT COUNT(*) AS n FROM viewer_connections')).toBe(3)
-    expect(count('SELECT COUNT(*) AS n FROM viewer_breakdowns')).toBe(0)
+    // Kept breakdowns go with their list: only the kept list's remain.
+    expect(count('SELECT COUNT(*) AS n FROM viewer_breakdowns')).toBeGreaterThan(0)
+    expect(count(`SELECT COUNT(*) AS n FROM viewer_breakdowns b JOIN viewer_lists vl ON vl.id = b.list_id
+      WHERE vl.event_session_id = 'recent'`)).toBe(count('SELECT COUNT(*) AS n FROM viewer_breakdowns'))
     expect(count('SELECT COUNT(*) AS n FROM sessions')).toBe(3)
     // Nothing left to do: a second run changes nothing.
     expect(pruneOnce(db, DEFAULT_RETENTION, NOW)).toMatchObject({ snapshots: 0, viewerLists: 0, sessions: 0, batches: 0 })

@@ -16,6 +16,12 @@ import { storeViewerList } from '../../src/main/core/store/viewers'
 
 const T0 = Date.parse('2026-05-04T12:00:00Z')
 const TABLES = ['sessions', 'snapshots', 'viewer_lists', 'viewers', 'viewer_connections', 'viewer_breakdowns', 'sync_runs', 'diagnostics']
+/** Rows below a viewer list belong to the list's connection. */
+const OWNED_THROUGH_LIST: Record<string, string> = {
+  viewers: 'viewers t JOIN viewer_lists vl ON vl.id = t.list_id',
+  viewer_connections: 'viewer_connections t JOIN viewers v ON v.id = t.viewer JOIN viewer_lists vl ON vl.id = v.list_id',
+  viewer_breakdowns: 'viewer_breakdowns t JOIN viewer_lists vl ON vl.id = t.list_id'
+}
 
 let dir: string
 let db: Db
@@ -51,7 +57,10 @@ function fill(tenant: 'A' | 'B', os: string, reliability: number, site: number):
 
 const counts = (tenant: string): Record<string, number> =>
   Object.fromEntries(
-    TABLES.map((t) => [t, (db.prepare(`SELECT COUNT(*) AS n FROM ${t} WHERE connection_id = ?`).get(tenant) as { n: number }).n])
+    TABLES.map((t) => {
+      const from = OWNED_THROUGH_LIST[t] ?? `${t} vl`
+      return [t, (db.prepare(`SELECT COUNT(*) AS n FROM ${from} WHERE vl.connection_id = ?`).get(tenant) as { n: number }).n]
+    })
   )
 
 beforeEach(() => {
@@ -105,6 +114,9 @@ describe('two connections with the same session and viewer ids', () => {
     expect(deleteConnection(db, 'B')).toBe(true)
     expect(counts('B')).toEqual(Object.fromEntries(TABLES.map((t) => [t, 0])))
     expect(counts('A')).toEqual(a)
+    // Nothing left behind that no longer joins to a connection: every row left is A's.
+    const everything = Object.fromEntries(TABLES.map((t) => [t, (db.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get() as { n: number }).n]))
+    expect(everything).toEqual(a)
     expect(viewerPage(db, 'A', 'shared', { sort: 'viewerId' }).total).toBe(2)
     expect(breakdown(db, 'A', 'shared', 'os')).toHaveLength(1)
     expect(db.pragma('foreign_key_check')).toEqual([])

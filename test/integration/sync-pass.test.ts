@@ -44,7 +44,7 @@ const count = (db: Db, sql: string, ...params: unknown[]): number =>
   (db.prepare(sql).get(...params) as { n: number }).n
 
 function viewerCountsBySession(db: Db): Map<string, number> {
-  const rows = db.prepare('SELECT event_session_id AS id, COUNT(*) AS n FROM viewers GROUP BY event_session_id').all() as {
+  const rows = db.prepare('SELECT vl.event_session_id AS id, COUNT(*) AS n FROM viewers v JOIN viewer_lists vl ON vl.id = v.list_id GROUP BY vl.event_session_id').all() as {
     id: string
     n: number
   }[]

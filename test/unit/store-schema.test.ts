@@ -31,13 +31,20 @@ const record = (id: string, hasEnded: boolean, viewersCount: number, at = T0): E
   viewersCount, reliabilityScore: 97, cdnTraffic: 0, ecdnTraffic: 0
 })
 
+/** A cache file as version `version` left it, holding what `sql` inserts; returns its path. */
+function cacheAtVersion(version: number, sql: string): string {
+  const file = join(dir, `v${version}.db`)
+  const raw = new Database(file)
+  raw.pragma('foreign_keys = ON')
+  migrate(raw, migrations.slice(0, version))
+  raw.exec(sql)
+  raw.close()
+  return file
+}
+
 describe('migration 3', () => {
   it('upgrades a version-2 cache in place, back-filling what it can', () => {
-    const file = join(dir, 'v2.db')
-    const raw = new Database(file)
-    raw.pragma('foreign_keys = ON')
-    migrate(raw, migrations.slice(0, 2))
-    raw.exec(`
+    const file = cacheAtVersion(2, `
       INSERT INTO connections (id, name, base_url, auth_url, platform_id, tenant_id, client_id, is_demo, created_at)
         VALUES ('A', 'A', 'x', 'x', 'p', 't', 'c', 0, 0);
       INSERT INTO sessions (connection_id, event_session_id, platform_id, tenant_id, content_id, started_at, updated_at,
@@ -48,11 +55,10 @@ describe('migration 3', () => {
       VALUES ('A', 'ended', 200, 350, 90, 0, 0), ('A', 'ended', 300, 120, 90, 0, 0);
       INSERT INTO diagnostics (connection_id, at, kind, endpoint, message) VALUES ('A', 1, 'network', 'x', 'y'), (NULL, 1, 'network', 'x', 'z');
     `)
-    raw.close()
 
     const db = openDatabase(file)
     try {
-      expect(db.pragma('user_version', { simple: true })).toBe(3)
+      expect(db.pragma('user_version', { simple: true })).toBe(migrations.at(-1)?.version)
       expect(db.prepare('SELECT event_session_id AS id, ended_observed_at AS e, peak_viewers AS p FROM sessions ORDER BY id').all()).toEqual([
         { id: 'ended', e: 500, p: 350 },
         { id: 'live', e: null, p: 42 }
@@ -76,6 +82,69 @@ describe('migration 3', () => {
     const old = openDatabase(join(dir, 'old.db'))
     expect(old.pragma('auto_vacuum', { simple: true })).toBe(0)
     old.close()
+  })
+})
+
+describe('migration 4', () => {
+  it('carries a version-3 cache’s viewer lists over to integer keys, whole', () => {
+    const file = cacheAtVersion(3, `
+      INSERT INTO connections (id, name, base_url, auth_url, platform_id, tenant_id, client_id, is_demo, created_at)
+        VALUES ('A', 'A', 'x', 'x', 'p', 't', 'c', 0, 0), ('B', 'B', 'x', 'x', 'p', 't', 'c', 0, 0);
+      INSERT INTO sessions (connection_id, event_session_id, platform_id, tenant_id, content_id, started_at, updated_at,
+        has_ended, viewers_count, reliability_score, cdn_traffic, ecdn_traffic, raw_json, first_seen_at, last_polled_at)
+      VALUES ('A', 's', 'p', 't', 'c', 1, 1, 0, 2, 90, 0, 0, '{}', 100, 600),
+             ('B', 's', 'p', 't', 'c', 1, 1, 0, 1, 90, 0, 0, '{}', 100, 600);
+      INSERT INTO viewer_lists (connection_id, event_session_id, fetched_at, viewer_count, pages, breakdowns_of)
+        VALUES ('A', 's', 700, 2, 1, 700), ('B', 's', 800, 1, 1, NULL);
+      INSERT INTO viewers (connection_id, event_session_id, viewer_id, os, reliability_score, raw_json)
+        VALUES ('A', 's', 'v1', 'Windows', 40, '{}'), ('A', 's', 'v2', 'macOS', 95, '{"extra":1}'), ('B', 's', 'v1', 'Linux', 70, '{}');
+      INSERT INTO viewer_connections (connection_id, event_session_id, viewer_id, position, public_ip, site_code, type_json)
+        VALUES ('A', 's', 'v1', 0, '1.1.1.1', 101, '{"kind":"wired"}'), ('A', 's', 'v1', 1, '1.1.1.2', 102, NULL),
+               ('B', 's', 'v1', 0, '2.2.2.2', 202, '{"kind":"wifi"}');
+      INSERT INTO viewer_breakdowns (connection_id, event_session_id, dimension, key, viewers, reliability_count)
+        VALUES ('A', 's', 'os', 'stale', 9, 0);
+    `)
+
+    const db = openDatabase(file)
+    try {
+      expect(db.pragma('foreign_key_check')).toEqual([])
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
+      const a = viewerPage(db, 'A', 's', { sort: 'reliabilityScore' })
+      expect(a.fetchedAt).toBe(new Date(700).toISOString())
+      expect(a.rows.map((r) => [r.viewerId, r.os, r.siteCode, r.connectionType, r.publicIp])).toEqual([
+        ['v1', 'Windows', 101, 'wired', '1.1.1.1'],
+        ['v2', 'macOS', null, null, null]
+      ])
+      expect(viewerPage(db, 'B', 's', { sort: 'viewerId' }).rows.map((r) => [r.viewerId, r.os, r.siteCode])).toEqual([['v1', 'Linux', 202]])
+      // The old breakdown cache is gone: the next request computes it from the viewers.
+      expect(breakdown(db, 'A', 's', 'os').map((r) => [r.key, r.viewers])).toEqual([['Windows', 1], ['macOS', 1]])
+      const exported = db.prepare('SELECT COUNT(*) AS n FROM viewer_connections').get()
+      expect(exported).toEqual({ n: 3 })
+      // Still owned by the session: deleting A's session removes its list, viewers and connections only.
+      db.prepare("DELETE FROM sessions WHERE connection_id = 'A'").run()
+      expect(db.prepare('SELECT COUNT(*) AS n FROM viewers').get()).toEqual({ n: 1 })
+      expect(db.prepare('SELECT COUNT(*) AS n FROM viewer_connections').get()).toEqual({ n: 1 })
+      expect(db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'v3_%'").all()).toEqual([])
+    } finally {
+      db.close()
+    }
+  })
+
+  it('keeps the last record of a viewer id the service repeats within one list', () => {
+    const db = openDatabase(join(dir, 'repeat.db'))
+    try {
+      upsertConnection(db, { id: 'A', name: 'A', baseUrl: 'https://a', authUrl: 'https://a', platformId: 'p', tenantId: 't', clientId: 'c', isDemo: false })
+      storeSessionList(db, 'A', [record('s', false, 2)], T0)
+      storeViewerList(db, 'A', 's', [
+        { viewerId: 'v1', os: 'old' },
+        { viewerId: 'v2', os: 'iOS' },
+        { viewerId: 'v1', os: 'new' }
+      ] as ViewerRecord[], T0, 2)
+      expect(viewerPage(db, 'A', 's', { sort: 'viewerId' }).rows.map((r) => [r.viewerId, r.os])).toEqual([['v1', 'new'], ['v2', 'iOS']])
+      expect(db.prepare('SELECT viewer_count AS n FROM viewer_lists').get()).toEqual({ n: 2 })
+    } finally {
+      db.close()
+    }
   })
 })
 
@@ -127,15 +196,18 @@ describe('the screens’ queries use their indexes', () => {
 
   it('a viewer page by reliability: read off viewers_by_reliability', () => {
     const page = plans((db) => viewerPage(db, 'A', 'live', { sort: 'reliabilityScore' })).at(-1)
-    expect(page).toMatch(/viewers_by_reliability \(connection_id=\? AND event_session_id=\?\)/)
+    expect(page).toMatch(/viewers_by_reliability \(list_id=\?\)/)
     expect(page).not.toMatch(/TEMP B-TREE FOR ORDER BY/)
   })
 
-  it('a breakdown: computed by one pass over the session, then read from viewer_breakdowns_by_list', () => {
-    const first = plans((db) => breakdown(db, 'A', 'live', 'os')).join('\n')
-    expect(first).toMatch(/SEARCH v USING INDEX \w+ \(connection_id=\? AND event_session_id=\?\)/)
-    const again = plans((db) => breakdown(db, 'A', 'live', 'site'), (db) => breakdown(db, 'A', 'live', 'os'))
-    expect(again.join('\n')).toMatch(/viewer_breakdowns_by_list \(connection_id=\? AND event_session_id=\? AND dimension=\?\)/)
+  it('a breakdown: read from viewer_breakdowns_by_list; a list stored without sums is scanned once', () => {
+    const forget = (db: Database.Database): void => {
+      db.exec('DELETE FROM viewer_breakdowns; UPDATE viewer_lists SET breakdowns_of = NULL')
+    }
+    const first = plans((db) => breakdown(db, 'A', 'live', 'os'), forget).join('\n')
+    expect(first).toMatch(/SEARCH v USING INDEX \w+ \(list_id=\?\)/)
+    const again = plans((db) => breakdown(db, 'A', 'live', 'site'))
+    expect(again.join('\n')).toMatch(/viewer_breakdowns_by_list \(list_id=\? AND dimension=\?\)/)
     expect(again.join('\n')).not.toMatch(/SEARCH v /)
   })
 

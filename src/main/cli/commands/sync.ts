@@ -6,6 +6,8 @@ import { ERROR_KIND_LABELS } from '../../../shared/error-kinds'
 import type { DataSource } from '../../core/app/demo-source'
 import { defaultDbFile } from '../../core/paths'
 import { openDatabase, type Db } from '../../core/store/db'
+import type { ViewerListStore } from '../../core/store/viewer-store'
+import { startViewerWriter } from '../../core/store/viewer-writer'
 import { Poller } from '../../core/sync/poller'
 import { cadencesFor } from '../cadences'
 import { recordedSyncPass } from '../../core/sync/recorded-pass'
@@ -31,19 +33,23 @@ export function registerSync(program: Command): void {
   addConnectionOptions(command).action(async (opts: SyncOptions) => {
     const db = openDatabase(opts.db)
     let source: DataSource | undefined
+    let viewerStore: ViewerListStore | undefined
     try {
       source = await resolveSource(db, opts)
+      // Viewer lists are stored on a second thread while this one fetches and parses.
+      viewerStore = startViewerWriter({ file: opts.db })
       const progress = createProgress(process.stderr)
-      if (opts.once) await syncOnce(db, source, progress)
-      else await syncUntilSignal(db, source, progress, opts.interval)
+      if (opts.once) await syncOnce(db, source, progress, viewerStore)
+      else await syncUntilSignal(db, source, progress, viewerStore, opts.interval)
     } finally {
+      await viewerStore?.close()
       await source?.close()
       db.close()
     }
   })
 }
 
-async function syncOnce(db: Db, source: DataSource, progress: Progress): Promise<void> {
+async function syncOnce(db: Db, source: DataSource, progress: Progress, viewerStore: ViewerListStore): Promise<void> {
   const stop = new AbortController()
   const onSignal = (): void => stop.abort()
   process.once('SIGINT', onSignal)
@@ -55,6 +61,7 @@ async function syncOnce(db: Db, source: DataSource, progress: Progress): Promise
       client: source.client,
       lookbackDays: source.lookbackDays,
       signal: stop.signal,
+      viewerStore,
       onProgress: (p) =>
         progress.update({ phase: p.phase, done: p.done, total: p.total, detail: `${p.viewers.toLocaleString('en-US')} viewers` })
     }, 'once')
@@ -71,9 +78,16 @@ async function syncOnce(db: Db, source: DataSource, progress: Progress): Promise
   }
 }
 
-async function syncUntilSignal(db: Db, source: DataSource, progress: Progress, intervalSeconds?: number): Promise<void> {
+async function syncUntilSignal(
+  db: Db,
+  source: DataSource,
+  progress: Progress,
+  viewerStore: ViewerListStore,
+  intervalSeconds?: number
+): Promise<void> {
   const poller = new Poller(db, source.client, {
     connectionId: source.target.id,
+    viewerStore,
     cadences: cadencesFor(intervalSeconds),
     lookbackDays: source.lookbackDays,
     onPolled: (report) => {

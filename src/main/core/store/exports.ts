@@ -58,7 +58,7 @@ const scope = (t: string): string => `${t}.connection_id IN (
   ) AND ${t}.event_session_id = @sessionId`
 
 // Both queries below walk viewers in this same order, so their rows can be merged in one pass.
-const VIEWER_ORDER = 'v.started_at IS NULL, v.started_at, v.viewer_id, v.connection_id'
+const VIEWER_ORDER = 'v.started_at IS NULL, v.started_at, v.viewer_id, vl.connection_id'
 
 interface ViewerRow {
   connection_id: string
@@ -92,20 +92,21 @@ interface ConnectionRow {
 }
 
 const SELECT_VIEWERS = `
-  SELECT v.connection_id, v.viewer_id, v.device_type, v.os, v.app, v.reliability_score,
+  SELECT vl.connection_id, v.viewer_id, v.device_type, v.os, v.app, v.reliability_score,
     v.rebuffering_events, v.rebuffering_time, v.viewing_time, v.started_at, v.ended_at,
     v.cdn_traffic, v.ecdn_traffic, v.cdn_responses, v.cdn_errors, v.raw_json
-  FROM viewers v
-  WHERE ${scope('v')}
+  FROM viewer_lists vl
+  JOIN viewers v ON v.list_id = vl.id
+  WHERE ${scope('vl')}
   ORDER BY ${VIEWER_ORDER}`
 
 const SELECT_CONNECTIONS = `
-  SELECT vc.connection_id, vc.viewer_id, vc.position, vc.connection_started, vc.public_ip,
+  SELECT vl.connection_id, v.viewer_id, vc.position, vc.connection_started, vc.public_ip,
     vc.private_ip, vc.type_json, vc.proxy_json, vc.site_code
-  FROM viewer_connections vc
-  JOIN viewers v ON v.connection_id = vc.connection_id AND v.event_session_id = vc.event_session_id
-    AND v.viewer_id = vc.viewer_id
-  WHERE ${scope('vc')}
+  FROM viewer_lists vl
+  JOIN viewers v ON v.list_id = vl.id
+  JOIN viewer_connections vc ON vc.viewer = v.id
+  WHERE ${scope('vl')}
   ORDER BY ${VIEWER_ORDER}, vc.position`
 
 function toNetworkConnection(row: ConnectionRow, raw: unknown): ExportRecord {

@@ -7,8 +7,7 @@ import type { PollState } from '../../../shared/domain'
 import type { ReportingClient } from '../api/client'
 import type { Db } from '../store/db'
 import { storeSessionSnapshot } from '../store/sessions'
-import { breakdown } from '../store/queries/breakdown'
-import { storeViewerList } from '../store/viewers'
+import { inThreadViewerStore, type ViewerListStore } from '../store/viewer-store'
 import { cachedLiveSessionIds, refreshDetails, type DetailsReport } from './details'
 import { recordedSyncPass } from './recorded-pass'
 import type { SyncProblem, SyncProgress, SyncReport } from './sync-pass'
@@ -68,6 +67,8 @@ export interface PollerOptions {
   onStatus?: (status: PollerStatus) => void
   onConnectivity?: (change: Connectivity) => void
   onProgress?: (progress: SyncProgress) => void
+  /** Where viewer lists are stored (default: on this thread); the owner closes it. */
+  viewerStore?: ViewerListStore
 }
 
 export class Poller {
@@ -86,6 +87,7 @@ export class Poller {
   private readonly cadences: Cadences
   private readonly clock: () => number
   private readonly timers: Timers
+  private readonly viewerStore: ViewerListStore
 
   constructor(
     private readonly db: Db,
@@ -95,6 +97,7 @@ export class Poller {
     this.cadences = { ...DEFAULT_CADENCES, ...options.cadences }
     this.clock = options.clock ?? Date.now
     this.timers = options.timers ?? realTimers
+    this.viewerStore = options.viewerStore ?? inThreadViewerStore(db)
   }
 
   get currentStatus(): PollerStatus {
@@ -152,7 +155,7 @@ export class Poller {
       const detail = await this.client.getSession(eventSessionId)
       storeSessionSnapshot(this.db, this.options.connectionId, detail, now)
       const list = await this.client.listViewers(eventSessionId)
-      storeViewerList(this.db, this.options.connectionId, eventSessionId, list.viewers, this.clock(), list.pages)
+      await this.viewerStore.store(this.options.connectionId, eventSessionId, list.viewers, this.clock(), list.pages)
       this.viewersFetchedAt.set(eventSessionId, now)
       return { snapshot: true, viewers: list.viewers.length }
     })
@@ -212,11 +215,11 @@ export class Poller {
       signal: this.stopping.signal,
       backfillLimit: this.options.backfillPerPass ?? 5,
       viewersDue: (id) => started - (this.viewersFetchedAt.get(id) ?? Number.NEGATIVE_INFINITY) >= this.cadences.viewersMs,
-      onProgress: this.options.onProgress
+      onProgress: this.options.onProgress,
+      viewerStore: this.viewerStore
     }, 'discovery')
     // Only lists that were stored count as fetched; a failed one is due again next pass.
     for (const id of report.viewerListIds) this.viewersFetchedAt.set(id, started)
-    this.precomputeBreakdowns(report.viewerListIds)
     const listingFailed = report.listed === 0 && report.problems.length > 0
     const detailsAllFailed = report.live > 0 && report.snapshots === 0 && report.problems.length > 0
     this.afterUnit(listingFailed || detailsAllFailed ? report.problems : [], report.problems[0])
@@ -236,23 +239,6 @@ export class Poller {
     this.nextDetailAt = this.clock() + this.cadences.detailMs
     if (this.failures > 0) this.nextDiscoveryAt = this.clock() // let discovery own the back-off
     this.options.onDetails?.({ ...report, at: this.clock() })
-  }
-
-  /** The drill-down's breakdowns of fresh lists, summed now, one list per event-loop turn, so
-   *  the screen reads kept sums instead of paying for them on the first look. */
-  private precomputeBreakdowns(sessionIds: readonly string[]): void {
-    const queue = [...sessionIds]
-    const next = (): void => {
-      const id = queue.shift()
-      if (id === undefined || !this.running) return
-      try {
-        breakdown(this.db, this.options.connectionId, id, 'site') // computes and keeps all dimensions
-      } catch {
-        // A closed database or a list replaced meanwhile: the screen computes on demand instead.
-      }
-      setImmediate(next)
-    }
-    setImmediate(next)
   }
 
   /** Bookkeeping after a unit of work: failure counting, offline/online, status. */

@@ -13,7 +13,8 @@ import type { Db } from '../store/db'
 import { recordDiagnostic } from '../store/diagnostics'
 import { storeSessionList, storeSessionSnapshot } from '../store/sessions'
 import { statement } from '../store/statements'
-import { sessionsWithViewerLists, storeViewerList } from '../store/viewers'
+import { inThreadViewerStore, type ViewerListStore } from '../store/viewer-store'
+import { sessionsWithViewerLists } from '../store/viewers'
 import { forEachLimited } from './limit'
 
 export interface SyncProblem {
@@ -43,6 +44,8 @@ export interface SyncPassOptions {
   /** How many ended sessions without viewers to back-fill in this pass (default: all). */
   backfillLimit?: number
   onProgress?: (progress: SyncProgress) => void
+  /** Where viewer lists are stored (default: on this thread). */
+  viewerStore?: ViewerListStore
 }
 
 export interface SyncReport {
@@ -130,39 +133,52 @@ export async function syncPass(options: SyncPassOptions): Promise<SyncReport> {
     .slice(0, options.backfillLimit ?? Number.POSITIVE_INFINITY)
   const viewerTargets = [...live.filter((s) => due(s.eventSessionId)), ...justEnded, ...backfill]
   let listsDone = 0
-  // Each list is stored on the next turn of the event loop rather than at once: the lane goes
-  // straight on to fetch its next list, and responses already in for the other lanes are taken
-  // first, so the service keeps working on our requests while SQLite writes (storing is
-  // synchronous and takes about as long as fetching). Still one transaction per list.
+  // A lane hands each list to the store and goes straight on to fetch its next one, so the
+  // service keeps working on our requests while SQLite writes (storing takes about as long as
+  // fetching). Still one transaction per list.
+  const viewerStore = options.viewerStore ?? inThreadViewerStore(db)
   const storing = new Set<Promise<void>>()
   let escaped: { error: unknown } | undefined
-  const store = (session: EventSessionRecord, list: ViewerList): Promise<void> =>
-    nextTurn().then(() => {
-      try {
-        storeViewerList(db, connectionId, session.eventSessionId, list.viewers, clock(), list.pages)
+  const store = (session: EventSessionRecord, list: ViewerList): Promise<void> => {
+    // Only the counts outlive the hand-over: the parsed records can go while the list is written.
+    const viewers = list.viewers.length
+    const skipped = list.skipped.length
+    return viewerStore.store(connectionId, session.eventSessionId, list.viewers, clock(), list.pages).then(
+      () => {
         report.viewerLists++
         report.viewerListIds.push(session.eventSessionId)
-        report.viewers += list.viewers.length
-        report.skipped += list.skipped.length
-      } catch (error) {
+        report.viewers += viewers
+        report.skipped += skipped
+        progress('viewers', ++listsDone, viewerTargets.length)
+      },
+      (error: unknown) => {
         fail(error)
+        progress('viewers', ++listsDone, viewerTargets.length)
       }
-      progress('viewers', ++listsDone, viewerTargets.length)
-    })
-  await forEachLimited(viewerTargets, concurrency, async (session) => {
-    if (stopRequested()) return
+    )
+  }
+  // Fetches a list and hands it over; undefined when the fetch failed. Its own function, so the
+  // lane does not hold the parsed list while it waits on the store. (The store's promise comes
+  // back boxed: an async function would otherwise wait for it.)
+  const fetchAndStore = async (session: EventSessionRecord): Promise<{ stored: Promise<void> } | undefined> => {
     let list: ViewerList
     try {
       list = await client.listViewers(session.eventSessionId)
     } catch (error) {
       fail(error)
       progress('viewers', ++listsDone, viewerTargets.length)
-      return
+      return undefined
     }
     // What escapes a store (a throwing progress listener) fails the pass, as it did inline.
     const stored = store(session, list).catch((error: unknown) => {
       escaped ??= { error }
     })
+    return { stored }
+  }
+  await forEachLimited(viewerTargets, concurrency, async (session) => {
+    if (stopRequested()) return
+    const stored = (await fetchAndStore(session))?.stored
+    if (!stored) return
     storing.add(stored)
     void stored.then(() => storing.delete(stored))
     // Lists fetched but not yet stored stay few: memory is bounded by the lanes.
@@ -174,9 +190,6 @@ export async function syncPass(options: SyncPassOptions): Promise<SyncReport> {
   stopRequested()
   return report
 }
-
-/** Resolves after the I/O callbacks that are ready now have run (setImmediate's turn). */
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
 function cachedLiveSessions(db: Db, connectionId: string): Set<string> {
   const rows = statement(db, 'SELECT event_session_id AS id FROM sessions WHERE connection_id = ? AND has_ended = 0').all(

@@ -2,6 +2,7 @@
 import { initial } from './001-initial'
 import { connectionsViewersDiagnostics } from './002-connections-viewers-diagnostics'
 import { cacheComplete } from './003-cache-complete'
+import { viewerIntegerKeys } from './004-viewer-integer-keys'
 import type { Migration } from './types'
 
-export const migrations: readonly Migration[] = [initial, connectionsViewersDiagnostics, cacheComplete]
+export const migrations: readonly Migration[] = [initial, connectionsViewersDiagnostics, cacheComplete, viewerIntegerKeys]

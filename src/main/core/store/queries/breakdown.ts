@@ -2,9 +2,10 @@
 // type, worst average reliability first.
 //
 // A breakdown needs every viewer of the session (tens of thousands), too slow to redo on each
-// screen refresh. So the first request after a viewer list is stored computes all five
-// dimensions in one scan and keeps the sums in viewer_breakdowns, stamped with the list's
-// fetched_at; storing a new list drops them (FK cascade) and the stamp no longer matches.
+// screen refresh. So the sums of all five dimensions are kept in viewer_breakdowns, stamped with
+// the list's fetched_at: written with the list itself (breakdown-of-rows.ts), or, for a list
+// stored before that, computed by the first request in one scan. Storing a new list drops them
+// (FK cascade).
 //
 // The math, over the viewers for which the service gave the needed fields:
 //   avgReliability   = mean reliabilityScore
@@ -28,7 +29,7 @@ export interface BreakdownRow {
 }
 
 /** Sums that add up across groups (a mean or a ratio does not). */
-interface Sums {
+export interface Sums {
   viewers: number
   reliabilitySum: number
   reliabilityCount: number
@@ -53,7 +54,7 @@ const COMBINATIONS = `
     SUM(CASE WHEN v.cdn_responses IS NOT NULL THEN v.cdn_errors END) AS cdnErrors,
     SUM(CASE WHEN v.cdn_errors IS NOT NULL THEN v.cdn_responses END) AS cdnResponses
   FROM viewers v ${FIRST_CONNECTION}
-  WHERE v.connection_id = ? AND v.event_session_id = ?
+  WHERE v.list_id = ?
   GROUP BY 1, 2, 3, 4, 5`
 
 const emptySums = (): Sums => ({
@@ -66,54 +67,69 @@ const emptySums = (): Sums => ({
   cdnResponses: 0
 })
 
-type Computed = Record<BreakdownDimension, Map<string | null, Sums>>
+/** Per dimension, the sums of each group. */
+export type BreakdownSums = Record<BreakdownDimension, Map<string | null, Sums>>
 
-function compute(db: Db, connectionId: string, sessionId: string): Computed {
-  const out = Object.fromEntries(BREAKDOWN_DIMENSIONS.map((d) => [d, new Map<string | null, Sums>()])) as Computed
-  for (const row of statement(db, COMBINATIONS).iterate(connectionId, sessionId) as IterableIterator<Combination>) {
-    for (const dimension of BREAKDOWN_DIMENSIONS) {
-      const raw = dimension === 'connectionType' ? connectionTypeLabel(row.typeJson) : row[dimension]
-      const key = raw === null ? null : String(raw)
-      const groups = out[dimension]
-      let sums = groups.get(key)
-      if (!sums) groups.set(key, (sums = emptySums()))
-      sums.viewers += row.viewers ?? 0
-      sums.reliabilitySum += row.reliabilitySum ?? 0
-      sums.reliabilityCount += row.reliabilityCount ?? 0
-      sums.rebufferingTime += row.rebufferingTime ?? 0
-      sums.watchTime += row.watchTime ?? 0
-      sums.cdnErrors += row.cdnErrors ?? 0
-      sums.cdnResponses += row.cdnResponses ?? 0
-    }
+export const emptyBreakdownSums = (): BreakdownSums =>
+  Object.fromEntries(BREAKDOWN_DIMENSIONS.map((d) => [d, new Map<string | null, Sums>()])) as BreakdownSums
+
+/** Adds one combination of keys (a viewer, or a group of them) to every dimension's group. */
+export function addToBreakdown(
+  out: BreakdownSums,
+  keys: Record<BreakdownDimension, string | number | null>,
+  add: { [K in keyof Sums]: number | null }
+): void {
+  for (const dimension of BREAKDOWN_DIMENSIONS) {
+    const raw = keys[dimension]
+    const key = raw === null ? null : String(raw)
+    const groups = out[dimension]
+    let sums = groups.get(key)
+    if (!sums) groups.set(key, (sums = emptySums()))
+    sums.viewers += add.viewers ?? 0
+    sums.reliabilitySum += add.reliabilitySum ?? 0
+    sums.reliabilityCount += add.reliabilityCount ?? 0
+    sums.rebufferingTime += add.rebufferingTime ?? 0
+    sums.watchTime += add.watchTime ?? 0
+    sums.cdnErrors += add.cdnErrors ?? 0
+    sums.cdnResponses += add.cdnResponses ?? 0
+  }
+}
+
+/** The sums from the stored rows: for lists stored before the writer kept them (viewers.ts does). */
+function compute(db: Db, listId: number): BreakdownSums {
+  const out = emptyBreakdownSums()
+  for (const row of statement(db, COMBINATIONS).iterate(listId) as IterableIterator<Combination>) {
+    addToBreakdown(out, { ...row, connectionType: connectionTypeLabel(row.typeJson) }, row)
   }
   return out
 }
 
-/** Keeps the sums for the list fetched at `fetchedAt`; skipped (not an error) if the file is busy or read-only. */
-function remember(db: Db, connectionId: string, sessionId: string, fetchedAt: number, computed: Computed): void {
-  if (db.readonly) return
+/** Keeps `sums` as the breakdowns of the list fetched at `fetchedAt`, inside the caller's transaction. */
+export function keepBreakdowns(db: Db, listId: number, fetchedAt: number, sums: BreakdownSums): void {
   const insert = statement(
     db,
-    `INSERT INTO viewer_breakdowns (connection_id, event_session_id, dimension, key, viewers, reliability_sum,
+    `INSERT INTO viewer_breakdowns (list_id, dimension, key, viewers, reliability_sum,
        reliability_count, rebuffering_time, watch_time, cdn_errors, cdn_responses)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
   )
+  statement(db, 'DELETE FROM viewer_breakdowns WHERE list_id = ?').run(listId)
+  for (const dimension of BREAKDOWN_DIMENSIONS) {
+    for (const [key, s] of sums[dimension]) {
+      insert.run(listId, dimension, key, s.viewers, s.reliabilitySum, s.reliabilityCount,
+        s.rebufferingTime, s.watchTime, s.cdnErrors, s.cdnResponses)
+    }
+  }
+  statement(db, 'UPDATE viewer_lists SET breakdowns_of = ? WHERE id = ? AND fetched_at = ?').run(fetchedAt, listId, fetchedAt)
+}
+
+/** Keeps the sums for the list fetched at `fetchedAt`; skipped (not an error) if the file is busy or read-only. */
+function remember(db: Db, listId: number, fetchedAt: number, sums: BreakdownSums): void {
+  if (db.readonly) return
   // A cache must never make the UI wait on another process's write lock.
   const timeout = db.pragma('busy_timeout', { simple: true }) as number
   db.pragma('busy_timeout = 0')
   try {
-    db.transaction(() => {
-      statement(db, 'DELETE FROM viewer_breakdowns WHERE connection_id = ? AND event_session_id = ?').run(connectionId, sessionId)
-      for (const dimension of BREAKDOWN_DIMENSIONS) {
-        for (const [key, s] of computed[dimension]) {
-          insert.run(connectionId, sessionId, dimension, key, s.viewers, s.reliabilitySum, s.reliabilityCount,
-            s.rebufferingTime, s.watchTime, s.cdnErrors, s.cdnResponses)
-        }
-      }
-      statement(db, 'UPDATE viewer_lists SET breakdowns_of = ? WHERE connection_id = ? AND event_session_id = ? AND fetched_at = ?').run(
-        fetchedAt, connectionId, sessionId, fetchedAt
-      )
-    })()
+    db.transaction(() => keepBreakdowns(db, listId, fetchedAt, sums))()
   } catch (error) {
     if ((error as { code?: unknown }).code !== 'SQLITE_BUSY') throw error
   } finally {
@@ -121,13 +137,13 @@ function remember(db: Db, connectionId: string, sessionId: string, fetchedAt: nu
   }
 }
 
-function remembered(db: Db, connectionId: string, sessionId: string, dimension: BreakdownDimension): Map<string | null, Sums> {
+function remembered(db: Db, listId: number, dimension: BreakdownDimension): Map<string | null, Sums> {
   const rows = statement(
     db,
     `SELECT key, viewers, reliability_sum AS reliabilitySum, reliability_count AS reliabilityCount,
        rebuffering_time AS rebufferingTime, watch_time AS watchTime, cdn_errors AS cdnErrors, cdn_responses AS cdnResponses
-     FROM viewer_breakdowns WHERE connection_id = ? AND event_session_id = ? AND dimension = ?`
-  ).all(connectionId, sessionId, dimension) as (Sums & { key: string | null })[]
+     FROM viewer_breakdowns WHERE list_id = ? AND dimension = ?`
+  ).all(listId, dimension) as (Sums & { key: string | null })[]
   return new Map(rows.map(({ key, ...sums }) => [key, sums]))
 }
 
@@ -161,15 +177,15 @@ function worstFirst(a: BreakdownRow, b: BreakdownRow): number {
 export function breakdown(db: Db, connectionId: string, sessionId: string, dimension: BreakdownDimension): BreakdownRow[] {
   const list = statement(
     db,
-    'SELECT fetched_at, breakdowns_of FROM viewer_lists WHERE connection_id = ? AND event_session_id = ?'
-  ).get(connectionId, sessionId) as { fetched_at: number; breakdowns_of: number | null } | undefined
+    'SELECT id, fetched_at, breakdowns_of FROM viewer_lists WHERE connection_id = ? AND event_session_id = ?'
+  ).get(connectionId, sessionId) as { id: number; fetched_at: number; breakdowns_of: number | null } | undefined
   if (!list) return []
   let groups: Map<string | null, Sums>
   if (list.breakdowns_of === list.fetched_at) {
-    groups = remembered(db, connectionId, sessionId, dimension)
+    groups = remembered(db, list.id, dimension)
   } else {
-    const computed = compute(db, connectionId, sessionId)
-    remember(db, connectionId, sessionId, list.fetched_at, computed)
+    const computed = compute(db, list.id)
+    remember(db, list.id, list.fetched_at, computed)
     groups = computed[dimension]
   }
   return [...groups].map(([key, sums]) => toRow(key, sums)).sort(worstFirst)

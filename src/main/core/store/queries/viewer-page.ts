@@ -138,8 +138,13 @@ interface Row {
 export function viewerPage(db: Db, connectionId: string, sessionId: string, q: ViewerPageQuery): ViewerPage {
   const { limit, offset } = pageBounds(q.limit, q.offset)
   const filter = q.filter ?? {}
-  const conditions = ['v.connection_id = @connectionId', 'v.event_session_id = @sessionId']
-  const params: Record<string, unknown> = { connectionId, sessionId }
+  const list = statement(db, 'SELECT id, fetched_at FROM viewer_lists WHERE connection_id = ? AND event_session_id = ?').get(
+    connectionId,
+    sessionId
+  ) as { id: number; fetched_at: number } | undefined
+  if (!list) return { rows: [], total: 0, fetchedAt: null }
+  const conditions = ['v.list_id = @listId']
+  const params: Record<string, unknown> = { listId: list.id }
   let needsConnection = false
   for (const [name, column] of EQUALS) {
     const value = filter[name]
@@ -154,12 +159,6 @@ export function viewerPage(db: Db, connectionId: string, sessionId: string, q: V
     needsConnection = true
   }
   const where = `WHERE ${conditions.join(' AND ')}`
-
-  const list = statement(db, 'SELECT fetched_at FROM viewer_lists WHERE connection_id = ? AND event_session_id = ?').get(
-    connectionId,
-    sessionId
-  ) as { fetched_at: number } | undefined
-  if (!list) return { rows: [], total: 0, fetchedAt: null }
 
   // The count joins the first connection only when a filter looks at it.
   const { total } = statement(db, `SELECT COUNT(*) AS total FROM viewers v ${needsConnection ? FIRST_CONNECTION : ''} ${where}`).get(
@@ -179,17 +178,17 @@ export function viewerPage(db: Db, connectionId: string, sessionId: string, q: V
   const rows = statement(
     db,
     `WITH page AS (
-       SELECT v.rowid AS rid, ${sortKey} AS sort_key
+       SELECT v.id AS rid, ${sortKey} AS sort_key
        FROM viewers v ${joinForPage ? FIRST_CONNECTION : ''}
        ${where}
-       ORDER BY ${sortKey} ${dir}, v.rowid ${tie}
+       ORDER BY ${sortKey} ${dir}, v.id ${tie}
        LIMIT @limit OFFSET @offset
      )
      SELECT v.viewer_id, v.device_type, v.os, v.app, vc.site_code, ${CONNECTION_TYPE} AS connection_type,
        vc.public_ip, vc.private_ip, v.reliability_score, v.rebuffering_events, v.rebuffering_time, v.viewing_time,
        ${REBUFFERING_RATIO} AS rebuffering_ratio, v.started_at, v.ended_at, v.cdn_traffic, v.ecdn_traffic,
        v.cdn_responses, v.cdn_errors, ${CDN_ERROR_RATE} AS cdn_error_rate
-     FROM page JOIN viewers v ON v.rowid = page.rid ${FIRST_CONNECTION}
+     FROM page JOIN viewers v ON v.id = page.rid ${FIRST_CONNECTION}
      ORDER BY ${outerKey} ${dir}, page.rid ${tie}`
   ).all({ ...params, limit, offset }) as Row[]
   return { rows: rows.map(toViewerRow), total, fetchedAt }

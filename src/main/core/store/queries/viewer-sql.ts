@@ -6,8 +6,7 @@
 // else `name`, a bare JSON string as itself, else the JSON text as stored.
 
 /** Joins a viewer `v` to its first network connection `vc` (absent: NULL columns). */
-export const FIRST_CONNECTION = `LEFT JOIN viewer_connections vc ON vc.connection_id = v.connection_id
-  AND vc.event_session_id = v.event_session_id AND vc.viewer_id = v.viewer_id AND vc.position = 0`
+export const FIRST_CONNECTION = 'LEFT JOIN viewer_connections vc ON vc.viewer = v.id AND vc.position = 0'
 
 /** The label of `vc.type_json` (see above). */
 export const CONNECTION_TYPE = `(CASE

@@ -1,0 +1,119 @@
+// The cache writer: a worker thread with its own connection to the cache file, storing viewer
+// lists while this thread goes on fetching and parsing the next ones. On two cores that halves
+// the time of a large sync (parsing and storing cost about the same). SQLite's WAL lets the two
+// connections share the file; each list is one transaction in the worker, as in-thread.
+//
+// What crosses the thread boundary is the list's flat rows (viewer-rows.ts), built here: plain
+// arrays clone at a third of the cost of the parsed records.
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import type { ViewerListRows } from './viewer-rows'
+import { viewerListRows } from './viewer-rows'
+import type { ViewerListStore } from './viewer-store'
+
+export interface ViewerWriterOptions {
+  /** The cache file, already opened (and so migrated) by the caller. */
+  file: string
+  /** A better-sqlite3 binary built for this runtime (the Electron app has its own). */
+  nativeBinding?: string
+}
+
+export type WriterRequest =
+  | { type: 'store'; id: number; connectionId: string; eventSessionId: string; rows: ViewerListRows; fetchedAt: number; pages: number }
+  | { type: 'close' }
+
+export type WriterReply = { id: number; ok: true } | { id: number; ok: false; error: { name: string; message: string; code?: string } }
+
+/** A store the writer could not make: the worker's error, rebuilt on this side. */
+export class CacheWriterError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string
+  ) {
+    super(message)
+    this.name = 'CacheWriterError'
+  }
+}
+
+/**
+ * The worker beside this module: the .mjs beside the CLI bundle (scripts/build-cli.js builds
+ * both), or, running from the TypeScript sources, the .ts through tsx's loader (a worker does
+ * not inherit a loader registered at run time, so a two-line bootstrap registers it first).
+ */
+function workerEntry(): { entry: URL | string; eval: boolean } {
+  const here = import.meta.url
+  const ext = /\.(ts|mjs|js)$/.exec(new URL(here).pathname)?.[1] ?? 'js'
+  const entry = new URL(`./viewer-writer-worker.${ext}`, here)
+  if (ext !== 'ts') return { entry, eval: false }
+  const bootstrap = `import(${JSON.stringify(tsxEsmApi(here))}).then(({ register }) => {
+    register()
+    return import(${JSON.stringify(entry.href)})
+  })`
+  return { entry: bootstrap, eval: true }
+}
+
+/** The ESM build of tsx's API, as its package's exports map names it (the CommonJS one cannot register from a worker). */
+function tsxEsmApi(from: string): string {
+  const manifest = createRequire(from).resolve('tsx/package.json')
+  const exportsMap = JSON.parse(readFileSync(manifest, 'utf8')).exports as Record<string, { import: { default: string } }>
+  return pathToFileURL(join(dirname(manifest), exportsMap['./esm/api']?.import.default ?? 'dist/esm/api/index.mjs')).href
+}
+
+interface Pending {
+  resolve: () => void
+  reject: (error: Error) => void
+}
+
+export function startViewerWriter(options: ViewerWriterOptions): ViewerListStore {
+  const { entry, eval: isCode } = workerEntry()
+  // Everything the writer allocates dies within one list: a small young generation keeps its
+  // memory down (about 30 MB less peak RSS over 85,000 viewers) and costs no time.
+  const worker = new Worker(entry, { workerData: options, eval: isCode, resourceLimits: { maxYoungGenerationSizeMb: 8 } })
+  const pending = new Map<number, Pending>()
+  let nextId = 1
+  let broken: Error | null = null
+  let closing = false
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()))
+
+  // The worker gone for good: every list in hand, and every later one, fails with the reason.
+  const breakDown = (reason: string): void => {
+    broken ??= new CacheWriterError(`the cache writer stopped: ${reason}`)
+    for (const p of pending.values()) p.reject(broken)
+    pending.clear()
+  }
+  worker.on('message', (reply: WriterReply) => {
+    const p = pending.get(reply.id)
+    if (!p) return
+    pending.delete(reply.id)
+    if (reply.ok) p.resolve()
+    else p.reject(new CacheWriterError(reply.error.message, reply.error.code))
+  })
+  worker.on('error', (error) => breakDown(error.message))
+  worker.on('exit', (code) => {
+    if (!closing || pending.size > 0) breakDown(`it exited (code ${code})`)
+  })
+
+  return {
+    store(connectionId, eventSessionId, viewers, fetchedAt, pages) {
+      if (broken) return Promise.reject(broken)
+      if (closing) return Promise.reject(new CacheWriterError('the cache writer is closed'))
+      const rows = viewerListRows(viewers)
+      const id = nextId++
+      return new Promise<void>((resolve, reject) => {
+        pending.set(id, { resolve, reject })
+        const request: WriterRequest = { type: 'store', id, connectionId, eventSessionId, rows, fetchedAt, pages }
+        worker.postMessage(request)
+      })
+    },
+    async close() {
+      if (closing) return exited
+      closing = true
+      // Requests are handled in order: 'close' comes after every list already sent.
+      worker.postMessage({ type: 'close' } satisfies WriterRequest)
+      await exited
+    }
+  }
+}
