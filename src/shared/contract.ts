@@ -3,7 +3,27 @@
 // so a request cannot exist in one face and not another.
 import { z } from 'zod'
 import { ConnectionInputSchema, ConnectionTestReportSchema, ConnectionViewSchema } from './connections'
-import { AppSettingsSchema, CadenceSettingsSchema, RetentionSettingsSchema } from './settings'
+import {
+  AppSettingsSchema,
+  CadenceSettingsSchema,
+  DisplaySettingsSchema,
+  ReliabilityThresholdsSchema,
+  RetentionSettingsSchema
+} from './settings'
+import {
+  BreakdownArgsSchema,
+  BreakdownRowSchema,
+  ChartSeriesSchema,
+  ExportChunkArgsSchema,
+  ExportChunkSchema,
+  PastSessionsArgsSchema,
+  PastSessionsPageSchema,
+  SessionChartArgsSchema,
+  ViewerDetailArgsSchema,
+  ViewerDetailSchema,
+  ViewerPageArgsSchema,
+  ViewerPageSchema
+} from './screens'
 import {
   ConnectivityChangedSchema,
   DiagnosticSchema,
@@ -59,18 +79,33 @@ export const requests = {
   },
   testConnection: { args: z.object({ id: Id }).strict(), result: ConnectionTestReportSchema },
 
-  /** Poll cadences and retention. */
+  /** Poll cadences, retention, reliability thresholds, display, and the units in use. */
   getSettings: { args: NoArgs, result: AppSettingsSchema },
   /** Changes some settings; nothing invalid is saved. New cadences restart polling. */
   saveSettings: {
     args: z
       .object({
         cadences: CadenceSettingsSchema.partial().strict().optional(),
-        retention: RetentionSettingsSchema.partial().strict().optional()
+        retention: RetentionSettingsSchema.partial().strict().optional(),
+        thresholds: ReliabilityThresholdsSchema.optional(),
+        display: DisplaySettingsSchema.partial().strict().optional()
       })
       .strict(),
     result: AppSettingsSchema
   },
+
+  /** A session's snapshots for its charts (bucketed to at most maxPoints). */
+  sessionChart: { args: SessionChartArgsSchema, result: ChartSeriesSchema },
+  /** A window of a session's cached viewers, sorted and filtered. */
+  viewerPage: { args: ViewerPageArgsSchema, result: ViewerPageSchema },
+  /** One cached viewer, every field, network connections included; null when not cached. */
+  viewerDetail: { args: ViewerDetailArgsSchema, result: ViewerDetailSchema },
+  /** A session's viewers grouped by one dimension, worst first. */
+  breakdown: { args: BreakdownArgsSchema, result: z.array(BreakdownRowSchema) },
+  /** Past (and optionally live) sessions from the cache: works offline. */
+  pastSessions: { args: PastSessionsArgsSchema, result: PastSessionsPageSchema },
+  /** One chunk of a session's export (the session, its snapshots or its viewers). */
+  exportChunk: { args: ExportChunkArgsSchema, result: ExportChunkSchema },
 
   /** Recent trouble with the service: skipped records, failed and retried requests. */
   listDiagnostics: {

@@ -36,8 +36,63 @@ export const DEFAULT_CADENCES: CadenceSettings = Object.freeze({
   viewersSeconds: 60
 })
 
+
+/**
+ * Reliability levels for the screens' colours (and, later, the alert rules), on the 0–100 scale
+ * whatever scale the service reports in: good at or above `warning`, warning below it, critical
+ * below `critical`.
+ */
+export const ReliabilityThresholdsSchema = z
+  .object({
+    warning: z.number().min(0).max(100),
+    critical: z.number().min(0).max(100)
+  })
+  .refine((t) => t.critical < t.warning, { message: 'the critical level must be below the warning level', path: ['critical'] })
+export type ReliabilityThresholds = z.infer<typeof ReliabilityThresholdsSchema>
+
+export const DEFAULT_THRESHOLDS: ReliabilityThresholds = Object.freeze({ warning: 95, critical: 90 })
+
+/**
+ * How the screens show things. `auto` units are detected from the cached data (the API does not
+ * say); the Settings screen says what was detected and why.
+ */
+export const DisplaySettingsSchema = z.object({
+  timeZone: z.enum(['local', 'utc']),
+  theme: z.enum(['dark', 'light']),
+  /** The scale reliabilityScore is reported on. */
+  reliabilityScale: z.enum(['auto', '0-1', '0-100']),
+  /** The unit of cdnTraffic / ecdnTraffic (sessions and viewers). */
+  trafficUnit: z.enum(['auto', 'bytes', 'kilobytes', 'megabytes']),
+  /** The unit of a viewer's viewingTime / rebufferingTime. */
+  viewerTimeUnit: z.enum(['auto', 'seconds', 'milliseconds'])
+})
+export type DisplaySettings = z.infer<typeof DisplaySettingsSchema>
+
+export const DEFAULT_DISPLAY: DisplaySettings = Object.freeze({
+  timeZone: 'local',
+  theme: 'dark',
+  reliabilityScale: 'auto',
+  trafficUnit: 'auto',
+  viewerTimeUnit: 'auto'
+})
+
+/** A unit as the screens use it: the setting, or what was detected (and why), or the default. */
+export const ResolvedUnitSchema = <T extends z.ZodType>(value: T) =>
+  z.object({ value, source: z.enum(['setting', 'detected', 'default']), reason: z.string() })
+
+export const ResolvedUnitsSchema = z.object({
+  reliabilityScale: ResolvedUnitSchema(z.enum(['0-1', '0-100'])),
+  trafficUnit: ResolvedUnitSchema(z.enum(['bytes', 'kilobytes', 'megabytes'])),
+  viewerTimeUnit: ResolvedUnitSchema(z.enum(['seconds', 'milliseconds']))
+})
+export type ResolvedUnits = z.infer<typeof ResolvedUnitsSchema>
+
 export const AppSettingsSchema = z.object({
   retention: RetentionSettingsSchema,
-  cadences: CadenceSettingsSchema
+  cadences: CadenceSettingsSchema,
+  thresholds: ReliabilityThresholdsSchema,
+  display: DisplaySettingsSchema,
+  /** What the screens use for each `auto` unit. */
+  units: ResolvedUnitsSchema
 })
 export type AppSettings = z.infer<typeof AppSettingsSchema>

@@ -36,9 +36,11 @@ async function value<T>(core: AppCore, name: string, args: unknown): Promise<T> 
 describe('settings through the app API', () => {
   it('starts from the defaults, saves changes, applies new cadences and keeps them across a restart', async () => {
     const core = await start()
-    expect(await value<AppSettings>(core, 'getSettings', {})).toEqual({
+    expect(await value<AppSettings>(core, 'getSettings', {})).toMatchObject({
       cadences: { discoverySeconds: 30, detailSeconds: 15, viewersSeconds: 60 },
-      retention: { snapshotsDays: 90, viewerListsDays: 90, sessionsDays: null }
+      retention: { snapshotsDays: 90, viewerListsDays: 90, sessionsDays: null },
+      thresholds: { warning: 95, critical: 90 },
+      display: { timeZone: 'local', theme: 'dark', reliabilityScale: 'auto', trafficUnit: 'auto', viewerTimeUnit: 'auto' }
     })
     expect((await value<Status>(core, 'getStatus', {})).pollIntervalSeconds).toBe(15)
 
@@ -59,6 +61,24 @@ describe('settings through the app API', () => {
     expect(await value<AppSettings>(again, 'getSettings', {})).toEqual(saved)
     expect((await value<Status>(again, 'getStatus', {})).pollIntervalSeconds).toBe(20)
   }, 30_000)
+
+  it('saves thresholds and display settings, refusing thresholds that do not fit together', async () => {
+    const core = await start()
+    const saved = await value<AppSettings>(core, 'saveSettings', {
+      thresholds: { warning: 85, critical: 70 },
+      display: { theme: 'light', timeZone: 'utc', reliabilityScale: '0-1' }
+    })
+    expect(saved.thresholds).toEqual({ warning: 85, critical: 70 })
+    expect(saved.display).toMatchObject({ theme: 'light', timeZone: 'utc', reliabilityScale: '0-1', trafficUnit: 'auto' })
+    expect(saved.units.reliabilityScale).toEqual({ value: '0-1', source: 'setting', reason: 'set in Settings' })
+
+    const inverted = await core.dispatch('saveSettings', { thresholds: { warning: 70, critical: 85 }, display: { theme: 'dark' } })
+    expect(inverted).toMatchObject({ ok: false, error: { code: 'invalid-arguments', message: expect.stringMatching(/critical level must be below/) } })
+    const unknownTheme = await core.dispatch('saveSettings', { display: { theme: 'neon' } })
+    expect(unknownTheme).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
+    // Nothing of a refused change was written.
+    expect(await value<AppSettings>(core, 'getSettings', {})).toEqual(saved)
+  })
 
   it('lets cadences given for the run win over the stored ones', async () => {
     const core = await startAppCore({ dbFile, cadences: { discoveryMs: 5000, detailMs: 5000, viewersMs: 5000 } })

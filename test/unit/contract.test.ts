@@ -57,7 +57,14 @@ const CONNECTION = {
 
 const SETTINGS = {
   cadences: { discoverySeconds: 30, detailSeconds: 15, viewersSeconds: 60 },
-  retention: { snapshotsDays: 90, viewerListsDays: 90, sessionsDays: null }
+  retention: { snapshotsDays: 90, viewerListsDays: 90, sessionsDays: null },
+  thresholds: { warning: 95, critical: 90 },
+  display: { timeZone: 'local', theme: 'dark', reliabilityScale: 'auto', trafficUnit: 'auto', viewerTimeUnit: 'auto' } as const,
+  units: {
+    reliabilityScale: { value: '0-100', source: 'default', reason: 'r' },
+    trafficUnit: { value: 'bytes', source: 'default', reason: 'r' },
+    viewerTimeUnit: { value: 'seconds', source: 'default', reason: 'r' }
+  } as const
 }
 
 function fakeHandlers() {
@@ -76,7 +83,13 @@ function fakeHandlers() {
     refreshSession: vi.fn(async () => ({ viewers: 0 })),
     setPaused: vi.fn(async () => STATUS),
     getSettings: vi.fn(async () => SETTINGS),
-    saveSettings: vi.fn(async () => SETTINGS)
+    saveSettings: vi.fn(async () => SETTINGS),
+    sessionChart: vi.fn(async () => ({ points: [], total: 0, bucketed: false })),
+    viewerPage: vi.fn(async () => ({ rows: [], total: 0, fetchedAt: null })),
+    viewerDetail: vi.fn(async () => null),
+    breakdown: vi.fn(async () => []),
+    pastSessions: vi.fn(async () => ({ rows: [], total: 0, cachedAsOf: null })),
+    exportChunk: vi.fn(async () => ({ records: [], total: 0 }))
   } satisfies Handlers
 }
 

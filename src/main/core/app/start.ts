@@ -6,7 +6,18 @@ import { testConnection } from '../connections/test-connection'
 import { osKeychain, type SecretStore } from '../secrets/keychain'
 import { openDatabase } from '../store/db'
 import { RetentionJob } from '../store/retention-job'
-import { getCadenceSettings, getRetentionSettings, setCadenceSettings, setRetentionSettings } from '../store/settings'
+import {
+  getCadenceSettings,
+  getDisplaySettings,
+  getRetentionSettings,
+  getThresholds,
+  setCadenceSettings,
+  setDisplaySettings,
+  setRetentionSettings,
+  setThresholds
+} from '../store/settings'
+import { resolveUnits } from '../store/units'
+import type { AppSettings } from '../../../shared/settings'
 import type { Cadences } from '../sync/poller'
 import type { CadenceSettings } from '../../../shared/settings'
 import { listDiagnostics } from '../store/diagnostics'
@@ -15,6 +26,7 @@ import { startDemoSource, type DataSource } from './demo-source'
 import { createDispatch } from './dispatch'
 import { EventHub } from './event-hub'
 import { PollerGroup } from './pollers'
+import { screenHandlers } from './screen-handlers'
 import { enabledSavedSources, savedSource } from './saved-sources'
 import type { AppCore, AppCoreOptions } from './types'
 
@@ -66,7 +78,19 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   const retention = new RetentionJob(db)
   retention.start(RETENTION_INTERVAL_MS, RETENTION_FIRST_DELAY_MS)
 
+  const settings = (): AppSettings => {
+    const display = getDisplaySettings(db)
+    return {
+      cadences: getCadenceSettings(db),
+      retention: getRetentionSettings(db),
+      thresholds: getThresholds(db),
+      display,
+      units: resolveUnits(db, display)
+    }
+  }
+
   const dispatch = createDispatch({
+    ...screenHandlers(db),
     getStatus: () => pollers.status(),
     listLiveSessions: () => listLiveSessions(db),
     getSession: ({ connectionId, eventSessionId }) => getSession(db, connectionId, eventSessionId),
@@ -96,18 +120,20 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       return view
     },
     testConnection: ({ id }) => testConnection(connections.target(id), () => connections.credentialsFor(id)),
-    getSettings: () => ({ cadences: getCadenceSettings(db), retention: getRetentionSettings(db) }),
-    saveSettings: async ({ cadences, retention }) => {
-      // Validated by the contract already; both or neither are written.
+    getSettings: settings,
+    saveSettings: async ({ cadences, retention, thresholds, display }) => {
+      // Validated by the contract already; all or none are written.
       db.transaction(() => {
         if (retention) setRetentionSettings(db, retention)
         if (cadences) setCadenceSettings(db, cadences)
+        if (thresholds) setThresholds(db, thresholds)
+        if (display) setDisplaySettings(db, display)
       })()
       if (cadences && !options.cadences) {
         pollers.setCadences(cadencesFromSettings())
         await reconcile()
       }
-      return { cadences: getCadenceSettings(db), retention: getRetentionSettings(db) }
+      return settings()
     },
     listDiagnostics: ({ limit }) =>
       listDiagnostics(db, limit).map((d) => ({ ...d, at: new Date(d.at).toISOString() })),

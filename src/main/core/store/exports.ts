@@ -60,7 +60,7 @@ const scope = (t: string): string => `${t}.connection_id IN (
 // Both queries below walk viewers in this same order, so their rows can be merged in one pass.
 const VIEWER_ORDER = 'v.started_at IS NULL, v.started_at, v.viewer_id, vl.connection_id'
 
-interface ViewerRow {
+export interface ViewerRow {
   connection_id: string
   viewer_id: string
   device_type: string | null
@@ -79,7 +79,7 @@ interface ViewerRow {
   raw_json: string
 }
 
-interface ConnectionRow {
+export interface ConnectionRow {
   connection_id: string
   viewer_id: string
   position: number
@@ -121,7 +121,7 @@ function toNetworkConnection(row: ConnectionRow, raw: unknown): ExportRecord {
   return record
 }
 
-function toViewer(row: ViewerRow, connections: ConnectionRow[]): ExportRecord {
+export function toViewer(row: ViewerRow, connections: ConnectionRow[]): ExportRecord {
   const record = parseObject(row.raw_json)
   record.viewerId = row.viewer_id
   put(record, 'deviceType', row.device_type)

@@ -161,13 +161,15 @@ export function countSessions(db: Db): { stored: number; live: number } {
 }
 
 /** Stored sessions under the API's own field names (plus any extra fields it sent). */
-export function exportSessions(db: Db): Record<string, unknown>[] {
+/** Every cached session (or just the one named) under the API's field names. */
+export function exportSessions(db: Db, only?: { connectionId: string; eventSessionId: string }): Record<string, unknown>[] {
+  const where = only ? 'WHERE connection_id = @connectionId AND event_session_id = @eventSessionId' : ''
   const rows = statement(
     db,
     `SELECT raw_json, event_session_id, platform_id, tenant_id, content_id, event_name, started_at,
        updated_at, has_ended, viewers_count, reliability_score, cdn_traffic, ecdn_traffic
-     FROM sessions ORDER BY started_at, event_session_id`
-  ).all() as (Omit<SessionRow, 'connection_id' | 'connection_name' | 'last_polled_at'> & {
+     FROM sessions ${where} ORDER BY started_at, event_session_id`
+  ).all(only ?? {}) as (Omit<SessionRow, 'connection_id' | 'connection_name' | 'last_polled_at'> & {
     raw_json: string
     platform_id: string
     tenant_id: string

@@ -4,9 +4,15 @@ import type { z } from 'zod'
 import {
   CadenceSettingsSchema,
   DEFAULT_CADENCES,
+  DEFAULT_DISPLAY,
   DEFAULT_RETENTION,
+  DEFAULT_THRESHOLDS,
+  DisplaySettingsSchema,
+  ReliabilityThresholdsSchema,
   RetentionSettingsSchema,
   type CadenceSettings,
+  type DisplaySettings,
+  type ReliabilityThresholds,
   type RetentionSettings
 } from '../../../shared/settings'
 import type { Db } from './db'
@@ -69,4 +75,25 @@ export function getCadenceSettings(db: Db): CadenceSettings {
 
 export function setCadenceSettings(db: Db, change: Partial<CadenceSettings>): CadenceSettings {
   return writeSettings(db, CADENCES_KEY, CadenceSettingsSchema, getCadenceSettings(db), change)
+}
+
+const THRESHOLDS_KEY = 'thresholds'
+const DISPLAY_KEY = 'display'
+
+export function getThresholds(db: Db): ReliabilityThresholds {
+  const stored = readSettings(db, THRESHOLDS_KEY, ReliabilityThresholdsSchema, DEFAULT_THRESHOLDS)
+  // The fields may each be valid and still not fit together (critical above warning).
+  return ReliabilityThresholdsSchema.safeParse(stored).success ? stored : { ...DEFAULT_THRESHOLDS }
+}
+
+export function setThresholds(db: Db, thresholds: ReliabilityThresholds): ReliabilityThresholds {
+  return writeSettings(db, THRESHOLDS_KEY, ReliabilityThresholdsSchema, getThresholds(db), thresholds)
+}
+
+export function getDisplaySettings(db: Db): DisplaySettings {
+  return readSettings(db, DISPLAY_KEY, DisplaySettingsSchema, DEFAULT_DISPLAY)
+}
+
+export function setDisplaySettings(db: Db, change: Partial<DisplaySettings>): DisplaySettings {
+  return writeSettings(db, DISPLAY_KEY, DisplaySettingsSchema, getDisplaySettings(db), change)
 }

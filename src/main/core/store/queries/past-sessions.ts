@@ -12,7 +12,7 @@ export type PastSessionSort = 'started' | 'name' | 'viewers' | 'reliability'
 export interface PastSessionsQuery {
   /** One connection's sessions; all connections when absent (each row names its own). */
   connectionId?: string
-  /** Part of the event name or the session id (ASCII case-insensitive). */
+  /** Part of the event name, the session id or the content id (ASCII case-insensitive). */
   search?: string
   /** Sessions that started at or after this instant (ms since epoch, UTC). */
   from?: number
@@ -80,7 +80,7 @@ function whereClause(q: PastSessionsQuery): string {
   if (q.from !== undefined) parts.push('s.started_at >= @from')
   if (q.to !== undefined) parts.push('s.started_at < @to')
   if (hasText(q.search)) {
-    parts.push(`(s.event_name LIKE @search ESCAPE '\\' OR s.event_session_id LIKE @search ESCAPE '\\')`)
+    parts.push(`(s.event_name LIKE @search ESCAPE '\\' OR s.event_session_id LIKE @search ESCAPE '\\' OR s.content_id LIKE @search ESCAPE '\\')`)
   }
   return parts.length ? `WHERE ${parts.join(' AND ')}` : ''
 }

@@ -1,0 +1,181 @@
+// What the operator's screens ask the core for: the live wall's trends, a session's charts,
+// breakdowns and viewers, past sessions, exports. Times are ISO-8601 UTC strings at this
+// boundary, except chart points (ms since epoch: charts compute with them).
+import { z } from 'zod'
+
+const Id = z.string().min(1).max(200)
+const Instant = z.string().max(40).refine((s) => !Number.isNaN(Date.parse(s)), 'not a date-time')
+const Limit = z.number().int().min(0).max(1000)
+const Offset = z.number().int().min(0).max(10_000_000)
+
+export const SessionKeySchema = z.object({ connectionId: Id, eventSessionId: Id }).strict()
+export type SessionKey = z.infer<typeof SessionKeySchema>
+
+/** One snapshot (or the mean of a bucket of them) for a chart. */
+export const ChartPointSchema = z.object({
+  takenAt: z.number(),
+  viewersCount: z.number(),
+  reliabilityScore: z.number(),
+  cdnTraffic: z.number(),
+  ecdnTraffic: z.number(),
+  minReliabilityScore: z.number(),
+  maxViewersCount: z.number(),
+  samples: z.number()
+})
+export type ChartPoint = z.infer<typeof ChartPointSchema>
+
+export const ChartSeriesSchema = z.object({
+  points: z.array(ChartPointSchema),
+  /** Snapshots in the window before any bucketing. */
+  total: z.number(),
+  bucketed: z.boolean()
+})
+export type ChartSeries = z.infer<typeof ChartSeriesSchema>
+
+export const SessionChartArgsSchema = SessionKeySchema.extend({
+  /** Only snapshots at or after this instant (the live wall's last hour). */
+  from: Instant.optional(),
+  maxPoints: z.number().int().min(2).max(2000).optional()
+}).strict()
+
+export const VIEWER_SORTS = [
+  'viewerId', 'deviceType', 'os', 'app', 'siteCode', 'connectionType', 'reliabilityScore',
+  'rebufferingEvents', 'rebufferingTime', 'viewingTime', 'rebufferingRatio', 'startedAt', 'endedAt',
+  'cdnTraffic', 'ecdnTraffic', 'cdnResponses', 'cdnErrors', 'cdnErrorRate'
+] as const
+export type ViewerSort = (typeof VIEWER_SORTS)[number]
+
+/** Absent: no filter. null: only viewers the service said nothing about (a breakdown's "unknown"). */
+export const ViewerFilterSchema = z
+  .object({
+    text: z.string().max(200).optional(),
+    siteCode: z.number().nullable().optional(),
+    deviceType: z.string().max(200).nullable().optional(),
+    os: z.string().max(200).nullable().optional(),
+    app: z.string().max(200).nullable().optional(),
+    connectionType: z.string().max(200).nullable().optional()
+  })
+  .strict()
+export type ViewerFilter = z.infer<typeof ViewerFilterSchema>
+
+export const ViewerPageArgsSchema = SessionKeySchema.extend({
+  sort: z.enum(VIEWER_SORTS),
+  descending: z.boolean().optional(),
+  filter: ViewerFilterSchema.optional(),
+  limit: Limit.optional(),
+  offset: Offset.optional()
+}).strict()
+
+export const ViewerRowSchema = z.object({
+  viewerId: z.string(),
+  deviceType: z.string().nullable(),
+  os: z.string().nullable(),
+  app: z.string().nullable(),
+  siteCode: z.number().nullable(),
+  connectionType: z.string().nullable(),
+  publicIp: z.string().nullable(),
+  privateIp: z.string().nullable(),
+  reliabilityScore: z.number().nullable(),
+  rebufferingEvents: z.number().nullable(),
+  rebufferingTime: z.number().nullable(),
+  viewingTime: z.number().nullable(),
+  rebufferingRatio: z.number().nullable(),
+  startedAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+  cdnTraffic: z.number().nullable(),
+  ecdnTraffic: z.number().nullable(),
+  cdnResponses: z.number().nullable(),
+  cdnErrors: z.number().nullable(),
+  cdnErrorRate: z.number().nullable()
+})
+export type ViewerRow = z.infer<typeof ViewerRowSchema>
+
+export const ViewerPageSchema = z.object({
+  rows: z.array(ViewerRowSchema),
+  total: z.number(),
+  /** When the cached list was fetched; null when none is cached. */
+  fetchedAt: z.string().nullable()
+})
+export type ViewerPage = z.infer<typeof ViewerPageSchema>
+
+/** A viewer's every field under the API's names, network connections included. */
+export const ViewerDetailArgsSchema = SessionKeySchema.extend({ viewerId: Id }).strict()
+export const ViewerDetailSchema = z.record(z.string(), z.unknown()).nullable()
+
+export const BREAKDOWN_DIMENSIONS = ['site', 'deviceType', 'os', 'app', 'connectionType'] as const
+export type BreakdownDimension = (typeof BREAKDOWN_DIMENSIONS)[number]
+
+export const BreakdownArgsSchema = SessionKeySchema.extend({ dimension: z.enum(BREAKDOWN_DIMENSIONS) }).strict()
+export const BreakdownRowSchema = z.object({
+  key: z.string().nullable(),
+  viewers: z.number(),
+  avgReliability: z.number().nullable(),
+  rebufferingRatio: z.number().nullable(),
+  cdnErrorRate: z.number().nullable()
+})
+export type BreakdownRow = z.infer<typeof BreakdownRowSchema>
+
+export const PAST_SESSION_SORTS = ['started', 'name', 'viewers', 'reliability'] as const
+export type PastSessionSort = (typeof PAST_SESSION_SORTS)[number]
+
+export const PastSessionsArgsSchema = z
+  .object({
+    connectionId: Id.optional(),
+    /** Part of the event name, content id or session id. */
+    search: z.string().max(200).optional(),
+    from: Instant.optional(),
+    to: Instant.optional(),
+    sort: z.enum(PAST_SESSION_SORTS),
+    descending: z.boolean().optional(),
+    includeLive: z.boolean().optional(),
+    limit: Limit.optional(),
+    offset: Offset.optional()
+  })
+  .strict()
+
+export const PastSessionSchema = z.object({
+  connectionId: z.string(),
+  connectionName: z.string(),
+  eventSessionId: z.string(),
+  eventName: z.string().nullable(),
+  contentId: z.string(),
+  startedAt: z.string(),
+  updatedAt: z.string(),
+  hasEnded: z.boolean(),
+  endedObservedAt: z.string().nullable(),
+  firstSeenAt: z.string(),
+  lastPolledAt: z.string(),
+  viewersCount: z.number(),
+  peakViewers: z.number(),
+  reliabilityScore: z.number(),
+  cdnTraffic: z.number(),
+  ecdnTraffic: z.number(),
+  viewerListCount: z.number().nullable(),
+  viewerListFetchedAt: z.string().nullable()
+})
+export type PastSession = z.infer<typeof PastSessionSchema>
+
+export const PastSessionsPageSchema = z.object({
+  rows: z.array(PastSessionSchema),
+  total: z.number(),
+  /** The newest poll in the cache: "showing cached data as of …". */
+  cachedAsOf: z.string().nullable()
+})
+export type PastSessionsPage = z.infer<typeof PastSessionsPageSchema>
+
+export const EXPORT_KINDS = ['session', 'snapshots', 'viewers'] as const
+export type ExportKind = (typeof EXPORT_KINDS)[number]
+
+/** One chunk of an export, so the UI can show progress and stay responsive on large ones. */
+export const ExportChunkArgsSchema = SessionKeySchema.extend({
+  kind: z.enum(EXPORT_KINDS),
+  offset: Offset,
+  limit: z.number().int().min(1).max(5000)
+}).strict()
+export const ExportChunkSchema = z.object({
+  /** Records under the API's own field names (as `eventwatch export` writes them). */
+  records: z.array(z.record(z.string(), z.unknown())),
+  /** Records in the whole export. */
+  total: z.number()
+})
+export type ExportChunk = z.infer<typeof ExportChunkSchema>
