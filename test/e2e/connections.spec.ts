@@ -26,7 +26,7 @@ test.describe('demo mode', () => {
 
   test('explains how to add a connection and fetches a date range of past sessions', async ({ page }) => {
     await page.goto(host.url)
-    await page.getByRole('button', { name: 'Connections' }).click()
+    await page.getByRole('button', { name: 'Settings' }).click()
     await expect(page.getByText('No connection is saved')).toBeVisible()
     await expect(page.getByLabel('Connection')).toHaveValue('demo')
     const from = new Date(Date.now() - 30 * 86_400_000)
@@ -70,7 +70,7 @@ test.describe('a saved connection', () => {
     await expect(page.getByTestId('poll-state')).toHaveText(/Connected/, { timeout: 30_000 })
     await expect(page.getByText('Demo data', { exact: true })).toHaveCount(0)
 
-    await page.getByRole('button', { name: 'Connections' }).click()
+    await page.getByRole('button', { name: 'Settings' }).click()
     const row = page.getByTestId('connection-row').filter({ hasText: name })
     await expect(row).toContainText('stored in keychain')
     await row.getByRole('button', { name: 'Test connection' }).click()
