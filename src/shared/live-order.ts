@@ -1,26 +1,84 @@
-// Orders of the live wall. "Trouble first": worst reliability on top, then the biggest audience.
+// Orders of the live screen. "Trouble first": critical, then warning, then the rest, the
+// biggest audience first within each (more people affected matters most).
 import type { LiveSession } from './domain'
+import { reliabilityHealth, type Health } from './format'
+import { offloadShare } from './live-metrics'
 
-export type LiveSortKey = 'trouble' | 'name' | 'viewers' | 'reliability' | 'cdn' | 'ecdn' | 'started'
+export type LiveSortKey =
+  | 'trouble'
+  | 'name'
+  | 'connection'
+  | 'viewers'
+  | 'reliability'
+  | 'cdn'
+  | 'ecdn'
+  | 'offload'
+  | 'rate'
+  | 'lastPoll'
+  | 'started'
+
+/** What ordering needs beyond the record: the thresholds in use and the traffic rate. */
+export interface LiveOrderContext {
+  health?: (score: number) => Health | 'unknown'
+  /** Bytes per second now, or null when there is no rate. */
+  rate?: (session: LiveSession) => number | null
+}
+
+const HEALTH_RANK: Record<Health | 'unknown', number> = { critical: 0, warning: 1, unknown: 2, good: 3 }
 
 const byName = (a: LiveSession, b: LiveSession): number =>
   (a.eventName ?? a.contentId).localeCompare(b.eventName ?? b.contentId)
 
-const comparators: Record<LiveSortKey, (a: LiveSession, b: LiveSession) => number> = {
-  trouble: (a, b) => a.reliabilityScore - b.reliabilityScore || b.viewersCount - a.viewersCount,
-  name: byName,
-  viewers: (a, b) => a.viewersCount - b.viewersCount,
-  reliability: (a, b) => a.reliabilityScore - b.reliabilityScore,
-  cdn: (a, b) => a.cdnTraffic - b.cdnTraffic,
-  ecdn: (a, b) => a.ecdnTraffic - b.ecdnTraffic,
-  started: (a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt)
+type Value = (s: LiveSession, context: Required<LiveOrderContext>) => number | string | null
+
+const values: Record<Exclude<LiveSortKey, 'trouble'>, Value> = {
+  name: (s) => s.eventName ?? s.contentId,
+  connection: (s) => s.connectionName,
+  viewers: (s) => s.viewersCount,
+  reliability: (s) => s.reliabilityScore,
+  cdn: (s) => s.cdnTraffic,
+  ecdn: (s) => s.ecdnTraffic,
+  offload: (s) => offloadShare(s.cdnTraffic, s.ecdnTraffic),
+  rate: (s, c) => c.rate(s),
+  lastPoll: (s) => (s.lastPolledAt === null ? null : Date.parse(s.lastPolledAt)),
+  started: (s) => Date.parse(s.startedAt)
 }
 
-export function sortLiveSessions(sessions: readonly LiveSession[], key: LiveSortKey, descending: boolean): LiveSession[] {
-  const compare = comparators[key]
+function compareValues(a: number | string | null, b: number | string | null): number {
+  if (typeof a === 'string' && typeof b === 'string') return a.localeCompare(b)
+  return (a as number) - (b as number)
+}
+
+const isMissing = (v: number | string | null): boolean => v === null || (typeof v === 'number' && !Number.isFinite(v))
+
+export function sortLiveSessions(
+  sessions: readonly LiveSession[],
+  key: LiveSortKey,
+  descending: boolean,
+  context: LiveOrderContext = {}
+): LiveSession[] {
+  const ctx: Required<LiveOrderContext> = { health: reliabilityHealth, rate: () => null, ...context }
   const sign = descending ? -1 : 1
   // Ties fall back to name then id, so rows never jump around between updates.
-  return [...sessions].sort(
-    (a, b) => sign * compare(a, b) || byName(a, b) || a.eventSessionId.localeCompare(b.eventSessionId)
-  )
+  const tieBreak = (a: LiveSession, b: LiveSession): number => byName(a, b) || a.eventSessionId.localeCompare(b.eventSessionId)
+
+  if (key === 'trouble') {
+    const rank = (s: LiveSession): number => HEALTH_RANK[ctx.health(s.reliabilityScore)]
+    return [...sessions].sort(
+      (a, b) =>
+        sign * (rank(a) - rank(b) || b.viewersCount - a.viewersCount || a.reliabilityScore - b.reliabilityScore) ||
+        tieBreak(a, b)
+    )
+  }
+
+  const value = values[key]
+  const decorated = sessions.map((s) => ({ s, v: value(s, ctx) }))
+  decorated.sort((a, b) => {
+    // Rows without a value (no rate yet, never polled) go last whichever the direction.
+    const missing = Number(isMissing(a.v)) - Number(isMissing(b.v))
+    if (missing !== 0) return missing
+    const order = isMissing(a.v) ? 0 : compareValues(a.v, b.v)
+    return sign * order || tieBreak(a.s, b.s)
+  })
+  return decorated.map((d) => d.s)
 }

@@ -28,7 +28,7 @@ test.describe('demo mode', () => {
     await page.goto(host.url)
     await page.getByRole('button', { name: 'Settings' }).click()
     await expect(page.getByText('No connection is saved')).toBeVisible()
-    await expect(page.getByLabel('Connection')).toHaveValue('demo')
+    await expect(page.getByRole('combobox', { name: 'Connection' })).toHaveValue('demo')
     const from = new Date(Date.now() - 30 * 86_400_000)
     await page.getByLabel('From', { exact: true }).fill(from.toISOString().slice(0, 10))
     await page.getByRole('button', { name: 'Fetch', exact: true }).click()
@@ -79,5 +79,63 @@ test.describe('a saved connection', () => {
     await expect(report).toContainText('session')
     await expect(report).not.toContainText(sim.credentials.clientSecret)
     await page.screenshot({ path: 'test-results/connections.png', fullPage: true })
+  })
+})
+
+test.describe('managing connections in Settings', () => {
+  let sim: RunningSimulator
+  let host: BrowserHost
+  const name = `E2E added ${Date.now()}`
+
+  test.beforeAll(async () => {
+    sim = await startSimulator({ liveSessions: 1, endedSessions: 1, viewersPerSession: 10 })
+    host = await startBrowserHost(['--interval', '2'])
+  })
+
+  test.afterAll(async () => {
+    await host?.stop()
+    await sim?.close()
+  })
+
+  test('adds one with its secret in the keychain, edits it, and deletes it', async ({ page }) => {
+    const c = sim.credentials
+    await page.goto(host.url)
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click()
+    await page.getByRole('button', { name: 'Add connection' }).click()
+    const form = page.getByRole('form', { name: 'Add a connection' })
+    const add = form.getByRole('button', { name: 'Add connection' })
+    await expect(add).toBeDisabled()
+
+    await form.getByLabel('Name').fill(name)
+    await form.getByLabel('API base URL').fill('http://example.com')
+    await expect(form.locator('#conn-baseUrl-issue')).toContainText('must use https:')
+    await form.getByLabel('API base URL').fill(sim.baseUrl)
+    await form.getByLabel('Auth URL').fill(sim.authUrl)
+    await form.getByLabel('Platform id').fill(c.platformId)
+    await form.getByLabel('Tenant id').fill(c.tenantId)
+    await form.getByLabel('Client ID').fill(c.clientId)
+    await expect(add).toBeDisabled()
+    await form.getByLabel('Client secret').fill(c.clientSecret)
+    await add.click()
+
+    const row = page.getByTestId('connection-row').filter({ hasText: name })
+    await expect(row).toContainText('stored in keychain')
+    await expect(page.getByText(c.clientSecret)).toHaveCount(0)
+
+    // Editing never shows the secret back; leaving it empty keeps the stored one.
+    await row.getByRole('button', { name: `Edit ${name}` }).click()
+    const edit = page.getByRole('form', { name: `Edit connection ${name}` })
+    await expect(edit.getByLabel('Client secret')).toHaveValue('')
+    await edit.getByLabel('Look back').fill('400')
+    await expect(edit.locator('#conn-lookbackDays-issue')).toContainText('must be at most 365 days')
+    await edit.getByLabel('Look back').fill('14')
+    await edit.getByRole('button', { name: 'Save connection' }).click()
+    await expect(edit).toHaveCount(0)
+    await row.getByRole('button', { name: 'Test connection' }).click()
+    await expect(row.getByTestId('test-report').locator('li.ok')).toHaveCount(3)
+
+    await row.getByRole('button', { name: `Delete ${name}` }).click()
+    await row.getByRole('button', { name: 'Delete', exact: true }).click()
+    await expect(page.getByTestId('connection-row').filter({ hasText: name })).toHaveCount(0)
   })
 })

@@ -40,3 +40,42 @@ describe('live wall ordering', () => {
     expect(ids(sortLiveSessions(sessions, 'reliability', false))).toEqual(['2', '3', '1'])
   })
 })
+
+describe('trouble first with the thresholds in use', () => {
+  const list = [
+    session('1', 'Good big', 5000, 99),
+    session('2', 'Warning small', 50, 93),
+    session('3', 'Critical small', 10, 80),
+    session('4', 'Critical big', 800, 85),
+    session('5', 'Warning big', 700, 94)
+  ]
+
+  it('puts critical then warning first, the biggest audience first within each', () => {
+    expect(ids(sortLiveSessions(list, 'trouble', false))).toEqual(['4', '3', '5', '2', '1'])
+  })
+
+  it('follows the health function it is given, not fixed thresholds', () => {
+    const strict = (score: number) => (score < 99.5 ? ('critical' as const) : ('good' as const))
+    expect(ids(sortLiveSessions(list, 'trouble', false, { health: strict }))).toEqual(['1', '4', '5', '2', '3'])
+  })
+})
+
+describe('columns that need more than the record', () => {
+  const list = [session('1', 'A', 100, 99), session('2', 'B', 100, 99), session('3', 'C', 100, 99)]
+  const rates: Record<string, number | null> = { '1': 300, '2': null, '3': 900 }
+
+  it('sorts by traffic rate, sessions without a rate last in both directions', () => {
+    const rate = (s: LiveSession) => rates[s.eventSessionId] ?? null
+    expect(ids(sortLiveSessions(list, 'rate', true, { rate }))).toEqual(['3', '1', '2'])
+    expect(ids(sortLiveSessions(list, 'rate', false, { rate }))).toEqual(['1', '3', '2'])
+  })
+
+  it('sorts by connection name, offload share and last poll', () => {
+    const a = { ...session('1', 'A', 1, 99), connectionName: 'Zulu', cdnTraffic: 100, ecdnTraffic: 0, lastPolledAt: '2026-11-21T11:00:05Z' }
+    const b = { ...session('2', 'B', 1, 99), connectionName: 'Alpha', cdnTraffic: 100, ecdnTraffic: 300, lastPolledAt: null }
+    const c = { ...session('3', 'C', 1, 99), connectionName: 'Mike', cdnTraffic: 100, ecdnTraffic: 100, lastPolledAt: '2026-11-21T11:00:00Z' }
+    expect(ids(sortLiveSessions([a, b, c], 'connection', false))).toEqual(['2', '3', '1'])
+    expect(ids(sortLiveSessions([a, b, c], 'offload', true))).toEqual(['2', '3', '1'])
+    expect(ids(sortLiveSessions([a, b, c], 'lastPoll', false))).toEqual(['3', '1', '2'])
+  })
+})

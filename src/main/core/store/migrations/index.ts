@@ -3,6 +3,7 @@ import { initial } from './001-initial'
 import { connectionsViewersDiagnostics } from './002-connections-viewers-diagnostics'
 import { cacheComplete } from './003-cache-complete'
 import { viewerIntegerKeys } from './004-viewer-integer-keys'
+import { searchContentId } from './005-search-content-id'
 import type { Migration } from './types'
 
-export const migrations: readonly Migration[] = [initial, connectionsViewersDiagnostics, cacheComplete, viewerIntegerKeys]
+export const migrations: readonly Migration[] = [initial, connectionsViewersDiagnostics, cacheComplete, viewerIntegerKeys, searchContentId]

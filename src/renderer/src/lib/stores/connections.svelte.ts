@@ -1,7 +1,7 @@
 // Saved connections as the UI may see them (secrets as yes/no only), their test reports, and
 // date-range fetches from the service.
 import type { AppClient } from '../../../../shared/client'
-import type { ConnectionTestReport, ConnectionView } from '../../../../shared/connections'
+import type { ConnectionInput, ConnectionTestReport, ConnectionView } from '../../../../shared/connections'
 import { localDayRange } from '../../../../shared/day-range'
 
 export class ConnectionsStore {
@@ -32,6 +32,25 @@ export class ConnectionsStore {
     const result = await client.request('setConnectionEnabled', { id, enabled })
     if (!result.ok) this.error = result.error.message
     await this.load(client)
+  }
+
+  /** Creates (no id) or updates a connection; the secret goes to the keychain, never back. */
+  async save(client: AppClient, id: string | undefined, settings: ConnectionInput, secret: string | undefined): Promise<string | null> {
+    const result = await client.request('saveConnection', {
+      ...(id ? { id } : {}),
+      settings,
+      ...(secret ? { secret } : {})
+    })
+    await this.load(client)
+    return result.ok ? null : result.error.message
+  }
+
+  async remove(client: AppClient, id: string): Promise<void> {
+    const result = await client.request('deleteConnection', { id })
+    await this.load(client)
+    if (!result.ok) this.error = result.error.message
+    const { [id]: _dropped, ...reports } = this.reports
+    this.reports = reports
   }
 
   async fetchRange(client: AppClient, connectionId: string, fromDay: string, toDay: string): Promise<void> {

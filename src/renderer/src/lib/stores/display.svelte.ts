@@ -3,6 +3,7 @@
 // One store, loaded from getSettings and replaced when Settings saves, so every screen agrees.
 import type { AppClient } from '../../../../shared/client'
 import { formatBytes, type Health } from '../../../../shared/format'
+import { formatter } from '../date-format'
 import {
   DEFAULT_DISPLAY,
   DEFAULT_THRESHOLDS,
@@ -102,22 +103,13 @@ export class DisplayStore {
   /** HH:MM:SS in the chosen zone. */
   formatTime(at: string | number | null): string {
     const ms = toMs(at)
-    if (ms === null) return '—'
-    return new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', timeZone: this.timeZone }).format(ms)
+    return ms === null ? '—' : formatter('time', this.timeZone).format(ms)
   }
 
   /** "21 Nov 2026, 14:05" in the chosen zone. */
   formatDateTime(at: string | number | null): string {
     const ms = toMs(at)
-    if (ms === null) return '—'
-    return new Intl.DateTimeFormat('en-GB', {
-      day: 'numeric',
-      month: 'short',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      timeZone: this.timeZone
-    }).format(ms)
+    return ms === null ? '—' : formatter('dateTime', this.timeZone).format(ms)
   }
 }
 

@@ -1,0 +1,112 @@
+// The Settings screen: forms that explain a bad value as it is typed and save nothing invalid,
+// saved values that survive a reload, and display choices every screen follows at once.
+import { expect, test, type Page } from '@playwright/test'
+import { startBrowserHost, type BrowserHost } from './browser-host'
+
+// A zone that is not UTC, so switching the display to UTC visibly changes the times.
+test.use({ timezoneId: 'America/New_York', viewport: { width: 1600, height: 900 } })
+test.describe.configure({ mode: 'serial' })
+
+let host: BrowserHost
+test.beforeAll(async () => {
+  host = await startBrowserHost(['--interval', '2'])
+})
+test.afterAll(async () => {
+  await host?.stop()
+})
+
+async function openSettings(page: Page): Promise<void> {
+  await page.goto(host.url)
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click()
+  await expect(page.getByLabel('Session list')).toBeVisible()
+}
+
+test('a cadence too short is explained, cannot be saved, and a valid one survives a reload', async ({ page }) => {
+  await openSettings(page)
+  await page.screenshot({ path: 'test-results/settings.png', fullPage: true })
+
+  const discovery = page.getByLabel('Session list')
+  const save = page.getByRole('button', { name: 'Save polling' })
+  await discovery.fill('2')
+  await expect(page.locator('#cadence-discoverySeconds-issue')).toHaveText(/Session list must be at least 5 seconds\./)
+  await expect(discovery).toHaveAttribute('aria-invalid', 'true')
+  await expect(discovery).toHaveAttribute('aria-describedby', /cadence-discoverySeconds-issue/)
+  await expect(save).toBeDisabled()
+  await page.getByLabel('Viewer lists', { exact: true }).first().fill('20.5')
+  await expect(page.locator('#cadence-viewersSeconds-issue')).toHaveText(/must be a whole number/)
+  await page.screenshot({ path: 'test-results/settings-invalid.png' })
+
+  await discovery.fill('45')
+  await page.getByLabel('Viewer lists', { exact: true }).first().fill('120')
+  await expect(page.locator('#cadence-discoverySeconds-issue')).toHaveCount(0)
+  await expect(save).toBeEnabled()
+  await save.click()
+  await expect(page.locator('#settings-polling')).toContainText('Saved.')
+
+  await page.reload()
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click()
+  await expect(page.getByLabel('Session list')).toHaveValue('45')
+  await expect(page.locator('#cadence-viewersSeconds')).toHaveValue('120')
+})
+
+test('a critical level at or above the warning level is refused in words', async ({ page }) => {
+  await openSettings(page)
+  const save = page.getByRole('button', { name: 'Save reliability levels' })
+  await page.getByLabel('Warning below').fill('90')
+  await page.getByLabel('Critical below').fill('92')
+  await expect(page.locator('#threshold-critical-issue')).toHaveText(/the critical level must be below the warning level/)
+  await expect(save).toBeDisabled()
+  await page.getByLabel('Critical below').fill('80')
+  await save.click()
+  await expect(page.locator('#settings-levels')).toContainText('Saved.')
+  await page.reload()
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click()
+  await expect(page.getByLabel('Critical below')).toHaveValue('80')
+})
+
+test('retention can keep a kind forever', async ({ page }) => {
+  await openSettings(page)
+  await page.getByLabel('Keep snapshots forever').check()
+  await expect(page.locator('#retention-snapshotsDays')).toBeDisabled()
+  await page.locator('#retention-viewerListsDays').fill('0')
+  await expect(page.locator('#retention-viewerListsDays-issue')).toHaveText(/must be at least 1 day/)
+  await page.locator('#retention-viewerListsDays').fill('30')
+  await page.getByRole('button', { name: 'Save retention' }).click()
+  await expect(page.locator('#settings-retention')).toContainText('Saved.')
+  await page.reload()
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click()
+  await expect(page.getByLabel('Keep snapshots forever')).toBeChecked()
+  await expect(page.locator('#retention-viewerListsDays')).toHaveValue('30')
+})
+
+test('units say what is in use and why; theme and time zone apply at once', async ({ page }) => {
+  await openSettings(page)
+  await expect(page.locator('#display-reliabilityScale-in-use')).toContainText(/(Detected|Assumed|Set here): 0–1(00)? — \S/)
+
+  const pageBackground = (): Promise<string> => page.evaluate<string>('getComputedStyle(document.documentElement).backgroundColor')
+  const dark = await pageBackground()
+  await page.getByLabel('Theme').selectOption('light')
+  await expect.poll(pageBackground).not.toBe(dark)
+  expect(await pageBackground()).toBe('rgb(245, 246, 248)')
+
+  // The header's "Last update" time follows the zone: compare it with the instant it shows.
+  const headerTime = page.getByTestId('last-update').locator('time')
+  await expect(headerTime).toBeVisible({ timeout: 30_000 })
+  // Read together, so a poll between the two reads cannot make them disagree.
+  const shownIn = async (zone: string): Promise<boolean> => {
+    const { at, text } = await headerTime.evaluate((el) => ({ at: el.getAttribute('datetime') ?? '', text: el.textContent ?? '' }))
+    const expected = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', timeZone: zone }).format(Date.parse(at))
+    return text.trim() === expected
+  }
+  await expect.poll(() => shownIn('America/New_York')).toBe(true)
+  await page.getByLabel('Time zone').selectOption('utc')
+  await expect.poll(() => shownIn('UTC')).toBe(true)
+  await expect(page.getByTestId('last-update')).toContainText('UTC')
+
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Live' }).click()
+  await expect(page.getByTestId('live-row').first()).toBeVisible({ timeout: 30_000 })
+  await page.screenshot({ path: 'test-results/live-light.png' })
+  await page.reload()
+  // The saved theme is back after a reload, before anyone opens Settings.
+  await expect.poll(pageBackground).toBe('rgb(245, 246, 248)')
+})

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest'
+import { draftOf, emptyDraft, inputOf } from '../../src/renderer/src/components/settings/connection-draft'
+import { ConnectionInputSchema, type ConnectionView } from '../../src/shared/connections'
+
+const saved: ConnectionView = {
+  id: 'c1', name: 'Tenant A', baseUrl: 'https://api.example.com', authUrl: 'https://auth.example.com',
+  platformId: 'p', tenantId: 't', clientId: 'client', origin: null, referer: 'https://intranet.example.com',
+  enabled: false, lookbackDays: 14, isDemo: false, secretStored: true
+}
+
+describe('connection form drafts', () => {
+  it('never carries a saved secret into the form', () => {
+    expect(draftOf(saved).secret).toBe('')
+  })
+
+  it('round-trips a saved connection into valid settings, leaving empty headers out', () => {
+    const input = inputOf(draftOf(saved))
+    expect(input).toEqual({
+      name: 'Tenant A', baseUrl: 'https://api.example.com', authUrl: 'https://auth.example.com', platformId: 'p',
+      tenantId: 't', clientId: 'client', referer: 'https://intranet.example.com', enabled: false, lookbackDays: 14
+    })
+    expect(ConnectionInputSchema.safeParse(input).success).toBe(true)
+  })
+
+  it('starts a new connection invalid until it is filled in', () => {
+    expect(ConnectionInputSchema.safeParse(inputOf(emptyDraft())).success).toBe(false)
+  })
+})
