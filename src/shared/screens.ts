@@ -39,7 +39,7 @@ export const SessionChartArgsSchema = SessionKeySchema.extend({
 }).strict()
 
 export const VIEWER_SORTS = [
-  'viewerId', 'deviceType', 'os', 'app', 'siteCode', 'connectionType', 'reliabilityScore',
+  'viewerId', 'deviceType', 'os', 'app', 'siteCode', 'connectionType', 'publicIp', 'reliabilityScore',
   'rebufferingEvents', 'rebufferingTime', 'viewingTime', 'rebufferingRatio', 'startedAt', 'endedAt',
   'cdnTraffic', 'ecdnTraffic', 'cdnResponses', 'cdnErrors', 'cdnErrorRate'
 ] as const

@@ -237,6 +237,8 @@ describe('viewerPage', () => {
   it('sorts text columns case-insensitively and by site', () => {
     expect(ids({ sort: 'os' })).toEqual(['foxtrot', 'bravo', 'charlie', 'alpha', 'delta', 'echo'])
     expect(ids({ sort: 'siteCode' })).toEqual(['alpha', 'charlie', 'bravo', 'delta', 'foxtrot', 'echo'])
+    // By the first connection's public IP as text; viewers without one (echo, foxtrot) last.
+    expect(ids({ sort: 'publicIp' })).toEqual(['alpha', 'bravo', 'delta', 'charlie', 'echo', 'foxtrot'])
   })
 
   it('filters by site, device, OS, app, connection type, unknown (null) and text, with matching totals', () => {

@@ -14,6 +14,7 @@ export type ViewerSort =
   | 'app'
   | 'siteCode'
   | 'connectionType'
+  | 'publicIp'
   | 'reliabilityScore'
   | 'rebufferingEvents'
   | 'rebufferingTime'
@@ -85,6 +86,8 @@ const SORT_COLUMNS: Record<ViewerSort, string> = {
   app: TEXT('v.app'),
   siteCode: 'vc.site_code',
   connectionType: TEXT(CONNECTION_TYPE),
+  // As text: groups addresses by their leading octets, which is what finding a subnet needs.
+  publicIp: 'vc.public_ip',
   reliabilityScore: 'v.reliability_score',
   rebufferingEvents: 'v.rebuffering_events',
   rebufferingTime: 'v.rebuffering_time',
@@ -171,7 +174,7 @@ export function viewerPage(db: Db, connectionId: string, sessionId: string, q: V
   // when the sort or a filter needs it), then read the full rows of just that page. Sorting the
   // full rows would compute every column, JSON and join of every viewer of the session.
   const sortKey = SORT_COLUMNS[q.sort]
-  const joinForPage = needsConnection || q.sort === 'siteCode' || q.sort === 'connectionType'
+  const joinForPage = needsConnection || q.sort === 'siteCode' || q.sort === 'connectionType' || q.sort === 'publicIp'
   const dir = direction(q.descending)
   const tie = tieDirection(q.descending)
   const outerKey = TEXT_SORTS.has(q.sort) ? 'page.sort_key COLLATE NOCASE' : 'page.sort_key'

@@ -17,7 +17,7 @@ export const VIEWER_COLUMNS: ViewerColumn[] = [
   { id: 'app', label: 'App', sort: 'app', numeric: false, width: 'minmax(90px, 1fr)' },
   { id: 'siteCode', label: 'Site', sort: 'siteCode', numeric: true, width: '64px' },
   { id: 'connectionType', label: 'Connection', sort: 'connectionType', numeric: false, width: 'minmax(90px, 0.9fr)' },
-  { id: 'publicIp', label: 'Public IP', sort: null, numeric: false, width: '118px' },
+  { id: 'publicIp', label: 'Public IP', sort: 'publicIp', numeric: false, width: '118px' },
   { id: 'reliabilityScore', label: 'Reliability', sort: 'reliabilityScore', numeric: true, width: '136px' },
   { id: 'rebufferingRatio', label: 'Rebuffering', sort: 'rebufferingRatio', numeric: true, width: '122px' },
   { id: 'viewingTime', label: 'Viewing time', sort: 'viewingTime', numeric: true, width: '126px' },

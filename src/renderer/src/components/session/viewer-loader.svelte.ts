@@ -72,13 +72,7 @@ export class ViewerLoader {
    */
   async refreshIfChanged(): Promise<boolean> {
     const generation = this.cache.generation
-    const result = await this.client.request('viewerPage', {
-      ...this.key,
-      sort: this.sort,
-      descending: this.descending,
-      filter: viewerFilter(this.text, this.pick),
-      limit: 1
-    })
+    const result = await this.request(1, 0)
     if (!result.ok || generation !== this.cache.generation || result.value.fetchedAt === this.fetchedAt) return false
     this.cache.clear()
     this.fetchedAt = result.value.fetchedAt
@@ -90,14 +84,7 @@ export class ViewerLoader {
 
   private async fetchPage(offset: number): Promise<void> {
     const generation = this.cache.generation
-    const result = await this.client.request('viewerPage', {
-      ...this.key,
-      sort: this.sort,
-      descending: this.descending,
-      filter: viewerFilter(this.text, this.pick),
-      limit: PAGE_SIZE,
-      offset
-    })
+    const result = await this.request(PAGE_SIZE, offset)
     const page = result.ok ? result.value : null
     if (page && this.fetchedAt !== null && page.fetchedAt !== this.fetchedAt && generation === this.cache.generation) {
       // A newer viewer list was stored meanwhile: the pages cached so far belong to the old one.
@@ -119,5 +106,17 @@ export class ViewerLoader {
     this.total = result.value.total
     this.version++
     if (firstAnswer) this.ensure(...this.range)
+  }
+
+  /** A window of the list under the current sort and filter. */
+  private request(limit: number, offset: number) {
+    return this.client.request('viewerPage', {
+      ...this.key,
+      sort: this.sort,
+      descending: this.descending,
+      filter: viewerFilter(this.text, this.pick),
+      limit,
+      offset
+    })
   }
 }

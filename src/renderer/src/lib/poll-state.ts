@@ -1,8 +1,8 @@
-// The connection state in one word and a tone, as the wall's status line says it. Same rules
-// as the header (StatusBar): offline and stale must never look like "live".
-import type { Status } from '../../../../shared/domain'
-import { isStale } from '../../../../shared/format'
-import { display } from '../../lib/stores/display.svelte'
+// The connection state in one word and a tone, for the header and the wall's status line alike:
+// offline, stale or not yet polled must never look like "live".
+import type { Status } from '../../../shared/domain'
+import { isStale } from '../../../shared/format'
+import { display } from './stores/display.svelte'
 
 export interface PollState {
   label: string
@@ -19,5 +19,7 @@ export function pollState(status: Status | null, now: number): PollState {
   if (status.pollState === 'error') return { label: status.lastUpdateAt ? 'Cannot reach the service' : 'Not connected', tone: 'bad', outdated: true }
   if (status.pollState === 'stopped') return { label: 'Stopped', tone: 'bad', outdated: true }
   if (stale) return { label: 'Stale', tone: 'bad', outdated: true }
-  return { label: status.mode === 'demo' ? 'Live (demo)' : 'Live', tone: 'ok', outdated: false }
+  // Nothing polled yet: the screen shows the cache, not the service's present.
+  if (!status.lastUpdateAt) return { label: 'Connecting…', tone: 'muted', outdated: true }
+  return { label: status.mode === 'demo' ? 'Live (demo)' : 'Connected', tone: 'ok', outdated: false }
 }
