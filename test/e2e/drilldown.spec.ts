@@ -117,7 +117,8 @@ test.describe('drill-down with 100,000 viewers', () => {
   let host: BrowserHost
   test.beforeAll(async () => {
     test.setTimeout(120_000)
-    simulator = await startSimulator(['--live', '1', '--viewers', '100000', '--seed', '5'])
+    // --viewers is a typical peak audience; with this seed the one live session has 110,000–140,000.
+    simulator = await startSimulator(['--live', '1', '--viewers', '170000', '--seed', '5'])
     host = await startBrowserHost(simulator.hostArgs, { EVENTWATCH_CLIENT_SECRET: simulator.clientSecret })
   })
   test.afterAll(async () => {
@@ -131,7 +132,7 @@ test.describe('drill-down with 100,000 viewers', () => {
     await page.goto(host.url)
     await expect(page.getByTestId('live-row').first()).toBeVisible({ timeout: 60_000 })
 
-    // Wait until the session's 100,000 viewers are in the cache.
+    // Wait until the session's 100,000 and more viewers are in the cache.
     const viewersCached = (): Promise<number> =>
       page.evaluate(async () => {
         const post = async (name: string, args: unknown): Promise<{ ok: boolean; value: unknown }> =>
@@ -142,7 +143,7 @@ test.describe('drill-down with 100,000 viewers', () => {
         const page = await post('viewerPage', { connectionId: first.connectionId, eventSessionId: first.eventSessionId, sort: 'reliabilityScore', limit: 1 })
         return page.ok ? (page.value as { total: number }).total : 0
       })
-    await expect.poll(viewersCached, { timeout: 240_000, intervals: [2000] }).toBeGreaterThan(50_000)
+    await expect.poll(viewersCached, { timeout: 240_000, intervals: [2000] }).toBeGreaterThanOrEqual(100_000)
     const cached = await viewersCached()
 
     // From the click to the first rows on screen and the page answering input again.
@@ -163,7 +164,7 @@ test.describe('drill-down with 100,000 viewers', () => {
     })
     console.log(`perf: ${cached} viewers interactive ${Math.round(interactiveMs)} ms (goal < 500 ms)`)
     await expect(page.getByTestId('viewer-row').first().locator('.id')).toBeVisible()
-    expect(await viewerTotal(page)).toBeGreaterThan(50_000)
+    expect(await viewerTotal(page)).toBeGreaterThanOrEqual(100_000)
 
     // Long tasks while scrolling the table for about 3 s with the mouse wheel, as an operator
     // does (100 px a notch, as fast as the page takes them).
