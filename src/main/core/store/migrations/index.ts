@@ -4,6 +4,7 @@ import { connectionsViewersDiagnostics } from './002-connections-viewers-diagnos
 import { cacheComplete } from './003-cache-complete'
 import { viewerIntegerKeys } from './004-viewer-integer-keys'
 import { searchContentId } from './005-search-content-id'
+import { sessionSearchText } from './006-session-search-text'
 import type { Migration } from './types'
 
-export const migrations: readonly Migration[] = [initial, connectionsViewersDiagnostics, cacheComplete, viewerIntegerKeys, searchContentId]
+export const migrations: readonly Migration[] = [initial, connectionsViewersDiagnostics, cacheComplete, viewerIntegerKeys, searchContentId, sessionSearchText]

@@ -73,6 +73,16 @@ interface Row extends SessionRow {
   fetched_at: number | null
 }
 
+/**
+ * Ties broken as the sort's index keeps them: by start time or name, then search_text (which ends
+ * in the session id, so it is unique within a connection), then rowid. An ORDER BY the index can
+ * serve lets a search walk it in order and stop at the page, instead of sorting every match.
+ */
+function tieBreak(sort: PastSessionSort, descending: boolean | undefined): string {
+  const dir = tieDirection(descending)
+  return sort === 'started' || sort === 'name' ? `s.search_text ${dir}, s.rowid ${dir}` : `s.rowid ${dir}`
+}
+
 function whereClause(q: PastSessionsQuery): string {
   const parts: string[] = []
   if (!q.includeLive) parts.push('s.has_ended = 1')
@@ -80,7 +90,8 @@ function whereClause(q: PastSessionsQuery): string {
   if (q.from !== undefined) parts.push('s.started_at >= @from')
   if (q.to !== undefined) parts.push('s.started_at < @to')
   if (hasText(q.search)) {
-    parts.push(`(s.event_name LIKE @search ESCAPE '\\' OR s.event_session_id LIKE @search ESCAPE '\\' OR s.content_id LIKE @search ESCAPE '\\')`)
+    // Name, content id and session id in one column (migration 6).
+    parts.push(`s.search_text LIKE @search ESCAPE '\\'`)
   }
   return parts.length ? `WHERE ${parts.join(' AND ')}` : ''
 }
@@ -94,8 +105,8 @@ export function pastSessions(db: Db, q: PastSessionsQuery): Page<PastSession> {
   if (q.to !== undefined) params.to = q.to
   if (hasText(q.search)) params.search = containsPattern(q.search.trim())
 
-  const { total } = statement(db, `SELECT COUNT(*) AS total FROM sessions s ${where}`).get(params) as { total: number }
-  if (total === 0 || limit === 0) return { rows: [], total }
+  const count = (): number => (statement(db, `SELECT COUNT(*) AS total FROM sessions s ${where}`).get(params) as { total: number }).total
+  if (limit === 0) return { rows: [], total: count() }
 
   // rowid breaks ties: stable paging, and it is the order an index keeps equal keys in.
   const rows = statement(
@@ -108,10 +119,13 @@ export function pastSessions(db: Db, q: PastSessionsQuery): Page<PastSession> {
      JOIN connections c ON c.id = s.connection_id
      LEFT JOIN viewer_lists vl ON vl.connection_id = s.connection_id AND vl.event_session_id = s.event_session_id
      ${where}
-     ORDER BY ${SORT_COLUMNS[q.sort]} ${direction(q.descending)}, s.rowid ${tieDirection(q.descending)}
+     ORDER BY ${SORT_COLUMNS[q.sort]} ${direction(q.descending)}, ${tieBreak(q.sort, q.descending)}
      LIMIT @limit OFFSET @offset`
   ).all({ ...params, limit, offset }) as Row[]
-  return { rows: rows.map(toPastSession), total }
+  // A short page is the last one, and says the total itself: a search that matches little (the
+  // slowest kind: every row is tested) then scans once, not twice.
+  const lastPage = rows.length < limit && (rows.length > 0 || offset === 0)
+  return { rows: rows.map(toPastSession), total: lastPage ? offset + rows.length : count() }
 }
 
 function toPastSession(r: Row): PastSession {
