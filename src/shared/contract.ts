@@ -2,6 +2,7 @@
 // Preload, IPC handlers, the browser host and the renderer client all derive from this file,
 // so a request cannot exist in one face and not another.
 import { z } from 'zod'
+import { AlertRulesSchema, AlertsChangedSchema, AlertsPageSchema, ListAlertsArgsSchema, SNOOZE_CHOICES } from './alerts'
 import { ConnectionInputSchema, ConnectionTestReportSchema, ConnectionViewSchema } from './connections'
 import {
   AppSettingsSchema,
@@ -88,10 +89,45 @@ export const requests = {
         cadences: CadenceSettingsSchema.partial().strict().optional(),
         retention: RetentionSettingsSchema.partial().strict().optional(),
         thresholds: ReliabilityThresholdsSchema.optional(),
-        display: DisplaySettingsSchema.partial().strict().optional()
+        display: DisplaySettingsSchema.partial().strict().optional(),
+        alertRules: AlertRulesSchema.optional()
       })
       .strict(),
     result: AppSettingsSchema
+  },
+
+  /** Alerts: firing first, then recent history (optionally one session's, for chart marks). */
+  listAlerts: { args: ListAlertsArgsSchema, result: AlertsPageSchema },
+  /** Acknowledges a firing alert, with an optional note; it stays until it resolves. */
+  acknowledgeAlert: {
+    args: z.object({ id: z.number().int().min(1), note: z.string().max(500).optional() }).strict(),
+    result: AlertsPageSchema
+  },
+  /** Silences an alert for 15 min, 1 h, 4 h or until its session ends. */
+  snoozeAlert: {
+    args: z.object({ id: z.number().int().min(1), until: z.enum(SNOOZE_CHOICES) }).strict(),
+    result: AlertsPageSchema
+  },
+  /** A per-session override: mute its alerts, or its own reliability levels (null: back to the defaults). */
+  setSessionAlertOverride: {
+    args: z
+      .object({
+        connectionId: Id,
+        eventSessionId: Id,
+        muted: z.boolean().optional(),
+        thresholds: z
+          .object({ warning: z.number().min(0).max(100), critical: z.number().min(0).max(100) })
+          .refine((t) => t.critical < t.warning, { message: 'the critical level must be below the warning level', path: ['critical'] })
+          .nullable()
+          .optional()
+      })
+      .strict(),
+    result: z.object({ muted: z.boolean(), thresholds: z.object({ warning: z.number(), critical: z.number() }).nullable() })
+  },
+  /** Pauses notifications for a planned maintenance window (alerts are still evaluated and kept). */
+  pauseNotifications: {
+    args: z.object({ minutes: z.number().int().min(0).max(24 * 60) }).strict(),
+    result: AlertsPageSchema
   },
 
   /** A session's snapshots for its charts (bucketed to at most maxPoints). */
@@ -120,6 +156,7 @@ export const requests = {
 } as const
 
 export const events = {
+  alertsChanged: AlertsChangedSchema,
   sessionsChanged: SessionsChangedSchema,
   statusChanged: StatusSchema,
   connectivityChanged: ConnectivityChangedSchema

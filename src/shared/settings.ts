@@ -1,6 +1,7 @@
 // App-wide settings the operator can change: how often to poll, and how long to keep what was
 // polled. One schema for the settings form and the core, so nothing invalid is ever saved.
 import { z } from 'zod'
+import { AlertRulesSchema } from './alerts'
 
 /** Days to keep something, or null for "forever". */
 export const RetentionDays = z.number().int().min(1).max(36_500).nullable()
@@ -92,6 +93,7 @@ export const AppSettingsSchema = z.object({
   cadences: CadenceSettingsSchema,
   thresholds: ReliabilityThresholdsSchema,
   display: DisplaySettingsSchema,
+  alertRules: AlertRulesSchema,
   /** What the screens use for each `auto` unit. */
   units: ResolvedUnitsSchema
 })

@@ -192,7 +192,8 @@ test('polling can be paused and resumed from the header', async ({ page }) => {
   await page.getByRole('button', { name: 'Pause polling' }).click()
   await expect(page.getByTestId('poll-state')).toHaveText('Paused')
   await expect(page.getByRole('button', { name: 'Refresh now' })).toBeDisabled()
-  // While paused, the numbers stand still.
+  // While paused, the numbers stand still (once the unit of work in hand when pausing has landed).
+  await page.waitForTimeout(2000)
   const frozen = await page.getByTestId('viewers').allTextContents()
   await page.waitForTimeout(2500)
   expect(await page.getByTestId('viewers').allTextContents()).toEqual(frozen)

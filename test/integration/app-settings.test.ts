@@ -8,6 +8,8 @@ import { startAppCore } from '../../src/main/core/app/start'
 import type { AppCore } from '../../src/main/core/app/types'
 import type { Status } from '../../src/shared/domain'
 import type { AppSettings } from '../../src/shared/settings'
+import { DEFAULT_ALERT_RULES, type AlertRules } from '../../src/shared/alerts'
+import Database from 'better-sqlite3'
 
 const dir = mkdtempSync(join(tmpdir(), 'eventwatch-settings-'))
 const dbFile = join(dir, 'cache.db')
@@ -85,4 +87,41 @@ describe('settings through the app API', () => {
     cores.push(core)
     expect((await value<Status>(core, 'getStatus', {})).pollIntervalSeconds).toBe(5)
   })
+
+  it('saves the alert rules whole, refuses invalid ones, and reads a spoiled stored rule back as its default', async () => {
+    const core = await start()
+    expect((await value<AppSettings>(core, 'getSettings', {})).alertRules).toEqual(DEFAULT_ALERT_RULES)
+    const rules: AlertRules = {
+      ...DEFAULT_ALERT_RULES,
+      reliabilityBelow: { ...DEFAULT_ALERT_RULES.reliabilityBelow, pendingPolls: 3, recoveryMargin: 2 },
+      viewersDropping: { ...DEFAULT_ALERT_RULES.viewersDropping, enabled: false }
+    }
+    const saved = await value<AppSettings>(core, 'saveSettings', { alertRules: rules })
+    expect(saved.alertRules).toEqual(rules)
+
+    for (const bad of [
+      { ...rules, reliabilityFalling: { ...rules.reliabilityFalling, points: 0 } },
+      { ...rules, monitorBlind: { enabled: true, minutes: 0 } },
+      { reliabilityBelow: rules.reliabilityBelow }
+    ]) {
+      expect(await core.dispatch('saveSettings', { alertRules: bad, thresholds: { warning: 60, critical: 50 } })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid-arguments' }
+      })
+    }
+    expect(await value<AppSettings>(core, 'getSettings', {})).toEqual(saved) // nothing of it written
+    await core.close()
+
+    // A hand-edited file: one rule spoiled, the others kept.
+    const raw = new Database(dbFile)
+    const stored = JSON.parse((raw.prepare("SELECT value_json FROM settings WHERE key = 'alertRules'").get() as { value_json: string }).value_json)
+    stored.reliabilityFalling = { enabled: 'yes' }
+    raw.prepare("UPDATE settings SET value_json = ? WHERE key = 'alertRules'").run(JSON.stringify(stored))
+    raw.close()
+    const again = await start()
+    expect((await value<AppSettings>(again, 'getSettings', {})).alertRules).toEqual({
+      ...rules,
+      reliabilityFalling: DEFAULT_ALERT_RULES.reliabilityFalling
+    })
+  }, 30_000)
 })

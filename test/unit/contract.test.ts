@@ -11,6 +11,9 @@ import {
   requests
 } from '../../src/shared/contract'
 import type { LiveSession, Status } from '../../src/shared/domain'
+import { DEFAULT_ALERT_RULES, type AlertsPage } from '../../src/shared/alerts'
+
+const ALERTS_PAGE: AlertsPage = { alerts: [], firing: 0, notificationsPausedUntil: null }
 
 const STATUS: Status = {
   mode: 'demo',
@@ -60,6 +63,7 @@ const SETTINGS = {
   retention: { snapshotsDays: 90, viewerListsDays: 90, sessionsDays: null },
   thresholds: { warning: 95, critical: 90 },
   display: { timeZone: 'local', theme: 'dark', reliabilityScale: 'auto', trafficUnit: 'auto', viewerTimeUnit: 'auto' } as const,
+  alertRules: DEFAULT_ALERT_RULES,
   units: {
     reliabilityScale: { value: '0-100', source: 'default', reason: 'r' },
     trafficUnit: { value: 'bytes', source: 'default', reason: 'r' },
@@ -89,7 +93,12 @@ function fakeHandlers() {
     viewerDetail: vi.fn(async () => null),
     breakdown: vi.fn(async () => []),
     pastSessions: vi.fn(async () => ({ rows: [], total: 0, cachedAsOf: null })),
-    exportChunk: vi.fn(async () => ({ records: [], total: 0 }))
+    exportChunk: vi.fn(async () => ({ records: [], total: 0 })),
+    listAlerts: vi.fn(async () => ALERTS_PAGE),
+    acknowledgeAlert: vi.fn(async () => ALERTS_PAGE),
+    snoozeAlert: vi.fn(async () => ALERTS_PAGE),
+    setSessionAlertOverride: vi.fn(async () => ({ muted: false, thresholds: null })),
+    pauseNotifications: vi.fn(async () => ALERTS_PAGE)
   } satisfies Handlers
 }
 
@@ -287,11 +296,33 @@ describe('createDispatch', () => {
       { cadences: { viewersSeconds: 5 } },
       { retention: { snapshotsDays: 0 } },
       { retention: { snapshotsDays: 1.5 } },
-      { cadences: { everySecond: true } }
+      { cadences: { everySecond: true } },
+      { alertRules: { ...DEFAULT_ALERT_RULES, reliabilityBelow: { ...DEFAULT_ALERT_RULES.reliabilityBelow, pendingPolls: 0 } } },
+      { alertRules: { ...DEFAULT_ALERT_RULES, monitorBlind: { enabled: true } } },
+      { alertRules: { reliabilityBelow: DEFAULT_ALERT_RULES.reliabilityBelow } }
     ]) {
       expect(await dispatch('saveSettings', args), JSON.stringify(args)).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
     }
     expect(h.saveSettings).not.toHaveBeenCalled()
     expect(await dispatch('saveSettings', { retention: { sessionsDays: null }, cadences: { detailSeconds: 10 } })).toMatchObject({ ok: true })
+  })
+
+  it('checks the alert requests before a handler sees them', async () => {
+    const h = fakeHandlers()
+    const dispatch = createDispatch(h)
+    for (const [name, args] of [
+      ['acknowledgeAlert', { id: 0 }],
+      ['acknowledgeAlert', { id: 1, note: 'x'.repeat(501) }],
+      ['snoozeAlert', { id: 1, until: '2h' }],
+      ['setSessionAlertOverride', { connectionId: 'c1', eventSessionId: 's', thresholds: { warning: 80, critical: 90 } }],
+      ['pauseNotifications', { minutes: -1 }],
+      ['listAlerts', { limit: 0 }]
+    ] as const) {
+      expect(await dispatch(name, args), `${name} ${JSON.stringify(args)}`).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
+    }
+    expect(anyHandlerCalled(h)).toBe(false)
+    expect(await dispatch('snoozeAlert', { id: 3, until: 'session-end' })).toMatchObject({ ok: true, value: ALERTS_PAGE })
+    expect(h.snoozeAlert).toHaveBeenCalledWith({ id: 3, until: 'session-end' })
+    expect(await dispatch('saveSettings', { alertRules: DEFAULT_ALERT_RULES })).toMatchObject({ ok: true })
   })
 })

@@ -1,9 +1,10 @@
-// `eventwatch export sessions|viewers|snapshots`: cached data on stdout, under the API's own
-// field names, as a JSON array or CSV. Output is written as it is read, in chunks, so a session
+// `eventwatch export sessions|viewers|snapshots|alerts`: cached data on stdout, under the API's
+// own field names (alerts: their history), as a JSON array or CSV. Output is written as it is read, in chunks, so a session
 // with 100,000 viewers never sits in memory as one string.
 import { existsSync } from 'node:fs'
 import { once } from 'node:events'
 import { Option, type Command } from 'commander'
+import { alertHistory } from '../../core/alerts/store'
 import { defaultDbFile } from '../../core/paths'
 import { openDatabase, type Db } from '../../core/store/db'
 import {
@@ -120,6 +121,31 @@ function locate(db: Db, file: string, sessionId: string, connection: string | un
   return matches[0]!
 }
 
+/** CSV of the alert history: one row per transition, the alert's fields repeated on each. */
+const ALERT_TRANSITION_FIELDS = [
+  'alertId', 'rule', 'connectionId', 'connectionName', 'eventSessionId', 'eventName', 'summary',
+  'at', 'state', 'severity', 'value', 'note'
+] as const
+
+function alertTransitionRows(db: Db): ExportRecord[] {
+  return alertHistory(db).flatMap((a) =>
+    a.transitions.map((t) => ({
+      alertId: a.id,
+      rule: a.rule,
+      connectionId: a.connectionId,
+      connectionName: a.connectionName,
+      eventSessionId: a.eventSessionId,
+      eventName: a.eventName,
+      summary: a.summary,
+      at: t.at,
+      state: t.state,
+      severity: t.severity,
+      value: t.value,
+      note: t.note
+    }))
+  )
+}
+
 function withCommonOptions(command: Command): Command {
   return command
     .option('--db <file>', "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)", defaultDbFile())
@@ -163,5 +189,19 @@ export function registerExport(program: Command): void {
         const snapshots = exportSnapshots(db, opts.session, where.connectionId)
         await print(opts.format, () => snapshots, SNAPSHOT_FIELDS)
       })
+  )
+
+  withCommonOptions(
+    exp.command('alerts').description('print the alert history: each alert with its transitions (CSV: one row per transition)')
+  ).action((opts: ExportOptions) =>
+    withCache(opts.db, async (db) => {
+      if (opts.format === 'csv') {
+        const rows = alertTransitionRows(db)
+        await print('csv', () => rows, ALERT_TRANSITION_FIELDS)
+      } else {
+        const alerts = alertHistory(db)
+        await print('json', () => alerts, [])
+      }
+    })
   )
 }

@@ -1,5 +1,5 @@
 // `eventwatch serve`: the browser host — the same UI and app API on 127.0.0.1, until Ctrl-C.
-import type { Command } from 'commander'
+import { Option, type Command } from 'commander'
 import { startAppCore } from '../../core/app/start'
 import { defaultDbFile } from '../../core/paths'
 import { startWebHost } from '../../web/server'
@@ -13,6 +13,7 @@ interface ServeOptions extends ConnectionFlags {
   port: number
   db: string
   interval?: number
+  demoIncident?: number
 }
 
 export function registerServe(program: Command): void {
@@ -22,6 +23,12 @@ export function registerServe(program: Command): void {
     .option('--port <port>', 'port to listen on (0 picks a free one)', integerOption(0, 65535), 4780)
     .option('--db <file>', "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)", defaultDbFile())
     .option('--interval <seconds>', 'set every poll cadence to this many seconds', secondsOption(1, 3600))
+    // For the UI's end-to-end tests: a real alert from the demo data, on cue.
+    .addOption(
+      new Option('--demo-incident <seconds>', 'after SECONDS, the demo\'s first live session drops 25 points for 10 minutes')
+        .argParser(secondsOption(0, 86_400))
+        .hideHelp()
+    )
   addConnectionOptions(command).action(async (opts: ServeOptions) => {
     const rendererDir = ensureRendererBuilt()
     // With a connection on the command line, poll just that one; else the saved ones (or the demo).
@@ -29,6 +36,7 @@ export function registerServe(program: Command): void {
     const core = await startAppCore({
       dbFile: opts.db,
       cadences: cadencesFor(opts.interval),
+      ...(opts.demoIncident !== undefined ? { demoIncidentAfterSeconds: opts.demoIncident } : {}),
       ...(named ? { sources: async (db) => [await resolveSource(db, opts)] } : {})
     })
     // The default port may be taken (a second Eventwatch); a port the user chose may not.

@@ -1,7 +1,7 @@
 // `eventwatch simulate`: the demo reporting API, standalone, until Ctrl-C.
 import type { Command } from 'commander'
 import { startSimulator } from '../../core/simulator/server'
-import { integerOption, untilSignal } from '../options'
+import { integerOption, secondsOption, untilSignal } from '../options'
 
 export function registerSimulate(program: Command): void {
   program
@@ -11,12 +11,14 @@ export function registerSimulate(program: Command): void {
     .option('--seed <n>', 'seed of the simulated world', integerOption(0, 2 ** 31), 42)
     .option('--live <n>', 'live sessions at start', integerOption(0, 500), 6)
     .option('--viewers <n>', 'typical audience of a live session', integerOption(0, 200_000), 1500)
-    .action(async (opts: { port: number; seed: number; live: number; viewers: number }) => {
+    .option('--incident <seconds>', 'after SECONDS, the first live session loses 25 points of reliability for 10 minutes', secondsOption(0, 86_400))
+    .action(async (opts: { port: number; seed: number; live: number; viewers: number; incident?: number }) => {
       const sim = await startSimulator({
         port: opts.port,
         seed: opts.seed,
         liveSessions: opts.live,
-        viewersPerSession: opts.viewers
+        viewersPerSession: opts.viewers,
+        ...(opts.incident !== undefined ? { incident: { afterMs: opts.incident * 1000 } } : {})
       })
       const c = sim.credentials
       process.stdout.write(
@@ -28,6 +30,7 @@ export function registerSimulate(program: Command): void {
           `client secret: ${c.clientSecret}`,
           `platform-id:   ${c.platformId}`,
           `tenant-id:     ${c.tenantId}`,
+          ...(opts.incident !== undefined ? [`incident:      the first live session drops 25 points in ${opts.incident} s, for 10 minutes`] : []),
           'Press Ctrl-C to stop.',
           ''
         ].join('\n')

@@ -1,8 +1,11 @@
 // `eventwatch sync`: fill the cache from one connection (the demo simulator when none is given),
 // once or until SIGINT/SIGTERM. `--once` exits 0 only when everything was fetched; otherwise one
 // line on stderr names the cause in the taxonomy's words, and whatever was fetched whole is kept.
+// Every pass is judged by the same alert rules as the app, into the same history; in a terminal
+// each alert that fires or resolves is one line on stderr.
 import type { Command } from 'commander'
 import { ERROR_KIND_LABELS } from '../../../shared/error-kinds'
+import { AlertEvaluator, type Evaluation } from '../../core/alerts/evaluator'
 import type { DataSource } from '../../core/app/demo-source'
 import { defaultDbFile } from '../../core/paths'
 import { openDatabase, type Db } from '../../core/store/db'
@@ -39,8 +42,9 @@ export function registerSync(program: Command): void {
       // Viewer lists are stored on a second thread while this one fetches and parses.
       viewerStore = startViewerWriter({ file: opts.db })
       const progress = createProgress(process.stderr)
-      if (opts.once) await syncOnce(db, source, progress, viewerStore)
-      else await syncUntilSignal(db, source, progress, viewerStore, opts.interval)
+      const alerts = alertReporter(db, source, progress, process.stderr.isTTY === true)
+      if (opts.once) await syncOnce(db, source, progress, viewerStore, alerts)
+      else await syncUntilSignal(db, source, progress, viewerStore, alerts, opts.interval)
     } finally {
       await viewerStore?.close()
       await source?.close()
@@ -49,7 +53,34 @@ export function registerSync(program: Command): void {
   })
 }
 
-async function syncOnce(db: Db, source: DataSource, progress: Progress, viewerStore: ViewerListStore): Promise<void> {
+/** Judges the cache after a pass; `lastSuccessAt` is null when the pass reached nothing. */
+type AlertReporter = (lastSuccessAt: number | null) => void
+
+/** The alert rules after each pass, and a line per alert that fired or resolved (terminal only, like the progress bar). */
+function alertReporter(db: Db, source: DataSource, progress: Progress, inTerminal: boolean): AlertReporter {
+  const evaluator = new AlertEvaluator(db)
+  return (lastSuccessAt) => {
+    let result: Evaluation
+    try {
+      result = evaluator.evaluate(source.target.id, lastSuccessAt)
+    } catch (error) {
+      progress.log(`alerts could not be evaluated: ${error instanceof Error ? error.message : String(error)}`)
+      return
+    }
+    if (!inTerminal) return
+    for (const alert of result.fired) progress.log(alertLine('ALERT', alert))
+    for (const alert of result.resolved) progress.log(alertLine('RESOLVED', alert))
+  }
+}
+
+function alertLine(what: 'ALERT' | 'RESOLVED', alert: Evaluation['fired'][number]): string {
+  const at = what === 'ALERT' ? alert.transitions.at(-1)?.at : alert.resolvedAt
+  const where = alert.eventSessionId === null ? alert.connectionName : `${alert.connectionName} / ${alert.eventName ?? alert.eventSessionId} (${alert.eventSessionId})`
+  const label = what === 'ALERT' ? `ALERT ${alert.severity}` : 'RESOLVED'
+  return `${at ?? ''} ${label} [${alert.rule}] ${alert.summary} — ${where}`
+}
+
+async function syncOnce(db: Db, source: DataSource, progress: Progress, viewerStore: ViewerListStore, alerts: AlertReporter): Promise<void> {
   const stop = new AbortController()
   const onSignal = (): void => stop.abort()
   process.once('SIGINT', onSignal)
@@ -66,6 +97,7 @@ async function syncOnce(db: Db, source: DataSource, progress: Progress, viewerSt
         progress.update({ phase: p.phase, done: p.done, total: p.total, detail: `${p.viewers.toLocaleString('en-US')} viewers` })
     }, 'once')
     progress.done(summary(source, report))
+    alerts(report.listed > 0 || report.problems.length === 0 ? Date.now() : null)
     const problem = report.problems[0]
     if (problem) {
       const more = report.problems.length > 1 ? ` (and ${report.problems.length - 1} more problems)` : ''
@@ -83,9 +115,10 @@ async function syncUntilSignal(
   source: DataSource,
   progress: Progress,
   viewerStore: ViewerListStore,
+  alerts: AlertReporter,
   intervalSeconds?: number
 ): Promise<void> {
-  const poller = new Poller(db, source.client, {
+  const poller: Poller = new Poller(db, source.client, {
     connectionId: source.target.id,
     viewerStore,
     cadences: cadencesFor(intervalSeconds),
@@ -93,7 +126,9 @@ async function syncUntilSignal(
     onPolled: (report) => {
       progress.log(summary(source, report))
       for (const problem of report.problems.slice(0, 3)) progress.log(`  ${ERROR_KIND_LABELS[problem.kind]}: ${problem.message}`)
-    }
+      alerts(poller.currentStatus.lastUpdateAt)
+    },
+    onDetails: () => alerts(poller.currentStatus.lastUpdateAt)
   })
   poller.start()
   await untilSignal()

@@ -1,21 +1,36 @@
 // One poller per data source, and the app's status as the sum of theirs: an operator sees
 // the worst state and the oldest update, never a rosier picture than the truth.
 import type { Status } from '../../../shared/domain'
+import { AlertEvaluator } from '../alerts/evaluator'
+import { alertsChanged } from '../alerts/page'
 import type { Db } from '../store/db'
 import { countSessions } from '../store/sessions'
-import { Poller, type Cadences, type PollerStatus } from '../sync/poller'
+import { Poller, type Cadences, type PollerStatus, type Timers } from '../sync/poller'
 import type { DataSource } from './demo-source'
 import type { EventHub } from './event-hub'
+
+export interface PollerGroupOptions {
+  /** One clock for the pollers and the alert rules; tests move it by hand. */
+  clock?: () => number
+  timers?: Timers
+}
 
 export class PollerGroup {
   private running: { source: DataSource; poller: Poller }[] = []
   private pausedAll = false
+  private readonly clock: () => number
+  /** Judges every poll's snapshots against the alert rules. */
+  private readonly alerts: AlertEvaluator
 
   constructor(
     private readonly db: Db,
     private readonly hub: EventHub,
-    private cadences: Partial<Cadences>
-  ) {}
+    private cadences: Partial<Cadences>,
+    private readonly options: PollerGroupOptions = {}
+  ) {
+    this.clock = options.clock ?? Date.now
+    this.alerts = new AlertEvaluator(db, this.clock)
+  }
 
   /** Takes effect for pollers started from now on (the app restarts them). */
   setCadences(cadences: Partial<Cadences>): void {
@@ -36,9 +51,17 @@ export class PollerGroup {
         connectionId: source.target.id,
         cadences: this.cadences,
         lookbackDays: source.lookbackDays,
+        ...(this.options.clock ? { clock: this.options.clock } : {}),
+        ...(this.options.timers ? { timers: this.options.timers } : {}),
         onStatus: () => this.hub.emit('statusChanged', this.status()),
-        onPolled: (report) => announce(report.at),
-        onDetails: (report) => announce(report.at),
+        onPolled: (report) => {
+          announce(report.at)
+          this.evaluate(source, poller)
+        },
+        onDetails: (report) => {
+          announce(report.at)
+          this.evaluate(source, poller)
+        },
         onConnectivity: (change) =>
           this.hub.emit('connectivityChanged', {
             connectionId: source.target.id,
@@ -52,6 +75,33 @@ export class PollerGroup {
       poller.start()
       return { source, poller }
     })
+    this.forgetUnwatched()
+  }
+
+  /** Alerts after a unit of work; one push for all that fired or resolved in it. */
+  private evaluate(source: DataSource, poller: Poller): void {
+    try {
+      const result = this.alerts.evaluate(source.target.id, poller.currentStatus.lastUpdateAt)
+      if (!result.changed) return
+      this.hub.emit('alertsChanged', alertsChanged(this.db, this.clock(), result, this.pollingPaused()))
+    } catch (error) {
+      // An alert that cannot be stored must not stop polling; the status says why.
+      this.hub.emit('statusChanged', { ...this.status(), lastError: `alerts: ${error instanceof Error ? error.message : String(error)}` })
+    }
+  }
+
+  private forgetUnwatched(): void {
+    try {
+      const result = this.alerts.forgetUnwatched(this.running.map((r) => r.source.target.id))
+      if (result.changed) this.hub.emit('alertsChanged', alertsChanged(this.db, this.clock(), result, this.pollingPaused()))
+    } catch {
+      // Best effort: the next start tries again.
+    }
+  }
+
+  /** Whether every connection's polling is paused: the tray shows "paused". */
+  pollingPaused(): boolean {
+    return this.running.length > 0 && this.running.every((r) => r.poller.isPaused)
   }
 
   /** Stops every poller (each finishes its unit of work) and releases the sources. */
@@ -60,6 +110,11 @@ export class PollerGroup {
     this.running = []
     await Promise.all(stopping.map((r) => r.poller.stop()))
     await Promise.all(stopping.map((r) => r.source.close()))
+  }
+
+  /** Resolves when every poller's work in hand has finished (tests moving time by hand). */
+  async idle(): Promise<void> {
+    await Promise.all(this.running.map((r) => r.poller.idle()))
   }
 
   refreshNow(): void {
@@ -75,6 +130,7 @@ export class PollerGroup {
       else poller.resume()
     }
     this.hub.emit('statusChanged', this.status())
+    this.hub.emit('alertsChanged', alertsChanged(this.db, this.clock(), { fired: [], resolved: [] }, this.pollingPaused()))
   }
 
   refreshSession(connectionId: string, eventSessionId: string): Promise<{ viewers: number }> {
@@ -94,7 +150,7 @@ export class PollerGroup {
       lastUpdateAt: oldestUpdate(statuses),
       lastError: statuses.find((s) => s.lastError)?.lastError ?? null,
       offlineSince: offline.length ? new Date(Math.min(...offline)).toISOString() : null,
-      paused: this.running.length > 0 && this.running.every((r) => r.poller.isPaused),
+      paused: this.pollingPaused(),
       pollIntervalSeconds: (this.cadences.detailMs ?? 15_000) / 1000
     }
   }

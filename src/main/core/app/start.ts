@@ -6,11 +6,14 @@ import { testConnection } from '../connections/test-connection'
 import { osKeychain, type SecretStore } from '../secrets/keychain'
 import { openDatabase } from '../store/db'
 import { RetentionJob } from '../store/retention-job'
+import { alertHandlers } from '../alerts/handlers'
 import {
+  getAlertRules,
   getCadenceSettings,
   getDisplaySettings,
   getRetentionSettings,
   getThresholds,
+  setAlertRules,
   setCadenceSettings,
   setDisplaySettings,
   setRetentionSettings,
@@ -54,7 +57,10 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   const chooseSources = async (): Promise<DataSource[]> => {
     if (options.sources) return options.sources(db)
     const saved = await enabledSavedSources(db, connections, limiter)
-    return saved.length > 0 ? saved : [await startDemoSource(db, { seed: options.demoSeed ?? 42 }, limiter)]
+    if (saved.length > 0) return saved
+    const incident = options.demoIncidentAfterSeconds
+    const simulator = { seed: options.demoSeed ?? 42, ...(incident !== undefined ? { incident: { afterMs: incident * 1000 } } : {}) }
+    return [await startDemoSource(db, simulator, limiter)]
   }
 
   // Connections changed: stop every poller (each finishes its unit of work), start afresh.
@@ -85,12 +91,14 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       retention: getRetentionSettings(db),
       thresholds: getThresholds(db),
       display,
+      alertRules: getAlertRules(db),
       units: resolveUnits(db, display)
     }
   }
 
   const dispatch = createDispatch({
     ...screenHandlers(db),
+    ...alertHandlers(db, { pollingPaused: () => pollers.pollingPaused(), push: (payload) => hub.emit('alertsChanged', payload) }),
     getStatus: () => pollers.status(),
     listLiveSessions: () => listLiveSessions(db),
     getSession: ({ connectionId, eventSessionId }) => getSession(db, connectionId, eventSessionId),
@@ -121,13 +129,14 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     },
     testConnection: ({ id }) => testConnection(connections.target(id), () => connections.credentialsFor(id)),
     getSettings: settings,
-    saveSettings: async ({ cadences, retention, thresholds, display }) => {
+    saveSettings: async ({ cadences, retention, thresholds, display, alertRules }) => {
       // Validated by the contract already; all or none are written.
       db.transaction(() => {
         if (retention) setRetentionSettings(db, retention)
         if (cadences) setCadenceSettings(db, cadences)
         if (thresholds) setThresholds(db, thresholds)
         if (display) setDisplaySettings(db, display)
+        if (alertRules) setAlertRules(db, alertRules)
       })()
       if (cadences && !options.cadences) {
         pollers.setCadences(cadencesFromSettings())

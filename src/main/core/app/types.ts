@@ -10,7 +10,7 @@ export type EventListener = <E extends EventName>(name: E, payload: EventPayload
 export interface AppCore {
   /** Validates `args` against the contract, runs the handler, never throws. */
   dispatch(name: unknown, args: unknown): Promise<Result<unknown>>
-  /** Pushed events (sessionsChanged, statusChanged); returns the unsubscribe function. */
+  /** Pushed events (sessionsChanged, statusChanged, alertsChanged, …); returns the unsubscribe function. */
   onEvent(listener: EventListener): () => void
   /** Stops polling, closes the database and the embedded simulator. */
   close(): Promise<void>
@@ -25,6 +25,8 @@ export interface AppCoreOptions {
   cadences?: Partial<Cadences>
   /** Seed of the demo simulator, for repeatable demos and tests. */
   demoSeed?: number
+  /** After this many seconds, the demo's first live session drops 25 points for 10 minutes (e2e tests). */
+  demoIncidentAfterSeconds?: number
   /** What to poll instead of the saved connections (the CLI's `serve --connection …`). */
   sources?: (db: Db) => Promise<DataSource[]>
 }

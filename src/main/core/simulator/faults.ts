@@ -1,6 +1,8 @@
 // Switchable misbehaviour for the simulator, so the client's resilience is tested against real
 // HTTP rather than mocks. Most modes affect the next `count` data requests (Infinity: until
 // reset); cursor repetition and schema drift are on/off. Token modes act on the token store.
+// Incidents act on the simulated world: one session's reliability really falls.
+import type { IncidentOptions } from './world'
 
 export type FailureReply =
   | { type: 'rate-limit'; status: 429 | 503; retryAfterSeconds: number; asHttpDate: boolean }
@@ -25,6 +27,8 @@ interface Armed<T> {
 
 export interface FaultHooks {
   revokeTokens(): void
+  incident(eventSessionId: string, options: IncidentOptions): void
+  recover(eventSessionId: string): void
 }
 
 export class SimulatorFaults {
@@ -53,6 +57,21 @@ export class SimulatorFaults {
   /** Every token issued so far is refused with 401 from now on; new ones work. */
   revokeTokens(): this {
     this.hooks.revokeTokens()
+    return this
+  }
+
+  /**
+   * From now (the simulator's clock), this live session's reliability is `drop` points lower
+   * for `minutes`; the next record the service gives shows it. Throws for an unknown session.
+   */
+  incident(eventSessionId: string, options: IncidentOptions = { drop: 25, minutes: 10 }): this {
+    this.hooks.incident(eventSessionId, options)
+    return this
+  }
+
+  /** Ends that session's incident now: its reliability climbs back to its usual level. */
+  recover(eventSessionId: string): this {
+    this.hooks.recover(eventSessionId)
     return this
   }
 

@@ -37,6 +37,8 @@ export interface SimulatorOptions extends Partial<Omit<WorldOptions, 'platformId
   tokenLifetimeSeconds?: number
   /** Injectable clock (ms since epoch) so tests control time. */
   clock?: () => number
+  /** After this many ms, the first live session's reliability drops (default 25 points for 10 minutes). */
+  incident?: { afterMs: number; drop?: number; minutes?: number }
 }
 
 export interface RunningSimulator {
@@ -64,7 +66,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       liveSessions: options.liveSessions ?? 6,
       endedSessions: options.endedSessions ?? 14,
       viewersPerSession: options.viewersPerSession ?? 1500,
-      churnSessions: options.churnSessions ?? true
+      churnSessions: options.churnSessions ?? true,
+      randomIncidents: options.randomIncidents ?? true,
+      ...(options.incident
+        ? {
+            scheduledIncident: {
+              at: clock() + options.incident.afterMs,
+              drop: options.incident.drop ?? 25,
+              minutes: options.incident.minutes ?? 10
+            }
+          }
+        : {})
     },
     clock()
   )
@@ -72,7 +84,18 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const viewersPageSize = options.viewersPageSize ?? 500
   const tokenLifetime = options.tokenLifetimeSeconds ?? 10_800
   const tokens = new Map<string, number>()
-  const faults = new SimulatorFaults({ revokeTokens: () => tokens.clear() })
+  const faults = new SimulatorFaults({
+    revokeTokens: () => tokens.clear(),
+    // The world catches up to now first, so the incident starts now, not when last observed.
+    incident: (id, incident) => {
+      world.advanceTo(clock())
+      world.incident(id, incident)
+    },
+    recover: (id) => {
+      world.advanceTo(clock())
+      world.recover(id)
+    }
+  })
   const stats = new SimulatorStats()
   const stalls = new Set<NodeJS.Timeout>()
 

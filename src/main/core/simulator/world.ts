@@ -17,6 +17,20 @@ export interface WorldOptions {
   viewersPerSession: number
   /** Whether new sessions start and live ones end as time passes (off for fixed benchmarks). */
   churnSessions: boolean
+  /** Whether incidents strike at random (default on; off where a test drives them itself). */
+  randomIncidents?: boolean
+  /** An incident in the first live session at a set time (`serve --demo-incident`). */
+  scheduledIncident?: ScheduledIncident
+}
+
+export interface IncidentOptions {
+  /** Points of reliability lost (0–100 scale). */
+  drop: number
+  minutes: number
+}
+
+export interface ScheduledIncident extends IncidentOptions {
+  at: number
 }
 
 export interface SimSession {
@@ -33,6 +47,8 @@ export interface SimSession {
   reliability: number
   baselineReliability: number
   incidentUntil: number
+  /** An incident a test or demo asked for: reliability held `drop` points down until `until`. */
+  forcedIncident: { drop: number; until: number } | null
   cdnTraffic: number
   ecdnTraffic: number
   ecdnShare: number
@@ -50,6 +66,7 @@ export class World {
   readonly sessions: SimSession[] = []
   private readonly random: Random
   private now: number
+  private scheduled: ScheduledIncident | undefined
 
   constructor(
     private readonly options: WorldOptions,
@@ -57,6 +74,7 @@ export class World {
   ) {
     this.random = createRandom(options.seed)
     this.now = startAt
+    this.scheduled = options.scheduledIncident
     for (let i = 0; i < options.endedSessions; i++) this.addEndedSession(i)
     for (let i = 0; i < options.liveSessions; i++) this.addLiveSession(this.random.between(5, 50) * 60_000)
     this.sessions.sort((a, b) => a.startedAt - b.startedAt || a.eventSessionId.localeCompare(b.eventSessionId))
@@ -87,8 +105,36 @@ export class World {
     return this.sessions.find((s) => s.eventSessionId === id)
   }
 
+  /**
+   * From now on, this live session's reliability is `drop` points below its baseline (at once,
+   * not drifting there) for `minutes`, then it recovers. Nothing else changes, so a test knows
+   * that exactly this session's reliability fell.
+   */
+  incident(id: string, options: IncidentOptions): void {
+    const session = this.find(id)
+    if (!session) throw new Error(`no simulated session ${id}`)
+    if (session.hasEnded) throw new Error(`simulated session ${id} has ended`)
+    if (!(options.drop > 0 && options.drop <= 100) || !(options.minutes > 0)) {
+      throw new Error('an incident needs a drop from 0 to 100 points and a positive number of minutes')
+    }
+    session.forcedIncident = { drop: options.drop, until: this.now + options.minutes * 60_000 }
+    session.reliability = clamp(session.baselineReliability - options.drop, 0, 100)
+  }
+
+  /** Ends a forced incident now: reliability climbs back to its baseline. */
+  recover(id: string): void {
+    const session = this.find(id)
+    if (!session) throw new Error(`no simulated session ${id}`)
+    session.forcedIncident = null
+  }
+
   private step(dtMs: number): void {
     const seconds = dtMs / 1000
+    if (this.scheduled && this.now >= this.scheduled.at) {
+      const first = this.sessions.find((s) => !s.hasEnded)
+      if (first) this.incident(first.eventSessionId, this.scheduled)
+      this.scheduled = undefined
+    }
     for (const session of this.sessions) {
       if (session.hasEnded) continue
       if (this.now >= session.endsAt && this.options.churnSessions) this.endSession(session)
@@ -107,13 +153,21 @@ export class World {
     const target = Math.round(s.targetAudience * (0.2 + 0.8 * ramp))
 
     // Incidents: reliability collapses for a few minutes, some viewers give up.
-    if (this.now >= s.incidentUntil && this.random.chance(seconds / 1800)) {
+    const randomIncidents = this.options.randomIncidents ?? true
+    if (randomIncidents && this.now >= s.incidentUntil && this.random.chance(seconds / 1800)) {
       s.incidentUntil = this.now + this.random.between(2, 6) * 60_000
     }
     const inIncident = this.now < s.incidentUntil
-    const aim = inIncident ? s.baselineReliability - 18 : s.baselineReliability
-    s.reliability += (aim - s.reliability) * Math.min(1, 0.08 * seconds) + this.random.between(-0.3, 0.3)
-    s.reliability = clamp(s.reliability, 40, 100)
+    if (s.forcedIncident && this.now >= s.forcedIncident.until) s.forcedIncident = null
+    if (s.forcedIncident) {
+      // Held down, with the usual jitter: the drop is there at the very next observation.
+      const held = s.baselineReliability - s.forcedIncident.drop
+      s.reliability = clamp(held + this.random.between(-0.3, 0.3), 0, 100)
+    } else {
+      const aim = inIncident ? s.baselineReliability - 18 : s.baselineReliability
+      s.reliability += (aim - s.reliability) * Math.min(1, 0.08 * seconds) + this.random.between(-0.3, 0.3)
+      s.reliability = clamp(s.reliability, 40, 100)
+    }
 
     const active = s.active.length
     const churn = active * (inIncident ? 0.004 : 0.0008) * seconds
@@ -167,6 +221,7 @@ export class World {
       baselineReliability: this.random.between(96, 99.6),
       reliability: 98,
       incidentUntil: 0,
+      forcedIncident: null,
       cdnTraffic: 0,
       ecdnTraffic: 0,
       ecdnShare: this.random.between(0.4, 0.85),

@@ -1,6 +1,7 @@
 // App-wide settings in the `settings` table, one JSON value per key, each read and written
 // through a zod schema: a hand-edited or older value never reaches the app unchecked.
 import type { z } from 'zod'
+import { AlertRulesSchema, DEFAULT_ALERT_RULES, type AlertRules } from '../../../shared/alerts'
 import {
   CadenceSettingsSchema,
   DEFAULT_CADENCES,
@@ -96,4 +97,15 @@ export function getDisplaySettings(db: Db): DisplaySettings {
 
 export function setDisplaySettings(db: Db, change: Partial<DisplaySettings>): DisplaySettings {
   return writeSettings(db, DISPLAY_KEY, DisplaySettingsSchema, getDisplaySettings(db), change)
+}
+
+const ALERT_RULES_KEY = 'alertRules'
+
+/** Each rule read on its own: one hand-spoiled rule falls back to its defaults, not the others. */
+export function getAlertRules(db: Db): AlertRules {
+  return readSettings(db, ALERT_RULES_KEY, AlertRulesSchema, DEFAULT_ALERT_RULES)
+}
+
+export function setAlertRules(db: Db, rules: AlertRules): AlertRules {
+  return writeSettings(db, ALERT_RULES_KEY, AlertRulesSchema, getAlertRules(db), rules)
 }

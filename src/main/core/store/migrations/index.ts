@@ -5,6 +5,7 @@ import { cacheComplete } from './003-cache-complete'
 import { viewerIntegerKeys } from './004-viewer-integer-keys'
 import { searchContentId } from './005-search-content-id'
 import { sessionSearchText } from './006-session-search-text'
+import { alerts } from './007-alerts'
 import type { Migration } from './types'
 
-export const migrations: readonly Migration[] = [initial, connectionsViewersDiagnostics, cacheComplete, viewerIntegerKeys, searchContentId, sessionSearchText]
+export const migrations: readonly Migration[] = [initial, connectionsViewersDiagnostics, cacheComplete, viewerIntegerKeys, searchContentId, sessionSearchText, alerts]

@@ -1,6 +1,6 @@
 // uPlot options for the session charts: theme colours from the CSS variables, times formatted by
-// the display store (so the UTC/local choice holds), threshold lines, and the `marks` hook where
-// alerts will be drawn once they exist.
+// the display store (so the UTC/local choice holds), threshold lines, and alert marks (vertical
+// lines where an alert fired or resolved).
 import type uPlot from 'uplot'
 
 export interface ChartColours {
@@ -32,12 +32,15 @@ export function readColours(root: Element = document.documentElement): ChartColo
   }
 }
 
-/** Something that happened at an instant (an alert, later), drawn as a vertical line. */
+/** Something that happened at an instant (an alert firing or resolving), drawn as a vertical line. */
 export interface ChartMark {
   /** ms since epoch. */
   at: number
   label: string
   severity: 'warning' | 'critical' | 'info'
+  /** A firing is a solid line with a flag; a resolution a dashed one. */
+  kind?: 'fired' | 'resolved'
+  alertId?: number
 }
 
 export interface ThresholdLine {
@@ -78,6 +81,32 @@ function overlays(spec: ChartSpec, colours: ChartColours): uPlot.Plugin {
           ctx.save()
           ctx.font = `${11 * ratio}px system-ui, sans-serif`
           ctx.lineWidth = ratio
+          // Marks first, so a threshold's label box stays readable over a line passing through it.
+          const severityColour = { warning: colours.warning, critical: colours.critical, info: colours.accent }
+          for (const mark of spec.marks ?? []) {
+            const x = Math.round(u.valToPos(mark.at / 1000, 'x', true))
+            if (x < bbox.left || x > bbox.left + bbox.width) continue
+            const resolved = mark.kind === 'resolved'
+            const colour = resolved ? colours.good : severityColour[mark.severity]
+            ctx.strokeStyle = colour
+            ctx.lineWidth = (resolved ? 1.5 : 2) * ratio
+            ctx.setLineDash(resolved ? [3 * ratio, 3 * ratio] : [])
+            ctx.beginPath()
+            ctx.moveTo(x, bbox.top)
+            ctx.lineTo(x, bbox.top + bbox.height)
+            ctx.stroke()
+            // A small flag at the foot: ✖/▲ for a firing, ✓ for a resolution (shape, not colour
+            // alone). The foot, because the threshold labels sit at the top right, where new marks land.
+            const flag = resolved ? '✓' : mark.severity === 'critical' ? '✖' : mark.severity === 'warning' ? '▲' : '●'
+            ctx.textAlign = 'center'
+            const width = ctx.measureText(flag).width
+            const foot = bbox.top + bbox.height
+            ctx.fillStyle = colours.panel
+            ctx.fillRect(x - width / 2 - 2 * ratio, foot - 14 * ratio, width + 4 * ratio, 14 * ratio)
+            ctx.fillStyle = colour
+            ctx.fillText(flag, x, foot - 3 * ratio)
+          }
+          ctx.lineWidth = ratio
           for (const line of spec.thresholds ?? []) {
             const y = Math.round(u.valToPos(line.value, 'y', true))
             if (y < bbox.top || y > bbox.top + bbox.height) continue
@@ -96,17 +125,6 @@ function overlays(spec: ChartSpec, colours: ChartColours): uPlot.Plugin {
             ctx.fillStyle = line.colour
             ctx.fillText(line.label, right, y - 4 * ratio)
           }
-          const severityColour = { warning: colours.warning, critical: colours.critical, info: colours.accent }
-          for (const mark of spec.marks ?? []) {
-            const x = Math.round(u.valToPos(mark.at / 1000, 'x', true))
-            if (x < bbox.left || x > bbox.left + bbox.width) continue
-            ctx.strokeStyle = severityColour[mark.severity]
-            ctx.setLineDash([])
-            ctx.beginPath()
-            ctx.moveTo(x, bbox.top)
-            ctx.lineTo(x, bbox.top + bbox.height)
-            ctx.stroke()
-          }
           ctx.restore()
         }
       ]
@@ -123,6 +141,18 @@ function latestInLegend(): uPlot.Plugin {
   return { hooks: { ready: [showLatest], setData: [showLatest], setCursor: [showLatest] } }
 }
 
+/** The x range (seconds) of the data, widened to include the marks (ms). */
+export function withMarks(min: number | null, max: number | null, marks: readonly ChartMark[] = []): uPlot.Range.MinMax {
+  let lo = min
+  let hi = max
+  for (const mark of marks) {
+    const at = mark.at / 1000
+    lo = lo === null ? at : Math.min(lo, at)
+    hi = hi === null ? at : Math.max(hi, at)
+  }
+  return [lo, hi]
+}
+
 /** The uPlot options of one chart, at a size. Data is [seconds[], ...series[]]. */
 export function chartOptions(spec: ChartSpec, colours: ChartColours, width: number, height: number): uPlot.Options {
   const axis = (values: uPlot.Axis['values']): uPlot.Axis => ({
@@ -136,7 +166,11 @@ export function chartOptions(spec: ChartSpec, colours: ChartColours, width: numb
     height,
     cursor: { drag: { x: false, y: false }, points: { size: 7 } },
     legend: { live: true },
-    scales: { x: { time: true }, y: spec.range ? { range: (_u, min, max) => spec.range!(min, max) } : {} },
+    scales: {
+      // Widened to take in every mark: an alert may fire after the last snapshot drawn so far.
+      x: { time: true, range: (_u, min, max) => withMarks(min, max, spec.marks) },
+      y: spec.range ? { range: (_u, min, max) => spec.range!(min, max) } : {}
+    },
     series: [
       { label: 'Time', value: (_u, seconds) => (seconds == null ? '—' : spec.formatTime(seconds * 1000)) },
       ...spec.series.map<uPlot.Series>((s) => ({

@@ -1,6 +1,6 @@
 // Where the operator is: a top-level view, or a session's drill-down opened from one of them.
 // `Esc` goes back (App.svelte), so every route remembers where it came from.
-export type TopView = 'live' | 'history' | 'settings' | 'diagnostics'
+export type TopView = 'live' | 'alerts' | 'history' | 'settings' | 'diagnostics'
 
 export type Route =
   | { view: TopView }

@@ -1,0 +1,220 @@
+// The alert rules as a pure function: what was observed (snapshots, the last successful poll),
+// the alerts still open and the clock in, the changes to make out. No I/O, so every rule,
+// pending period, hysteresis, cooldown and snooze is tested with a clock moved by hand.
+import type { AlertRuleId, AlertRules, AlertSeverity, AlertState } from '../../../shared/alerts'
+import type { ReliabilityThresholds } from '../../../shared/settings'
+import { blindCondition, sessionConditions, type Condition } from './conditions'
+
+/** One stored snapshot, the score already on 0–100. */
+export interface Sample {
+  at: number
+  score: number
+  viewers: number
+}
+
+export interface SessionOverride {
+  muted: boolean
+  thresholds: ReliabilityThresholds | null
+}
+
+export const NO_OVERRIDE: SessionOverride = { muted: false, thresholds: null }
+
+export interface SessionObservation {
+  eventSessionId: string
+  eventName: string | null
+  /** False once the session has ended (or is no longer cached). */
+  live: boolean
+  /** Its snapshots within the longest rule window, oldest first; the last is the newest. */
+  samples: Sample[]
+  /** Whether the newest snapshot is new since the last evaluation: a poll counts once. */
+  fresh: boolean
+  override: SessionOverride
+}
+
+export type OpenState = Exclude<AlertState, 'resolved'>
+
+/** An alert not yet resolved, as the store holds it. */
+export interface OpenAlert {
+  id: number
+  rule: AlertRuleId
+  eventSessionId: string | null
+  state: OpenState
+  severity: AlertSeverity
+  streak: number
+  snoozedUntil: number | null
+  snoozeSessionEnd: boolean
+}
+
+export interface EngineInput {
+  now: number
+  rules: AlertRules
+  thresholds: ReliabilityThresholds
+  /** The last successful poll of the connection (or when watching began, before any). */
+  lastSuccessAt: number
+  /** Live sessions, and every session an open alert belongs to. */
+  sessions: SessionObservation[]
+  open: OpenAlert[]
+  /** When the same alert (rule and session) last resolved, for the cooldown. */
+  lastResolvedAt(rule: AlertRuleId, eventSessionId: string | null): number | undefined
+}
+
+export type AlertAction =
+  | {
+      type: 'open'
+      rule: AlertRuleId
+      eventSessionId: string | null
+      eventName: string | null
+      state: 'pending' | 'firing'
+      severity: AlertSeverity
+      value: number
+      summary: string
+      streak: number
+    }
+  | { type: 'move'; id: number; state: AlertState; severity: AlertSeverity; value: number | null; note: string | null; summary?: string }
+  | { type: 'streak'; id: number; streak: number }
+  /** A pending alert whose condition cleared before it fired: it never was an alert. */
+  | { type: 'discard'; id: number }
+
+const isActive = (a: OpenAlert): boolean => a.state !== 'pending'
+const worse = (a: AlertSeverity, b: AlertSeverity): boolean => a === 'critical' && b === 'warning'
+
+export function evaluateAlerts(input: EngineInput): AlertAction[] {
+  const actions: AlertAction[] = []
+  // Copies: a snooze that ends is noted on them as the evaluation goes on.
+  const openAlerts = input.open.map((a) => ({ ...a }))
+  const openBy = new Map(openAlerts.map((a) => [key(a.rule, a.eventSessionId), a]))
+
+  // 4. Monitor blind first: while blind, per-session alerts are held back.
+  const blind = blindCondition(input)
+  const blindAlert = openBy.get(key('monitor-blind', null))
+  if (!input.rules.monitorBlind.enabled) {
+    if (blindAlert) actions.push(resolve(blindAlert, null, 'rule turned off'))
+  } else if (blind.holds && !blindAlert) {
+    actions.push(open('monitor-blind', null, null, 'firing', blind, 0))
+  } else if (!blind.holds && blindAlert) {
+    actions.push(resolve(blindAlert, blind.value, 'the service answers again'))
+  }
+  if (blind.holds && input.rules.monitorBlind.enabled) {
+    if (blindAlert) snoozeExpiry(blindAlert, input.now, actions)
+    return actions
+  }
+  if (blindAlert) snoozeExpiry(blindAlert, input.now, actions)
+
+  const sessions = new Map(input.sessions.map((s) => [s.eventSessionId, s]))
+  // Alerts of sessions that ended (or left the cache) resolve: there is nothing left to watch.
+  for (const alert of openAlerts) {
+    if (alert.eventSessionId === null) continue
+    const session = sessions.get(alert.eventSessionId)
+    if (!session || !session.live) {
+      actions.push(alert.state === 'pending' ? { type: 'discard', id: alert.id } : resolve(alert, null, 'session ended'))
+      openBy.delete(key(alert.rule, alert.eventSessionId))
+    }
+  }
+
+  for (const session of input.sessions) {
+    if (!session.live) continue
+    for (const { rule, timing, condition } of sessionConditions(input, session)) {
+      const alert = openBy.get(key(rule, session.eventSessionId))
+      if (!timing.enabled) {
+        if (alert) actions.push(alert.state === 'pending' ? { type: 'discard', id: alert.id } : resolve(alert, null, 'rule turned off'))
+        continue
+      }
+      if (alert) snoozeExpiry(alert, input.now, actions)
+      if (session.override.muted) {
+        muted(alert, actions)
+        if (!session.fresh || !alert || !isActive(alert)) continue
+      } else if (alert?.state === 'muted') {
+        actions.push({ type: 'move', id: alert.id, state: 'firing', severity: alert.severity, value: null, note: 'unmuted' })
+      }
+      if (!session.fresh || !condition) continue
+      const cooledDown = (): boolean => {
+        const resolvedAt = input.lastResolvedAt(rule, session.eventSessionId)
+        return resolvedAt === undefined || input.now - resolvedAt >= timing.cooldownMinutes * 60_000
+      }
+      step(alert, condition, timing, cooledDown, session, rule, actions)
+    }
+  }
+  return actions
+}
+
+interface Timing {
+  pendingPolls: number
+  recoveryPolls: number
+}
+
+/** One poll of one rule for one session: pending → firing, recovery → resolved, or nothing. */
+function step(
+  alert: OpenAlert | undefined,
+  condition: Condition,
+  timing: Timing,
+  cooledDown: () => boolean,
+  session: SessionObservation,
+  rule: AlertRuleId,
+  actions: AlertAction[]
+): void {
+  if (!alert) {
+    if (!condition.holds || !cooledDown()) return
+    const fires = timing.pendingPolls <= 1
+    actions.push(open(rule, session.eventSessionId, session.eventName, fires ? 'firing' : 'pending', condition, fires ? 0 : 1))
+    return
+  }
+  if (alert.state === 'pending') {
+    if (!condition.holds) {
+      actions.push({ type: 'discard', id: alert.id })
+      return
+    }
+    const streak = alert.streak + 1
+    if (streak >= timing.pendingPolls) {
+      actions.push({ type: 'move', id: alert.id, state: 'firing', severity: condition.severity, value: condition.value, note: null, summary: condition.summary })
+      actions.push({ type: 'streak', id: alert.id, streak: 0 })
+    } else {
+      actions.push({ type: 'streak', id: alert.id, streak })
+    }
+    return
+  }
+  // Firing, acknowledged, snoozed or muted: it clears only on its own recovery condition,
+  // held for recoveryPolls polls in a row; anything short of that starts the count again.
+  if (condition.recovered) {
+    const streak = alert.streak + 1
+    if (streak >= timing.recoveryPolls) actions.push(resolve(alert, condition.value, 'recovered'))
+    else actions.push({ type: 'streak', id: alert.id, streak })
+    return
+  }
+  if (alert.streak !== 0) actions.push({ type: 'streak', id: alert.id, streak: 0 })
+  if (condition.holds && worse(condition.severity, alert.severity)) {
+    // Worse than when it fired: an acknowledged alert fires again; snoozed and muted stay quiet.
+    const state = alert.state === 'acknowledged' ? 'firing' : alert.state
+    actions.push({ type: 'move', id: alert.id, state, severity: condition.severity, value: condition.value, note: 'worse', summary: condition.summary })
+  }
+}
+
+function snoozeExpiry(alert: OpenAlert, now: number, actions: AlertAction[]): void {
+  if (alert.state !== 'snoozed' || alert.snoozedUntil === null || now < alert.snoozedUntil) return
+  actions.push({ type: 'move', id: alert.id, state: 'firing', severity: alert.severity, value: null, note: 'snooze ended' })
+  alert.state = 'firing'
+}
+
+function muted(alert: OpenAlert | undefined, actions: AlertAction[]): void {
+  if (!alert) return
+  if (alert.state === 'pending') actions.push({ type: 'discard', id: alert.id })
+  else if (alert.state !== 'muted') {
+    actions.push({ type: 'move', id: alert.id, state: 'muted', severity: alert.severity, value: null, note: 'session muted' })
+  }
+}
+
+function open(
+  rule: AlertRuleId,
+  eventSessionId: string | null,
+  eventName: string | null,
+  state: 'pending' | 'firing',
+  condition: Condition,
+  streak: number
+): AlertAction {
+  return { type: 'open', rule, eventSessionId, eventName, state, severity: condition.severity, value: condition.value, summary: condition.summary, streak }
+}
+
+function resolve(alert: OpenAlert, value: number | null, note: string): AlertAction {
+  return { type: 'move', id: alert.id, state: 'resolved', severity: alert.severity, value, note }
+}
+
+export const key = (rule: AlertRuleId, eventSessionId: string | null): string => `${rule}\u001f${eventSessionId ?? ''}`

@@ -1,0 +1,322 @@
+// Alerts in SQLite: the open ones the engine continues from (so a restart neither loses nor
+// repeats an alert), every transition with its time, value and note, and the operator's
+// acknowledgements and snoozes. The only place alert SQL lives.
+import type { Alert, AlertRuleId, AlertSeverity, AlertState, AlertTransition, SnoozeChoice } from '../../../shared/alerts'
+import type { Db } from '../store/db'
+import { statement } from '../store/statements'
+import type { AlertAction, OpenAlert, OpenState } from './engine'
+
+interface AlertRow {
+  id: number
+  rule: AlertRuleId
+  connection_id: string
+  connection_name: string
+  event_session_id: string | null
+  event_name: string | null
+  state: AlertState
+  severity: AlertSeverity
+  summary: string
+  opened_at: number
+  fired_at: number | null
+  resolved_at: number | null
+  snoozed_until: number | null
+  snooze_session_end: number
+  streak: number
+}
+
+const SELECT_ALERT = `
+  SELECT a.id, a.rule, a.connection_id, c.name AS connection_name, a.event_session_id, a.event_name, a.state,
+    a.severity, a.summary, a.opened_at, a.fired_at, a.resolved_at, a.snoozed_until, a.snooze_session_end, a.streak
+  FROM alerts a JOIN connections c ON c.id = a.connection_id`
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString())
+
+export class AlertNotFoundError extends Error {
+  constructor(id: number) {
+    super(`there is no alert ${id}`)
+    this.name = 'AlertNotFoundError'
+  }
+}
+
+export function openAlerts(db: Db, connectionId: string): OpenAlert[] {
+  const rows = statement(db, `${SELECT_ALERT} WHERE a.connection_id = ? AND a.resolved_at IS NULL ORDER BY a.id`).all(
+    connectionId
+  ) as AlertRow[]
+  return rows.map((r) => ({
+    id: r.id,
+    rule: r.rule,
+    eventSessionId: r.event_session_id,
+    state: r.state as OpenState,
+    severity: r.severity,
+    streak: r.streak,
+    snoozedUntil: r.snoozed_until,
+    snoozeSessionEnd: r.snooze_session_end === 1
+  }))
+}
+
+/** When each alert of the connection last resolved, looking back `sinceMs` (the longest cooldown). */
+export function lastResolvedTimes(db: Db, connectionId: string, since: number): Map<string, number> {
+  const rows = statement(
+    db,
+    `SELECT rule, event_session_id AS sessionId, MAX(resolved_at) AS at FROM alerts
+     WHERE connection_id = ? AND resolved_at >= ? GROUP BY rule, event_session_id`
+  ).all(connectionId, since) as { rule: AlertRuleId; sessionId: string | null; at: number }[]
+  return new Map(rows.map((r) => [`${r.rule}\u001f${r.sessionId ?? ''}`, r.at]))
+}
+
+export interface Applied {
+  /** Alerts that began firing (new, after pending, a snooze that ended, worse, unmuted). */
+  fired: number[]
+  resolved: number[]
+  /** Anything an alerts view would show differently (streak counts alone do not). */
+  changed: boolean
+}
+
+/** The engine's changes for one connection, in one transaction. */
+export function applyActions(db: Db, connectionId: string, actions: AlertAction[], now: number): Applied {
+  const applied: Applied = { fired: [], resolved: [], changed: false }
+  db.transaction(() => {
+    for (const action of actions) {
+      switch (action.type) {
+        case 'open': {
+          const { lastInsertRowid } = statement(
+            db,
+            `INSERT INTO alerts (rule, connection_id, event_session_id, event_name, state, severity, summary, opened_at, fired_at, streak)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+          ).run(
+            action.rule,
+            connectionId,
+            action.eventSessionId,
+            action.eventName,
+            action.state,
+            action.severity,
+            action.summary,
+            now,
+            action.state === 'firing' ? now : null,
+            action.streak
+          )
+          const id = Number(lastInsertRowid)
+          addTransition(db, id, now, action.state, action.severity, action.value, null)
+          if (action.state === 'firing') applied.fired.push(id)
+          applied.changed = true
+          break
+        }
+        case 'move':
+          move(db, action.id, action.state, action.severity, action.value, action.note, now, action.summary)
+          if (action.state === 'firing') applied.fired.push(action.id)
+          if (action.state === 'resolved') applied.resolved.push(action.id)
+          applied.changed = true
+          break
+        case 'streak':
+          statement(db, 'UPDATE alerts SET streak = ? WHERE id = ?').run(action.streak, action.id)
+          break
+        case 'discard':
+          statement(db, 'DELETE FROM alerts WHERE id = ?').run(action.id)
+          applied.changed = true
+          break
+      }
+    }
+  })()
+  // A resolve after a fire in the same batch (or the reverse) is reported once, as it ends.
+  applied.fired = applied.fired.filter((id) => !applied.resolved.includes(id))
+  return applied
+}
+
+function addTransition(
+  db: Db,
+  alertId: number,
+  at: number,
+  state: AlertState,
+  severity: AlertSeverity,
+  value: number | null,
+  note: string | null
+): void {
+  statement(db, 'INSERT INTO alert_transitions (alert_id, at, state, severity, value, note) VALUES (?, ?, ?, ?, ?, ?)').run(
+    alertId,
+    at,
+    state,
+    severity,
+    value,
+    note
+  )
+}
+
+function move(
+  db: Db,
+  id: number,
+  state: AlertState,
+  severity: AlertSeverity,
+  value: number | null,
+  note: string | null,
+  now: number,
+  summary?: string
+): void {
+  statement(
+    db,
+    `UPDATE alerts SET state = @state, severity = @severity, summary = COALESCE(@summary, summary),
+       fired_at = CASE WHEN @state = 'firing' THEN COALESCE(fired_at, @now) ELSE fired_at END,
+       resolved_at = CASE WHEN @state = 'resolved' THEN @now ELSE resolved_at END,
+       snoozed_until = CASE WHEN @state = 'snoozed' THEN snoozed_until END,
+       snooze_session_end = CASE WHEN @state = 'snoozed' THEN snooze_session_end ELSE 0 END,
+       streak = CASE WHEN @state = 'resolved' THEN 0 ELSE streak END
+     WHERE id = @id`
+  ).run({ id, state, severity, summary: summary ?? null, now })
+  addTransition(db, id, now, state, severity, value, note)
+}
+
+function row(db: Db, id: number): AlertRow {
+  const found = statement(db, `${SELECT_ALERT} WHERE a.id = ?`).get(id) as AlertRow | undefined
+  if (!found) throw new AlertNotFoundError(id)
+  return found
+}
+
+/**
+ * Resolves the open alerts of every connection not in `polled` (disabled, or the demo once a
+ * real connection takes over): nothing watches them any more, so they must not hold the tray.
+ */
+export function resolveUnwatched(db: Db, polled: readonly string[], now: number): Applied {
+  const rows = statement(db, 'SELECT id, connection_id, severity, state FROM alerts WHERE resolved_at IS NULL').all() as {
+    id: number
+    connection_id: string
+    severity: AlertSeverity
+    state: AlertState
+  }[]
+  const applied: Applied = { fired: [], resolved: [], changed: false }
+  const watched = new Set(polled)
+  for (const r of rows.filter((row) => !watched.has(row.connection_id))) {
+    const action: AlertAction =
+      r.state === 'pending'
+        ? { type: 'discard', id: r.id }
+        : { type: 'move', id: r.id, state: 'resolved', severity: r.severity, value: null, note: 'connection no longer polled' }
+    const one = applyActions(db, r.connection_id, [action], now)
+    applied.resolved.push(...one.resolved)
+    applied.changed ||= one.changed
+  }
+  return applied
+}
+
+/** Acknowledged: the operator knows; it stays until it resolves. */
+export function acknowledgeAlert(db: Db, id: number, note: string | null, now: number): void {
+  const alert = row(db, id)
+  if (alert.state === 'resolved') throw new Error(`alert ${id} has already resolved`)
+  if (alert.state === 'pending') throw new Error(`alert ${id} has not fired yet`)
+  if (alert.state === 'acknowledged' && !note) return
+  db.transaction(() => move(db, id, 'acknowledged', alert.severity, null, note, now))()
+}
+
+const SNOOZE_MS: Record<Exclude<SnoozeChoice, 'session-end'>, number> = { '15m': 15 * 60_000, '1h': 60 * 60_000, '4h': 4 * 60 * 60_000 }
+
+/** Snoozed: quiet for a while, or until its session ends (when it resolves anyway). */
+export function snoozeAlert(db: Db, id: number, choice: SnoozeChoice, now: number): void {
+  const alert = row(db, id)
+  if (alert.state === 'resolved') throw new Error(`alert ${id} has already resolved`)
+  if (alert.state === 'pending') throw new Error(`alert ${id} has not fired yet`)
+  if (alert.state === 'muted') throw new Error(`alert ${id} belongs to a muted session`)
+  if (choice === 'session-end' && alert.event_session_id === null) {
+    throw new Error(`alert ${id} is about the connection, not a session: snooze it for a time instead`)
+  }
+  const until = choice === 'session-end' ? null : now + SNOOZE_MS[choice]
+  db.transaction(() => {
+    move(db, id, 'snoozed', alert.severity, null, choice === 'session-end' ? 'until the session ends' : `for ${choice}`, now)
+    statement(db, 'UPDATE alerts SET snoozed_until = ?, snooze_session_end = ? WHERE id = ?').run(until, until === null ? 1 : 0, id)
+  })()
+}
+
+function transitions(db: Db, alertId: number): AlertTransition[] {
+  const rows = statement(
+    db,
+    'SELECT at, state, severity, value, note FROM alert_transitions WHERE alert_id = ? ORDER BY id'
+  ).all(alertId) as { at: number; state: AlertState; severity: AlertSeverity; value: number | null; note: string | null }[]
+  return rows.map((t) => ({ ...t, at: new Date(t.at).toISOString() }))
+}
+
+function toAlert(db: Db, r: AlertRow): Alert {
+  return {
+    id: r.id,
+    rule: r.rule,
+    connectionId: r.connection_id,
+    connectionName: r.connection_name,
+    eventSessionId: r.event_session_id,
+    eventName: r.event_name,
+    state: r.state,
+    severity: r.severity,
+    summary: r.summary,
+    firedAt: iso(r.fired_at),
+    resolvedAt: iso(r.resolved_at),
+    snoozedUntil: iso(r.snoozed_until),
+    transitions: transitions(db, r.id)
+  }
+}
+
+export function getAlert(db: Db, id: number): Alert {
+  return toAlert(db, row(db, id))
+}
+
+export interface AlertQuery {
+  connectionId?: string
+  eventSessionId?: string
+  historyHours?: number
+  limit?: number
+}
+
+const OPEN_ORDER = `CASE a.state WHEN 'firing' THEN 0 WHEN 'acknowledged' THEN 1 WHEN 'snoozed' THEN 2 WHEN 'muted' THEN 3 ELSE 4 END`
+
+/** Open alerts first (firing, acknowledged, snoozed, muted, pending), then recent history, newest first. */
+export function listAlerts(db: Db, query: AlertQuery, now: number): Alert[] {
+  const since = now - (query.historyHours ?? 24) * 3_600_000
+  const rows = statement(
+    db,
+    `${SELECT_ALERT}
+     WHERE (@connectionId IS NULL OR a.connection_id = @connectionId)
+       AND (@eventSessionId IS NULL OR a.event_session_id = @eventSessionId)
+       AND (a.resolved_at IS NULL OR a.resolved_at >= @since)
+     ORDER BY a.resolved_at IS NOT NULL, ${OPEN_ORDER}, a.resolved_at DESC, COALESCE(a.fired_at, a.opened_at) DESC, a.id DESC
+     LIMIT @limit`
+  ).all({
+    connectionId: query.connectionId ?? null,
+    eventSessionId: query.eventSessionId ?? null,
+    since,
+    limit: query.limit ?? 200
+  }) as AlertRow[]
+  return rows.map((r) => toAlert(db, r))
+}
+
+/** Every alert ever kept, oldest first, for `eventwatch export alerts`. */
+export function alertHistory(db: Db): Alert[] {
+  const rows = statement(db, `${SELECT_ALERT} ORDER BY a.opened_at, a.id`).all() as AlertRow[]
+  return rows.map((r) => toAlert(db, r))
+}
+
+/** Firing and not acknowledged, snoozed or muted: the tray's count. */
+export function firingCount(db: Db): number {
+  return (statement(db, "SELECT COUNT(*) AS n FROM alerts WHERE state = 'firing'").get() as { n: number }).n
+}
+
+export function worstFiring(db: Db): AlertSeverity | null {
+  const { worst } = statement(
+    db,
+    "SELECT MAX(CASE severity WHEN 'critical' THEN 2 ELSE 1 END) AS worst FROM alerts WHERE state = 'firing'"
+  ).get() as { worst: number | null }
+  return worst === null ? null : worst === 2 ? 'critical' : 'warning'
+}
+
+/** Whether any connection has an open "cannot reach the service" alert. */
+export function anyBlind(db: Db): boolean {
+  return statement(db, "SELECT 1 FROM alerts WHERE rule = 'monitor-blind' AND resolved_at IS NULL LIMIT 1").get() !== undefined
+}
+
+export function notificationsPausedUntil(db: Db, now: number): number | null {
+  const found = statement(db, 'SELECT until FROM notification_pause WHERE id = 1').get() as { until: number } | undefined
+  return found && found.until > now ? found.until : null
+}
+
+/** Pauses notifications for `minutes` from now; 0 lifts the pause. */
+export function pauseNotifications(db: Db, minutes: number, now: number): void {
+  if (minutes <= 0) statement(db, 'DELETE FROM notification_pause WHERE id = 1').run()
+  else {
+    statement(
+      db,
+      'INSERT INTO notification_pause (id, until) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET until = excluded.until'
+    ).run(now + minutes * 60_000)
+  }
+}

@@ -1,0 +1,109 @@
+// Web notifications in the browser host: whether to show one, and what it says. Pure decisions
+// (tested in test/unit/alerts-ui-notify.test.ts); the store does the showing.
+//
+// - The desktop window shows none: its main process already notifies through the OS.
+// - Nothing is asked on load: permission is requested from the operator's click only.
+// - One notification per push, however many alerts it brings: "3 alerts" and their names.
+// - Resolutions are quieter: silent, and only while the page is hidden — an operator looking
+//   at the page sees the alert leave the list; one who is not still learns it is over.
+// - A maintenance pause (notificationsPausedUntil in the future) holds every notification back.
+import type { Alert, AlertsChanged } from '../../../shared/alerts'
+
+export type PermissionState = 'default' | 'granted' | 'denied' | 'unsupported'
+
+export interface NotifyContext {
+  now: number
+  /** True in the desktop window (window.eventwatch exists). */
+  desktop: boolean
+  permission: PermissionState
+  pageHidden: boolean
+}
+
+export type NotifyTarget = { view: 'session'; connectionId: string; eventSessionId: string } | { view: 'alerts' }
+
+export interface NotificationPlan {
+  title: string
+  body: string
+  /** Same tag replaces an older notification of the same alerts rather than stacking. */
+  tag: string
+  silent: boolean
+  /** Where a click on it goes. */
+  target: NotifyTarget
+}
+
+/** True while a maintenance pause is in force. */
+export function isPaused(pausedUntil: string | null, now: number): boolean {
+  if (!pausedUntil) return false
+  const until = Date.parse(pausedUntil)
+  return Number.isFinite(until) && until > now
+}
+
+/** Why no web notification would be shown now, in words for the alerts view; null if they would. */
+export function notificationBlocker(ctx: Pick<NotifyContext, 'desktop' | 'permission'>): string | null {
+  if (ctx.desktop) return 'The desktop app notifies through the operating system.'
+  switch (ctx.permission) {
+    case 'unsupported':
+      return 'This browser cannot show notifications; alerts show on this page only.'
+    case 'denied':
+      return "Notifications are blocked for this page in the browser's site settings."
+    case 'default':
+      return 'Browser notifications are off until you enable them.'
+    case 'granted':
+      return null
+  }
+}
+
+const RULE_SHORT: Record<Alert['rule'], string> = {
+  'reliability-below': 'reliability below level',
+  'reliability-falling': 'reliability falling',
+  'viewers-dropping': 'viewers dropping',
+  'monitor-blind': 'cannot reach the service'
+}
+
+const place = (a: Alert): string => a.eventName ?? (a.eventSessionId ? `Session ${a.eventSessionId}` : a.connectionName)
+
+/** One session for all of them → that session; several, or a connection-wide one → the alerts view. */
+export function targetOf(alerts: readonly Alert[]): NotifyTarget {
+  const first = alerts[0]
+  if (!first?.eventSessionId) return { view: 'alerts' }
+  const same = alerts.every((a) => a.connectionId === first.connectionId && a.eventSessionId === first.eventSessionId)
+  return same ? { view: 'session', connectionId: first.connectionId, eventSessionId: first.eventSessionId } : { view: 'alerts' }
+}
+
+/** At most this many names in a grouped body; the rest are counted. */
+const MAX_LINES = 4
+
+function group(alerts: readonly Alert[], verb: 'fired' | 'resolved'): { title: string; body: string } {
+  const first = alerts[0]!
+  const mark = (a: Alert): string => (verb === 'resolved' ? '✓' : a.severity === 'critical' ? '✖' : '▲')
+  if (alerts.length === 1) {
+    const severity = verb === 'resolved' ? 'Resolved' : first.severity === 'critical' ? 'Critical' : 'Warning'
+    return { title: `${mark(first)} ${severity}: ${place(first)}`, body: first.summary }
+  }
+  const critical = alerts.some((a) => a.severity === 'critical')
+  const lines = alerts.slice(0, MAX_LINES).map((a) => `${mark(a)} ${place(a)}: ${RULE_SHORT[a.rule]}`)
+  if (alerts.length > MAX_LINES) lines.push(`and ${alerts.length - MAX_LINES} more`)
+  const title =
+    verb === 'resolved' ? `✓ ${alerts.length} alerts resolved` : `${critical ? '✖' : '▲'} ${alerts.length} alerts`
+  return { title, body: lines.join('\n') }
+}
+
+/** What one alertsChanged push should show as a web notification, or null for nothing. */
+export function planNotification(change: AlertsChanged, ctx: NotifyContext): NotificationPlan | null {
+  if (ctx.desktop || ctx.permission !== 'granted' || isPaused(change.notificationsPausedUntil, ctx.now)) return null
+  // Only alerts that really fire now: a muted or snoozed one must stay quiet.
+  const fired = change.fired.filter((a) => a.state === 'firing')
+  if (fired.length > 0) {
+    return { ...group(fired, 'fired'), tag: `fired:${fired.map((a) => a.id).join(',')}`, silent: false, target: targetOf(fired) }
+  }
+  if (change.resolved.length > 0 && ctx.pageHidden) {
+    const resolved = change.resolved
+    return {
+      ...group(resolved, 'resolved'),
+      tag: `resolved:${resolved.map((a) => a.id).join(',')}`,
+      silent: true,
+      target: targetOf(resolved)
+    }
+  }
+  return null
+}

@@ -1,0 +1,138 @@
+// The simulator's incident mode drives a real reliability drop in one session, over loopback,
+// through the app's pollers and alert rules, on a clock the test moves by hand: that session's
+// alert fires within one live-detail poll of the drop and resolves after recovery; no other
+// session alerts, and every change arrives as one alertsChanged push.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { ReportingClient } from '../../src/main/core/api/client'
+import { EventHub } from '../../src/main/core/app/event-hub'
+import { PollerGroup } from '../../src/main/core/app/pollers'
+import { listAlerts } from '../../src/main/core/alerts/store'
+import { startSimulator, type RunningSimulator } from '../../src/main/core/simulator/server'
+import { openDatabase, type Db } from '../../src/main/core/store/db'
+import { upsertConnection } from '../../src/main/core/store/sessions'
+import { AlertsChangedSchema, type AlertsChanged } from '../../src/shared/alerts'
+import { T0 } from '../support/fake-clock'
+import { ManualTimers } from '../support/manual-timers'
+
+const cleanups: (() => Promise<void> | void)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+async function setup() {
+  const timers = new ManualTimers(T0)
+  const dir = mkdtempSync(join(tmpdir(), 'eventwatch-alerts-incident-'))
+  // Random incidents off: the only trouble in this world is the one the test asks for.
+  const sim: RunningSimulator = await startSimulator({
+    clock: timers.clock,
+    liveSessions: 4,
+    endedSessions: 0,
+    viewersPerSession: 200,
+    churnSessions: false,
+    randomIncidents: false
+  })
+  const db: Db = openDatabase(join(dir, 'cache.db'))
+  const target = {
+    id: 'c1',
+    name: 'Tenant',
+    baseUrl: sim.baseUrl,
+    authUrl: sim.authUrl,
+    platformId: sim.credentials.platformId,
+    tenantId: sim.credentials.tenantId,
+    clientId: sim.credentials.clientId
+  }
+  upsertConnection(db, { ...target, isDemo: false })
+  const client = new ReportingClient(target, async () => sim.credentials, {
+    clock: timers.clock,
+    retry: { sleep: async () => undefined, maxAttempts: 2 }
+  })
+  const hub = new EventHub()
+  const pushes: AlertsChanged[] = []
+  hub.subscribe((name, payload) => {
+    if (name === 'alertsChanged') pushes.push(payload as AlertsChanged)
+  })
+  const group = new PollerGroup(db, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
+  group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
+  cleanups.push(
+    () => rmSync(dir, { recursive: true, force: true }),
+    () => sim.close(),
+    () => {
+      db.close()
+    },
+    () => group.stop()
+  )
+  await group.idle()
+  const advance = (ms: number) => timers.advance(ms, () => group.idle())
+  return { sim, db, pushes, advance }
+}
+
+describe('alerts from a simulated incident', () => {
+  it('fire for exactly the session whose reliability fell, within one live-detail poll, and resolve after recovery', async () => {
+    const { sim, db, pushes, advance } = await setup()
+    // Five quiet minutes: nothing alerts in a healthy world.
+    await advance(5 * 60_000)
+    expect(listAlerts(db, {}, T0 + 5 * 60_000)).toEqual([])
+    expect(pushes).toEqual([])
+
+    const victim = sim.world.sessions.filter((s) => !s.hasEnded)[1]?.eventSessionId ?? ''
+    sim.faults.incident(victim, { drop: 25, minutes: 10 })
+    await advance(15_000) // one live-detail poll
+
+    expect(pushes).toHaveLength(1)
+    expect(pushes[0]?.fired.map((a) => [a.rule, a.eventSessionId])).toEqual([['reliability-falling', victim]])
+    expect(pushes[0]).toMatchObject({ firing: 1, tray: 'warning', resolved: [] })
+    expect(AlertsChangedSchema.parse(pushes[0])).toEqual(pushes[0]) // what the faces validate
+
+    // The next poll: two below the critical level in a row.
+    await advance(15_000)
+    expect(pushes.at(-1)?.fired.map((a) => [a.rule, a.eventSessionId, a.severity])).toEqual([['reliability-below', victim, 'critical']])
+    expect(pushes.at(-1)?.tray).toBe('critical')
+
+    // Still down for a few minutes: no more notifications.
+    const before = pushes.length
+    await advance(3 * 60_000)
+    expect(pushes.slice(before).flatMap((p) => p.fired)).toEqual([])
+
+    sim.faults.recover(victim)
+    await advance(3 * 60_000)
+    const resolved = pushes.flatMap((p) => p.resolved)
+    expect(resolved.map((a) => a.rule).sort()).toEqual(['reliability-below', 'reliability-falling'])
+    expect(pushes.at(-1)).toMatchObject({ firing: 0, tray: 'ok' })
+
+    // No other session alerted, ever; the history holds the victim's two alerts, resolved.
+    const all = listAlerts(db, { historyHours: 24 }, T0 + 60 * 60_000)
+    expect(new Set(all.map((a) => a.eventSessionId))).toEqual(new Set([victim]))
+    expect(all.map((a) => a.state)).toEqual(['resolved', 'resolved'])
+  }, 60_000)
+})
+
+describe('the simulator\'s incident control', () => {
+  it('drops one session at a set time when asked at start-up (serve --demo-incident)', async () => {
+    const timers = new ManualTimers(T0)
+    const sim = await startSimulator({ clock: timers.clock, liveSessions: 3, endedSessions: 0, viewersPerSession: 20, churnSessions: false, randomIncidents: false, incident: { afterMs: 60_000 } })
+    cleanups.push(() => sim.close())
+    const live = () => sim.world.sessions.filter((s) => !s.hasEnded)
+    const baseline = live().map((s) => s.baselineReliability)
+    timers.now += 59_000
+    sim.world.advanceTo(timers.now)
+    expect(live().map((s, i) => Math.abs(s.reliability - (baseline[i] ?? 0)) < 2)).toEqual([true, true, true])
+    timers.now += 2_000
+    sim.world.advanceTo(timers.now)
+    // The first live session only: 25 points down (give or take the usual jitter), the rest as they were.
+    expect(live().map((s, i) => Math.abs((baseline[i] ?? 0) - s.reliability - 25) < 1)).toEqual([true, false, false])
+    expect(live().map((s, i) => Math.abs((baseline[i] ?? 0) - s.reliability) < 2)).toEqual([false, true, true])
+    // Ten minutes later it is over and the score climbs back.
+    timers.now += 11 * 60_000
+    sim.world.advanceTo(timers.now)
+    expect(Math.abs((live()[0]?.reliability ?? 0) - (baseline[0] ?? 0))).toBeLessThan(2)
+  })
+
+  it('refuses an unknown session', async () => {
+    const sim = await startSimulator({ liveSessions: 1, endedSessions: 0, viewersPerSession: 5 })
+    cleanups.push(() => sim.close())
+    expect(() => sim.faults.incident('nope', { drop: 10, minutes: 1 })).toThrow(/no simulated session nope/)
+  })
+})

@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest'
+import { alertMarks } from '../../src/renderer/src/components/alerts/alert-marks'
+import { withMarks } from '../../src/renderer/src/components/session/chart-options'
+import {
+  actionsFor,
+  alertSince,
+  heldSummary,
+  alertPlace,
+  formatDuration,
+  formatRuleValue,
+  latestNote,
+  splitAlerts,
+  triggerValue,
+  worstOpenBySession
+} from '../../src/renderer/src/components/alerts/alert-words'
+import type { Alert } from '../../src/shared/alerts'
+
+function alert(id: number, over: Partial<Alert> = {}): Alert {
+  return {
+    id,
+    rule: 'reliability-below',
+    connectionId: 'c1',
+    connectionName: 'Production',
+    eventSessionId: `s${id}`,
+    eventName: `Town hall ${id}`,
+    state: 'firing',
+    severity: 'warning',
+    summary: 'summary',
+    firedAt: `2026-03-01T12:0${id}:00Z`,
+    resolvedAt: null,
+    snoozedUntil: null,
+    transitions: [],
+    ...over
+  }
+}
+
+describe('the alerts view order', () => {
+  it('puts firing alerts first (critical before warning, newest first), then held ones, and resolved ones in history', () => {
+    const alerts = [
+      alert(1, { state: 'acknowledged', severity: 'critical' }),
+      alert(2, { state: 'resolved', resolvedAt: '2026-03-01T12:30:00Z' }),
+      alert(3, { state: 'firing' }),
+      alert(4, { state: 'firing', severity: 'critical' }),
+      alert(5, { state: 'firing' }),
+      alert(6, { state: 'muted' }),
+      alert(7, { state: 'resolved', resolvedAt: '2026-03-01T12:40:00Z' })
+    ]
+    const { open, history } = splitAlerts(alerts)
+    expect(open.map((a) => a.id)).toEqual([4, 5, 3, 1, 6])
+    expect(history.map((a) => a.id)).toEqual([7, 2])
+  })
+})
+
+describe('an alert in words', () => {
+  it('reads the value that fired it from its latest firing transition', () => {
+    const a = alert(1, {
+      transitions: [
+        { at: '2026-03-01T12:00:00Z', state: 'pending', severity: 'warning', value: 93, note: null },
+        { at: '2026-03-01T12:00:10Z', state: 'firing', severity: 'warning', value: 92.46, note: null },
+        { at: '2026-03-01T12:01:00Z', state: 'acknowledged', severity: 'warning', value: null, note: 'CDN ticket 42' }
+      ]
+    })
+    expect(triggerValue(a)).toBe('reliability 92.5')
+    expect(latestNote(a)).toBe('CDN ticket 42')
+    expect(triggerValue(alert(2))).toBeNull()
+  })
+
+  it('words each rule value with its unit', () => {
+    expect(formatRuleValue('reliability-falling', -6.25)).toBe('fell 6.3 points')
+    expect(formatRuleValue('viewers-dropping', 41.6)).toBe('viewers fell 42%')
+    expect(formatRuleValue('monitor-blind', 3)).toBe('3.0 min without a poll')
+    expect(formatRuleValue('reliability-below', null)).toBe('—')
+  })
+
+  it('names the place, or the whole connection for a blind monitor', () => {
+    expect(alertPlace(alert(1))).toBe('Town hall 1 · Production')
+    expect(alertPlace(alert(1, { eventName: null }))).toBe('Session s1 · Production')
+    expect(alertPlace(alert(1, { eventName: null, eventSessionId: null }))).toBe('Every session · Production')
+  })
+
+  it('formats durations as an operator reads them', () => {
+    expect(formatDuration(45_000)).toBe('45 s')
+    expect(formatDuration(12 * 60_000)).toBe('12 min')
+    expect(formatDuration(125 * 60_000)).toBe('2 h 05 min')
+  })
+
+  it('offers acknowledge only while firing, and no session actions for a connection-wide alert', () => {
+    expect(actionsFor(alert(1))).toEqual({ acknowledge: true, snooze: true, mute: true, open: true })
+    expect(actionsFor(alert(1, { state: 'acknowledged' }))).toMatchObject({ acknowledge: false, snooze: true })
+    expect(actionsFor(alert(1, { state: 'resolved' }))).toEqual({ acknowledge: false, snooze: false, mute: false, open: true })
+    expect(actionsFor(alert(1, { eventSessionId: null }))).toMatchObject({ mute: false, open: false })
+  })
+})
+
+describe('chart marks', () => {
+  it('marks when each alert fired and resolved, oldest first, and skips alerts that never fired', () => {
+    const marks = alertMarks([
+      alert(2, { severity: 'critical', resolvedAt: '2026-03-01T12:05:00Z', state: 'resolved' }),
+      alert(1),
+      alert(3, { firedAt: null, state: 'pending' })
+    ])
+    expect(marks.map((m) => [new Date(m.at).toISOString(), m.kind, m.severity, m.alertId])).toEqual([
+      ['2026-03-01T12:01:00.000Z', 'fired', 'warning', 1],
+      ['2026-03-01T12:02:00.000Z', 'fired', 'critical', 2],
+      ['2026-03-01T12:05:00.000Z', 'resolved', 'critical', 2]
+    ])
+    expect(marks[1]?.label).toBe('✖ Critical: Reliability below level')
+    expect(marks[2]?.label).toBe('✓ Resolved: Reliability below level')
+  })
+})
+
+describe('a session badge', () => {
+  it('picks each session its most pressing open alert, leaving out pending, resolved and connection-wide ones', () => {
+    const worst = worstOpenBySession([
+      alert(1, { eventSessionId: 'a', state: 'acknowledged', severity: 'critical' }),
+      alert(2, { eventSessionId: 'a', state: 'firing', severity: 'warning' }),
+      alert(3, { eventSessionId: 'b', state: 'pending' }),
+      alert(4, { eventSessionId: 'c', state: 'resolved' }),
+      alert(5, { eventSessionId: null, rule: 'monitor-blind' }),
+      alert(6, { eventSessionId: 'd', state: 'muted' })
+    ])
+    expect([...worst.entries()].map(([key, a]) => [key, a.id])).toEqual([
+      ['c1/a', 2],
+      ['c1/d', 6]
+    ])
+  })
+})
+
+describe('pending and held alerts', () => {
+  const pending = alert(1, {
+    state: 'pending',
+    firedAt: null,
+    transitions: [{ at: '2026-03-01T12:00:00Z', state: 'pending', severity: 'critical', value: 71.12, note: null }]
+  })
+
+  it('shows a pending alert since the condition was first seen, with the value seen', () => {
+    expect(alertSince(pending)).toBe('2026-03-01T12:00:00Z')
+    expect(triggerValue(pending)).toBe('reliability 71.1')
+    expect(alertSince(alert(2))).toBe('2026-03-01T12:02:00Z')
+  })
+
+  it('counts what is open but not firing, in words', () => {
+    expect(heldSummary([alert(2), pending, alert(3, { state: 'acknowledged' }), alert(4, { state: 'acknowledged' })])).toBe(
+      '1 pending, 2 acknowledged'
+    )
+    expect(heldSummary([alert(2)])).toBe('')
+  })
+})
+
+describe('chart x range with marks', () => {
+  it('widens the data range to take in a mark after the last snapshot, and leaves it alone otherwise', () => {
+    const mark = (seconds: number) => ({ at: seconds * 1000, label: 'x', severity: 'warning' as const })
+    expect(withMarks(100, 200, [mark(150)])).toEqual([100, 200])
+    expect(withMarks(100, 200, [mark(230), mark(90)])).toEqual([90, 230])
+    expect(withMarks(null, null, [])).toEqual([null, null])
+    expect(withMarks(100, 200)).toEqual([100, 200])
+  })
+})
