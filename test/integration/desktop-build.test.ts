@@ -2,40 +2,19 @@
 // (no Electron binary can run here) but the real core, simulator and SQLite behind them. Proves
 // the bundle paths line up and a request makes the whole trip: preload -> IPC -> core -> back,
 // and a push makes the way back: core -> webContents.send -> preload -> page listener.
-import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { runInNewContext } from 'node:vm'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { DesktopBridge } from '../../src/shared/client'
 import { fakeEvent } from '../support/fake-electron'
+import { builtMain as mainBundle, builtPreload as preloadBundle, builtRenderer as rendererFile, useBuiltDesktop } from '../support/built-desktop'
 
 vi.mock('electron', () => import('../support/fake-electron'))
 import { app, BrowserWindow, ipcMain } from '../support/fake-electron'
 
-const root = resolve(import.meta.dirname, '../..')
-const mainBundle = join(root, 'out', 'main', 'index.js')
-const preloadBundle = join(root, 'out', 'preload', 'index.cjs')
-const rendererFile = join(root, 'out', 'renderer', 'index.html')
-const home = mkdtempSync(join(tmpdir(), 'eventwatch-desktop-'))
-
-beforeAll(() => {
-  if (![mainBundle, preloadBundle, rendererFile].every(existsSync)) {
-    const build = spawnSync(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
-      cwd: root,
-      stdio: 'ignore'
-    })
-    expect(build.status).toBe(0)
-  }
-  app.getPath.mockImplementation((name: string) => join(home, name))
-  app.getAppPath.mockImplementation(() => home) // no .native/ there: the Node build of SQLite loads
-}, 120_000)
-
-afterAll(() => {
-  rmSync(home, { recursive: true, force: true })
-})
+const home = useBuiltDesktop('desktop')
 
 /** Runs the preload bundle as a sandboxed preload would: CommonJS, only 'electron' to require. */
 function loadPreload(ipcRenderer: object): DesktopBridge {

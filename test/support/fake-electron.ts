@@ -39,9 +39,13 @@ export class BrowserWindow extends Recorder {
   loadURL = vi.fn((url: string) => BrowserWindow.load(url))
   loadFile = vi.fn((file: string) => BrowserWindow.load(file))
   show = vi.fn()
+  hide = vi.fn()
   focus = vi.fn()
   restore = vi.fn()
   isMinimized = vi.fn(() => false)
+  isVisible = vi.fn(() => true)
+  isFocused = vi.fn(() => false)
+  isDestroyed = vi.fn(() => false)
   constructor(public options: Record<string, any>) {
     super()
     BrowserWindow.instances.push(this)
@@ -85,9 +89,51 @@ export class FakeSession {
   webRequest = { onHeadersReceived: vi.fn() }
 }
 
+/** What nativeImage.createFromPath made: the path, and an image that is never empty. */
+export class FakeNativeImage {
+  constructor(public path: string) {}
+  isEmpty = vi.fn(() => false)
+  setTemplateImage = vi.fn()
+}
+
+export const nativeImage = {
+  createFromPath: vi.fn((path: string) => new FakeNativeImage(path)),
+  createEmpty: vi.fn(() => new FakeNativeImage(''))
+}
+
+export class Tray extends Recorder {
+  static instances: Tray[] = []
+  setImage = vi.fn()
+  setToolTip = vi.fn()
+  setTitle = vi.fn()
+  setContextMenu = vi.fn()
+  destroy = vi.fn()
+  constructor(public image: FakeNativeImage) {
+    super()
+    Tray.instances.push(this)
+  }
+}
+
+/** A built menu keeps its template, so tests can read labels and click items. */
+export const Menu = {
+  buildFromTemplate: vi.fn((template: any[]) => ({ items: template }))
+}
+
+export class Notification extends Recorder {
+  static instances: Notification[] = []
+  static isSupported = vi.fn(() => true)
+  show = vi.fn()
+  close = vi.fn()
+  constructor(public options: Record<string, any>) {
+    super()
+    Notification.instances.push(this)
+  }
+}
+
 class FakeApp extends Recorder {
   whenReady = vi.fn(async () => undefined)
   requestSingleInstanceLock = vi.fn(() => true)
+  setAppUserModelId = vi.fn()
   quit = vi.fn()
   exit = vi.fn()
   getPath = vi.fn((name: string) => `/fake/${name}`)
@@ -100,7 +146,10 @@ export const ipcRenderer = new FakeIpcRenderer()
 export const session = { defaultSession: new FakeSession() }
 export const contextBridge = { exposeInMainWorld: vi.fn() }
 export const shell = { openExternal: vi.fn(async (_url: string) => undefined) }
-export const dialog = { showErrorBox: vi.fn() }
+export const dialog = {
+  showErrorBox: vi.fn(),
+  showMessageBox: vi.fn(async (..._args: unknown[]) => ({ response: 0, checkboxChecked: false }))
+}
 
 /** Forget everything recorded, for the next test. resetAllMocks puts each vi.fn back to the
  *  implementation it was created with. */
@@ -111,6 +160,8 @@ export function resetFakeElectron(): void {
   ipcRenderer.listeners.clear()
   BrowserWindow.instances = []
   BrowserWindow.load = async () => undefined
+  Tray.instances = []
+  Notification.instances = []
 }
 
 /** A fake AppCore: dispatch and close are spies, events are pushed with `push`. */

@@ -1,17 +1,28 @@
-// The desktop face: wires the core to one hardened window over IPC. Order matters —
-// hardening is installed before the first webContents exists, and the IPC handlers before
-// the page loads and starts asking.
+// The desktop face: wires the core to one hardened window over IPC, a tray and OS
+// notifications. Order matters — hardening is installed before the first webContents exists,
+// and the IPC handlers before the page loads and starts asking. Closing the window hides it
+// (the tray keeps watching); only a quit ends the app.
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { app, BrowserWindow, dialog, ipcMain, session } from 'electron'
 import { startAppCore } from '../core/app/start'
+import type { AlertsChanged } from '../../shared/alerts'
 import type { AppCore } from '../core/app/types'
+import { applyAppIdentity } from './app-identity'
+import { keepRunningOnClose } from './close-to-tray'
 import { applyContentSecurityPolicy } from './csp'
+import { appTargetHash } from '../../shared/deep-link'
+import type { AppTarget } from '../../shared/deep-link'
 import { appFrameCheck, forwardEvents, registerIpcHandlers } from './ipc'
 import { electronNativeBindingPath } from './native-binding'
 import { hardenAllWebContents, isAppUrl } from './navigation-guard'
+import { createAlertNotifier } from './notifications'
+import { oneTimeHints } from './one-time-hints'
+import type { OneTimeHints } from './one-time-hints'
 import { denyAllPermissions } from './permissions'
-import { createMainWindow } from './window'
+import { createTrayController } from './tray'
+import type { TrayController, TrayTimers } from './tray'
+import { createMainWindow, loadAppPage } from './window'
 
 // electron-vite layout: out/main/index.js, out/preload/index.cjs, out/renderer/index.html.
 const here = dirname(fileURLToPath(import.meta.url))
@@ -23,7 +34,20 @@ export function oneLineReason(error: unknown): string {
   return first.length > 300 ? `${first.slice(0, 297)}...` : first
 }
 
-export function startDesktop(): void {
+export interface DesktopOptions {
+  /** The OS to behave as (tests); defaults to process.platform. */
+  platform?: NodeJS.Platform
+  /** Timers for the tray menu's throttle and the clock for notification pauses (tests). */
+  timers?: TrayTimers
+  now?: () => number
+}
+
+export function startDesktop(options: DesktopOptions = {}): void {
+  const platform = options.platform ?? process.platform
+  const now = options.now ?? Date.now
+  // Before any notification can be shown.
+  applyAppIdentity(platform)
+
   // A second copy would open a second writer on the same SQLite cache.
   if (!app.requestSingleInstanceLock()) {
     app.quit()
@@ -32,6 +56,8 @@ export function startDesktop(): void {
 
   const rendererUrl = process.env['ELECTRON_RENDERER_URL'] || undefined
   const rendererFile = join(here, '../renderer/index.html')
+  const page = { rendererUrl, rendererFile }
+  const resourcesDir = join(here, '../../resources')
   const appOrigin = rendererUrl ? new URL(rendererUrl).origin : pathToFileURL(rendererFile).href
   const appUrlCheck = (url: string): boolean => isAppUrl(url, appOrigin)
 
@@ -39,13 +65,21 @@ export function startDesktop(): void {
   let mainWindow: BrowserWindow | undefined
   let closing: Promise<void> | undefined
   let closed = false
+  // Set by any quit (tray menu, Cmd+Q, OS logout): from then on closing the window closes it.
+  let quitting = false
+  let tray: TrayController | undefined
+  let stopNotifying: (() => void) | undefined
+  let hints: OneTimeHints | undefined
 
-  const openWindow = (started: AppCore): void => {
+  const openWindow = (started: AppCore, target?: AppTarget): void => {
     const window = createMainWindow({
       preloadPath: join(here, '../preload/index.cjs'),
-      rendererUrl,
-      rendererFile
+      ...page,
+      ...(target ? { hash: appTargetHash(target) } : {})
     })
+    hints ??= oneTimeHints(join(app.getPath('userData'), 'desktop-hints.json'))
+    // Without a tray there would be no way back to a hidden window: then closing closes.
+    keepRunningOnClose(window, { isQuitting: () => quitting || !tray, hints })
     const stopForwarding = forwardEvents(started, window.webContents)
     window.on('closed', () => {
       stopForwarding()
@@ -54,8 +88,31 @@ export function startDesktop(): void {
     mainWindow = window
   }
 
+  /** Brings the window up (from the tray, a notification, a second launch), at `target` if given. */
+  const showWindow = (target?: AppTarget): void => {
+    if (!core || closing) return
+    const window = mainWindow
+    if (!window || window.isDestroyed()) {
+      openWindow(core, target) // shows itself once painted
+      return
+    }
+    if (target) {
+      loadAppPage(window, page, appTargetHash(target)).catch((error: unknown) =>
+        console.error('eventwatch: could not open that view', error)
+      )
+    }
+    if (window.isMinimized()) window.restore()
+    window.show()
+    window.focus()
+  }
+
+  const isWindowFocused = (): boolean =>
+    !!mainWindow && !mainWindow.isDestroyed() && mainWindow.isVisible() && mainWindow.isFocused()
+
   // Closes the core once, whoever asks first; never rejects.
   const closeCore = (): Promise<void> => {
+    tray?.dispose()
+    stopNotifying?.()
     closing ??= Promise.resolve()
       .then(() => core?.close())
       .catch((error: unknown) => console.error('eventwatch: closing the core failed', error))
@@ -71,11 +128,29 @@ export function startDesktop(): void {
     void closeCore().then(() => app.exit(1))
   }
 
-  app.on('second-instance', () => {
-    if (!mainWindow) return
-    if (mainWindow.isMinimized()) mainWindow.restore()
-    mainWindow.focus()
-  })
+  // A second launch (the lock above sent it away) brings this one's window up, even from the tray.
+  app.on('second-instance', () => showWindow())
+
+  // A tray that cannot be created costs the tray, not the app.
+  const startTray = (started: AppCore): TrayController | undefined => {
+    try {
+      tray = createTrayController({
+        core: started,
+        resourcesDir,
+        platform,
+        open: showWindow,
+        quit: () => app.quit(),
+        timers: options.timers ?? {
+          setTimeout: (callback, ms) => setTimeout(callback, ms),
+          clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>)
+        },
+        now
+      })
+    } catch (error) {
+      console.error('eventwatch: no tray icon; closing the window will quit', error)
+    }
+    return tray
+  }
 
   // Must precede the first window: its webContents is hardened on creation.
   hardenAllWebContents(appUrlCheck)
@@ -93,20 +168,31 @@ export function startDesktop(): void {
     registerIpcHandlers(ipcMain, started, appFrameCheck(appUrlCheck))
     openWindow(started)
 
-    // macOS: clicking the dock icon with no window open brings one back.
-    app.on('activate', () => {
-      if (!mainWindow && !closing) openWindow(started)
+    const trayController = startTray(started)
+    const notifier = createAlertNotifier({
+      open: showWindow,
+      isPollingPaused: () => trayController?.pollingPaused ?? false,
+      isWindowFocused,
+      now
     })
+    stopNotifying = started.onEvent((name, payload) => {
+      if (name === 'alertsChanged') notifier.onAlertsChanged(payload as AlertsChanged)
+    })
+
+    // macOS: clicking the dock icon brings the window back.
+    app.on('activate', () => showWindow())
   }
 
-  // Quit when the last window closes, except on macOS where apps stay in the dock.
+  // Closing the window only hides it (close-to-tray.ts), so this runs when windows really
+  // close: during a quit. Quit then, except on macOS where apps stay in the dock.
   app.on('window-all-closed', () => {
-    if (process.platform !== 'darwin') app.quit()
+    if (platform !== 'darwin') app.quit()
   })
 
   // Closing the core is asynchronous: hold the quit until the database is closed, then quit
   // again (this time `closed` lets it through).
   app.on('before-quit', (event) => {
+    quitting = true
     if (!core || closed) return
     event.preventDefault()
     void closeCore().then(() => app.quit())

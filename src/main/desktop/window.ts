@@ -10,8 +10,27 @@ export interface MainWindowOptions {
   rendererUrl?: string
   /** Absolute path of the built renderer's index.html. */
   rendererFile: string
+  /** Where to open the page (deep-link.ts), e.g. "session/c1/s1"; none: the start view. */
+  hash?: string
   /** Called when the page cannot be loaded; defaults to logging. */
   onLoadError?: (error: unknown) => void
+}
+
+/** Loads the app's own page, at `hash` if given. Only the hash varies, so the result is always
+ *  the app's URL (the navigation guard's rule); on a page already showing, a new hash is a
+ *  same-document navigation, not a reload. */
+export function loadAppPage(
+  window: Pick<BrowserWindow, 'loadURL' | 'loadFile'>,
+  page: Pick<MainWindowOptions, 'rendererUrl' | 'rendererFile'>,
+  hash?: string
+): Promise<void> {
+  if (page.rendererUrl) {
+    if (!hash) return window.loadURL(page.rendererUrl)
+    const url = new URL(page.rendererUrl)
+    url.hash = hash
+    return window.loadURL(url.href)
+  }
+  return hash ? window.loadFile(page.rendererFile, { hash }) : window.loadFile(page.rendererFile)
 }
 
 export const WINDOW_BACKGROUND = '#0f1115'
@@ -59,9 +78,7 @@ export function createMainWindow(opts: MainWindowOptions): BrowserWindow {
   const onLoadError =
     opts.onLoadError ??
     ((error: unknown) => console.error('eventwatch: could not load the UI', error))
-  const loading = opts.rendererUrl
-    ? window.loadURL(opts.rendererUrl)
-    : window.loadFile(opts.rendererFile)
+  const loading = loadAppPage(window, opts, opts.hash)
   // A failed load must not become an unhandled rejection.
   loading.catch(onLoadError)
 

@@ -68,6 +68,9 @@ describe('startDesktop', () => {
     expect(BrowserWindow.instances[0]!.loadURL).toHaveBeenCalledWith('http://localhost:5173')
 
     const handler = ipcMain.handlers.get(requestChannel('getStatus'))!
+    // The tray asks the core for itself at start; only the page's requests matter here.
+    await vi.waitFor(() => expect(core.dispatch).toHaveBeenCalled())
+    core.dispatch.mockClear()
     await expect(
       handler({ senderFrame: { url: 'https://evil.example/', parent: null } }, {})
     ).resolves.toMatchObject({ ok: false, error: { code: 'forbidden-sender' } })
@@ -130,9 +133,13 @@ describe('startDesktop', () => {
   it('stops forwarding events when the window closes', async () => {
     startDesktop()
     await started()
-    expect(core.listenerCount()).toBe(1)
+    // The window's forwarding is one listener; the tray and the notifier hold their own.
+    const listening = core.listenerCount()
     BrowserWindow.instances[0]!.emit('closed')
-    expect(core.listenerCount()).toBe(0)
+    expect(core.listenerCount()).toBe(listening - 1)
+    BrowserWindow.instances[0]!.webContents.send.mockClear()
+    core.push('statusChanged', {})
+    expect(BrowserWindow.instances[0]!.webContents.send).not.toHaveBeenCalled()
   })
 })
 

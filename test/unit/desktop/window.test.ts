@@ -74,6 +74,13 @@ describe('createMainWindow', () => {
     expect(lastWindow().loadFile).not.toHaveBeenCalled()
   })
 
+  it('opens the page at a hash, still on the app\'s own URL', () => {
+    createMainWindow({ preloadPath: PRELOAD, rendererFile: FILE, hash: 'session/c1/s1' })
+    expect(lastWindow().loadFile).toHaveBeenCalledWith(FILE, { hash: 'session/c1/s1' })
+    createMainWindow({ preloadPath: PRELOAD, rendererFile: FILE, rendererUrl: 'http://localhost:5173', hash: 'alerts' })
+    expect(lastWindow().loadURL).toHaveBeenCalledWith('http://localhost:5173/#alerts')
+  })
+
   it('reports a failed load instead of leaving an unhandled rejection', async () => {
     const failure = new Error('ERR_FILE_NOT_FOUND')
     BrowserWindow.load = async () => {

@@ -7,6 +7,7 @@
 // - Resolutions are quieter: silent, and only while the page is hidden — an operator looking
 //   at the page sees the alert leave the list; one who is not still learns it is over.
 // - A maintenance pause (notificationsPausedUntil in the future) holds every notification back.
+import type { AppTarget } from '../../../shared/deep-link'
 import type { Alert, AlertsChanged } from '../../../shared/alerts'
 
 export type PermissionState = 'default' | 'granted' | 'denied' | 'unsupported'
@@ -19,7 +20,8 @@ export interface NotifyContext {
   pageHidden: boolean
 }
 
-export type NotifyTarget = { view: 'session'; connectionId: string; eventSessionId: string } | { view: 'alerts' }
+/** Where a click leads: the same targets the desktop's tray and notifications use. */
+export type NotifyTarget = AppTarget
 
 export interface NotificationPlan {
   title: string

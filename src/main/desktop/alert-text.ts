@@ -1,0 +1,81 @@
+// What a notification says about a batch of alerts, and where clicking it goes. Pure, so every
+// wording is unit-tested; notifications.ts only shows the result.
+import type { Alert } from '../../shared/alerts'
+import type { AppTarget } from '../../shared/deep-link'
+
+export interface NotificationText {
+  title: string
+  body: string
+  /** Where a click takes the operator. */
+  target: AppTarget
+}
+
+/** What the alert is about: the event's name, else its session id, else the connection. */
+export function alertSubject(alert: Alert): string {
+  return alert.eventName || alert.eventSessionId || alert.connectionName
+}
+
+/** "Reliability critical: Town Hall", "Cannot reach Contoso". */
+export function alertHeadline(alert: Alert): string {
+  switch (alert.rule) {
+    case 'reliability-below':
+      return `Reliability ${alert.severity}: ${alertSubject(alert)}`
+    case 'reliability-falling':
+      return `Reliability falling: ${alertSubject(alert)}`
+    case 'viewers-dropping':
+      return `Viewers dropping: ${alertSubject(alert)}`
+    case 'monitor-blind':
+      return `Cannot reach ${alert.connectionName}`
+  }
+}
+
+/** One session when every alert is about the same one; otherwise the alerts view. */
+export function alertsTarget(alerts: readonly Alert[]): AppTarget {
+  const first = alerts[0]
+  if (
+    first?.eventSessionId &&
+    alerts.every((a) => a.connectionId === first.connectionId && a.eventSessionId === first.eventSessionId)
+  ) {
+    return { view: 'session', connectionId: first.connectionId, eventSessionId: first.eventSessionId }
+  }
+  return { view: 'alerts' }
+}
+
+const MAX_NAMES = 2
+const MAX_LINES = 4
+
+/** "Town Hall, Launch, …": distinct subjects, a few of them. */
+function subjects(alerts: readonly Alert[]): string {
+  const names = [...new Set(alerts.map(alertSubject))]
+  return names.length > MAX_NAMES ? `${names.slice(0, MAX_NAMES).join(', ')}, …` : names.join(', ')
+}
+
+function lines(alerts: readonly Alert[], line: (a: Alert) => string): string {
+  const shown = alerts.slice(0, MAX_LINES).map(line)
+  if (alerts.length > MAX_LINES) shown.push(`and ${alerts.length - MAX_LINES} more`)
+  return shown.join('\n')
+}
+
+/** One notification for every alert that fired in one evaluation. */
+export function firedText(alerts: readonly Alert[]): NotificationText {
+  const target = alertsTarget(alerts)
+  if (alerts.length === 1) {
+    const alert = alerts[0]!
+    return { title: alertHeadline(alert), body: alert.summary, target }
+  }
+  return { title: `${alerts.length} alerts: ${subjects(alerts)}`, body: lines(alerts, alertHeadline), target }
+}
+
+/** One quieter notification for every alert that resolved in one evaluation. */
+export function resolvedText(alerts: readonly Alert[]): NotificationText {
+  const target = alertsTarget(alerts)
+  if (alerts.length === 1) {
+    const alert = alerts[0]!
+    return { title: `Resolved: ${alertHeadline(alert)}`, body: alert.summary, target }
+  }
+  return {
+    title: `${alerts.length} alerts resolved: ${subjects(alerts)}`,
+    body: lines(alerts, alertHeadline),
+    target
+  }
+}

@@ -1,0 +1,84 @@
+// OS notifications for alerts: one grouped notification per evaluation that fired alerts, a
+// quieter one for resolved alerts, nothing while the operator paused notifications or polling.
+//
+// "Do not disturb": everything goes through the OS notification centre (Electron's
+// Notification), never a window of our own, so macOS Focus, Windows Focus Assist and the Linux
+// notification daemon's DND hold them back as they do any app's. Electron has no API to read
+// macOS's Focus state, so we do not try to; and on Linux we never ask for 'critical' urgency,
+// which GNOME shows even in do-not-disturb.
+//
+// Resolved alerts: silent always, and only while the window is not focused — an operator
+// looking at Eventwatch sees the alert leave the list; one who is elsewhere wants to know they
+// can stop worrying, without a sound.
+import { Notification } from 'electron'
+import type { AlertsChanged } from '../../shared/alerts'
+import { firedText, resolvedText } from './alert-text'
+import type { NotificationText } from './alert-text'
+import type { AppTarget } from '../../shared/deep-link'
+
+export interface AlertNotifierDeps {
+  /** Brings the window up at this place. */
+  open(target: AppTarget): void
+  isPollingPaused(): boolean
+  isWindowFocused(): boolean
+  /** Milliseconds since the epoch (for the notification pause's end). */
+  now(): number
+}
+
+export interface AlertNotifier {
+  onAlertsChanged(change: AlertsChanged): void
+  /** How many notifications are kept alive for their click (tests; bounded). */
+  readonly liveCount: number
+}
+
+// Electron drops a notification's click handler once the object is garbage collected: keep the
+// recent ones referenced until they are clicked or closed, but never without bound.
+const MAX_LIVE = 20
+
+export function notificationsPaused(pausedUntil: string | null, now: number): boolean {
+  if (!pausedUntil) return false
+  const until = Date.parse(pausedUntil)
+  return !Number.isNaN(until) && until > now
+}
+
+export function createAlertNotifier(deps: AlertNotifierDeps): AlertNotifier {
+  const live: Notification[] = []
+
+  const forget = (notification: Notification): void => {
+    const index = live.indexOf(notification)
+    if (index >= 0) live.splice(index, 1)
+  }
+
+  const show = (text: NotificationText, silent: boolean): void => {
+    const notification = new Notification({ title: text.title, body: text.body, silent, urgency: 'normal' })
+    notification.on('click', () => {
+      forget(notification)
+      deps.open(text.target)
+    })
+    notification.on('close', () => forget(notification))
+    notification.on('failed', (_event, error) => {
+      forget(notification)
+      console.error('eventwatch: notification failed', error)
+    })
+    live.push(notification)
+    if (live.length > MAX_LIVE) live.shift()
+    notification.show()
+  }
+
+  return {
+    onAlertsChanged(change) {
+      if (!Notification.isSupported()) return
+      if (deps.isPollingPaused() || notificationsPaused(change.notificationsPausedUntil, deps.now())) return
+      try {
+        if (change.fired.length > 0) show(firedText(change.fired), false)
+        if (change.resolved.length > 0 && !deps.isWindowFocused()) show(resolvedText(change.resolved), true)
+      } catch (error) {
+        // A notification that cannot be shown must not break the event stream.
+        console.error('eventwatch: could not show a notification', error)
+      }
+    },
+    get liveCount() {
+      return live.length
+    }
+  }
+}

@@ -1,0 +1,41 @@
+// The desktop's tray and notifications open a view through the URL hash (src/shared/deep-link.ts);
+// the page follows it on load and on change, then clears it. Same page in the browser host.
+import { expect, test } from '@playwright/test'
+import { appTargetHash } from '../../src/shared/deep-link'
+import { startBrowserHost, type BrowserHost } from './browser-host'
+
+let host: BrowserHost
+test.beforeAll(async () => {
+  host = await startBrowserHost(['--interval', '2'])
+})
+test.afterAll(async () => {
+  await host?.stop()
+})
+
+test('#alerts opens the alerts view, and a session hash opens that session', async ({ page }) => {
+  await page.goto(`${host.url}#${appTargetHash({ view: 'alerts' })}`)
+  await expect(page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /Alerts/ })).toHaveAttribute('aria-current', 'page')
+  expect(await page.evaluate(() => location.hash)).toBe('')
+
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Live' }).click()
+  const row = page.getByTestId('live-row').first()
+  await expect(row).toBeVisible({ timeout: 30_000 })
+  const key = await page.evaluate(async () => {
+    const answer = await (await fetch('/api/request/listLiveSessions', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).json()
+    const first = answer.value[0] as { connectionId: string; eventSessionId: string; eventName: string | null }
+    return first
+  })
+  // As the desktop does for a notification click on a window already open: only the hash changes.
+  await page.evaluate((hash) => {
+    location.hash = hash
+  }, appTargetHash({ view: 'session', connectionId: key.connectionId, eventSessionId: key.eventSessionId }))
+  await expect(page.getByRole('button', { name: /Back/ })).toBeVisible()
+  await expect(page.getByText(key.eventSessionId, { exact: false }).first()).toBeVisible()
+  expect(await page.evaluate(() => location.hash)).toBe('')
+
+  // A hash that names nothing is ignored.
+  await page.evaluate(() => {
+    location.hash = 'session/only-one-part'
+  })
+  await expect(page.getByRole('button', { name: /Back/ })).toBeVisible()
+})

@@ -1,0 +1,113 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+
+vi.mock('electron', () => import('../../support/fake-electron'))
+
+import { Notification, resetFakeElectron } from '../../support/fake-electron'
+import { createAlertNotifier, notificationsPaused } from '../../../src/main/desktop/notifications'
+import { AT, alert, change } from './alert-fixtures'
+
+const NOW = Date.parse(AT)
+
+function setup(overrides: { pollingPaused?: boolean; focused?: boolean } = {}) {
+  const open = vi.fn()
+  const notifier = createAlertNotifier({
+    open,
+    isPollingPaused: () => overrides.pollingPaused ?? false,
+    isWindowFocused: () => overrides.focused ?? false,
+    now: () => NOW
+  })
+  return { open, notifier }
+}
+
+beforeEach(() => resetFakeElectron())
+
+describe('alert notifications', () => {
+  it('groups the alerts fired in one evaluation into one notification', () => {
+    const { notifier } = setup()
+    notifier.onAlertsChanged(
+      change({
+        firing: 3,
+        fired: [
+          alert({ id: 1 }),
+          alert({ id: 2, eventSessionId: 's2', eventName: 'Launch' }),
+          alert({ id: 3, eventSessionId: 's3', eventName: 'All hands' })
+        ]
+      })
+    )
+    expect(Notification.instances).toHaveLength(1)
+    const shown = Notification.instances[0]!
+    expect(shown.options).toMatchObject({ title: '3 alerts: Town Hall, Launch, …', silent: false, urgency: 'normal' })
+    expect(shown.show).toHaveBeenCalledTimes(1)
+  })
+
+  it('shows nothing for an evaluation without fired or resolved alerts', () => {
+    const { notifier } = setup()
+    notifier.onAlertsChanged(change({ firing: 2, tray: 'critical' }))
+    expect(Notification.instances).toHaveLength(0)
+  })
+
+  it('clicking opens the session it is about', () => {
+    const { notifier, open } = setup()
+    notifier.onAlertsChanged(change({ fired: [alert()] }))
+    expect(notifier.liveCount).toBe(1)
+    Notification.instances[0]!.emit('click')
+    expect(open).toHaveBeenCalledWith({ view: 'session', connectionId: 'c1', eventSessionId: 's1' })
+    expect(notifier.liveCount).toBe(0)
+  })
+
+  it('clicking a notification about several sessions opens the alerts view', () => {
+    const { notifier, open } = setup()
+    notifier.onAlertsChanged(change({ fired: [alert(), alert({ id: 2, eventSessionId: 's2' })] }))
+    Notification.instances[0]!.emit('click')
+    expect(open).toHaveBeenCalledWith({ view: 'alerts' })
+  })
+
+  it('stays quiet while notifications are paused, and speaks once the pause is over', () => {
+    const { notifier } = setup()
+    notifier.onAlertsChanged(change({ fired: [alert()], notificationsPausedUntil: new Date(NOW + 60_000).toISOString() }))
+    expect(Notification.instances).toHaveLength(0)
+    notifier.onAlertsChanged(change({ fired: [alert()], notificationsPausedUntil: new Date(NOW - 1).toISOString() }))
+    expect(Notification.instances).toHaveLength(1)
+  })
+
+  it('stays quiet while polling is paused', () => {
+    const { notifier } = setup({ pollingPaused: true })
+    notifier.onAlertsChanged(change({ fired: [alert()] }))
+    expect(Notification.instances).toHaveLength(0)
+  })
+
+  it('stays quiet where the OS has no notifications', () => {
+    Notification.isSupported.mockReturnValue(false)
+    const { notifier } = setup()
+    notifier.onAlertsChanged(change({ fired: [alert()] }))
+    expect(Notification.instances).toHaveLength(0)
+  })
+
+  it('tells of resolved alerts silently, and only while the window is not focused', () => {
+    const away = setup({ focused: false })
+    away.notifier.onAlertsChanged(change({ resolved: [alert({ state: 'resolved' })] }))
+    expect(Notification.instances).toHaveLength(1)
+    expect(Notification.instances[0]!.options).toMatchObject({ title: 'Resolved: Reliability critical: Town Hall', silent: true })
+
+    const looking = setup({ focused: true })
+    looking.notifier.onAlertsChanged(change({ resolved: [alert({ state: 'resolved' })] }))
+    expect(Notification.instances).toHaveLength(1)
+  })
+
+  it('keeps a bounded number of notifications alive for their clicks', () => {
+    const { notifier } = setup()
+    for (let i = 0; i < 30; i++) notifier.onAlertsChanged(change({ fired: [alert({ id: i + 1 })] }))
+    expect(notifier.liveCount).toBe(20)
+    Notification.instances.at(-1)!.emit('close')
+    expect(notifier.liveCount).toBe(19)
+  })
+})
+
+describe('notificationsPaused', () => {
+  it('is paused only until a valid future instant', () => {
+    expect(notificationsPaused(null, NOW)).toBe(false)
+    expect(notificationsPaused('not a date', NOW)).toBe(false)
+    expect(notificationsPaused(new Date(NOW + 1).toISOString(), NOW)).toBe(true)
+    expect(notificationsPaused(new Date(NOW).toISOString(), NOW)).toBe(false)
+  })
+})
