@@ -12,10 +12,10 @@ import { PollerGroup } from '../../src/main/core/app/pollers'
 import { listAlerts } from '../../src/main/core/alerts/store'
 import { startSimulator, type RunningSimulator } from '../../src/main/core/simulator/server'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
-import { upsertConnection } from '../../src/main/core/store/sessions'
 import { AlertsChangedSchema, type AlertsChanged } from '../../src/shared/alerts'
 import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
+import { saveSimulatorConnection } from '../support/simulator-connection'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -35,16 +35,7 @@ async function setup() {
     randomIncidents: false
   })
   const db: Db = openDatabase(join(dir, 'cache.db'))
-  const target = {
-    id: 'c1',
-    name: 'Tenant',
-    baseUrl: sim.baseUrl,
-    authUrl: sim.authUrl,
-    platformId: sim.credentials.platformId,
-    tenantId: sim.credentials.tenantId,
-    clientId: sim.credentials.clientId
-  }
-  upsertConnection(db, { ...target, isDemo: false })
+  const target = saveSimulatorConnection(db, sim)
   const client = new ReportingClient(target, async () => sim.credentials, {
     clock: timers.clock,
     retry: { sleep: async () => undefined, maxAttempts: 2 }

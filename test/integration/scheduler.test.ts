@@ -7,10 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { ReportingClient } from '../../src/main/core/api/client'
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src/main/core/simulator/server'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
-import { upsertConnection } from '../../src/main/core/store/sessions'
 import { Poller, type Connectivity, type PollerOptions } from '../../src/main/core/sync/poller'
 import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
+import { saveSimulatorConnection } from '../support/simulator-connection'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -29,16 +29,7 @@ async function setup(simOptions: SimulatorOptions = {}, pollerOptions: Partial<P
     ...simOptions
   })
   const db: Db = openDatabase(join(dir, 'cache.db'))
-  const target = {
-    id: 'c1',
-    name: 'Tenant',
-    baseUrl: sim.baseUrl,
-    authUrl: sim.authUrl,
-    platformId: sim.credentials.platformId,
-    tenantId: sim.credentials.tenantId,
-    clientId: sim.credentials.clientId
-  }
-  upsertConnection(db, { ...target, isDemo: false })
+  const target = saveSimulatorConnection(db, sim)
   const client = new ReportingClient(target, async () => sim.credentials, {
     clock: timers.clock,
     retry: { sleep: async () => undefined, maxAttempts: 2 } // retries cost no real time

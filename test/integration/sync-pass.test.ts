@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createReportingClient } from '../../src/main/core/app/client-factory'
 import { startSimulator } from '../../src/main/core/simulator/server'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
-import { upsertConnection } from '../../src/main/core/store/sessions'
 import { syncPass } from '../../src/main/core/sync/sync-pass'
+import { saveSimulatorConnection } from '../support/simulator-connection'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -26,16 +26,7 @@ async function setup(options: Parameters<typeof startSimulator>[0] = {}) {
       db.close()
     }
   )
-  const target = {
-    id: 'c1',
-    name: 'Tenant',
-    baseUrl: sim.baseUrl,
-    authUrl: sim.authUrl,
-    platformId: sim.credentials.platformId,
-    tenantId: sim.credentials.tenantId,
-    clientId: sim.credentials.clientId
-  }
-  upsertConnection(db, { ...target, isDemo: false })
+  const target = saveSimulatorConnection(db, sim)
   const client = createReportingClient(db, target, async () => sim.credentials)
   return { sim, db, client }
 }
