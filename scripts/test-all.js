@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // `npm test`: the whole truth about the tree, in one command.
 //
-//   lint (eslint) → typecheck (tsc + svelte-check) → build (electron-vite)
-//   → unit + integration (vitest) → end to end (playwright, Debian's chromium)
+//   lint (eslint) → typecheck (tsc + svelte-check) → security (electronegativity)
+//   → build (electron-vite) → unit + integration (vitest)
+//   → end to end (playwright, Debian's chromium)
 //
 // Every stage runs even if an earlier one failed (so the totals are complete), except the
-// end-to-end tests, which need the build. Lint, typecheck and build count as one check each;
-// Vitest and Playwright count their tests, read from their JSON reports. A stage that dies
-// without a report counts as one failure. The last line printed is always
+// end-to-end tests, which need the build. Lint, typecheck, security and build count as one
+// check each; Vitest and Playwright count their tests, read from their JSON reports. A stage
+// that dies without a report counts as one failure. The last line printed is always
 //
 //   N passed, N failed[, N skipped]
 //
@@ -364,6 +365,13 @@ async function main() {
     ])
     const failedParts = ['tsc', 'svelte-check'].filter((_, i) => codes[i] !== 0)
     record('typecheck', check(failedParts.length === 0, failedParts.length ? `${failedParts.join(', ')} failed` : ''), ms)
+  }
+
+  header('security: electronegativity')
+  {
+    // One check: HIGH/MEDIUM findings without an explained inline suppression fail it.
+    const [code, ms] = await timed(() => runNode(path.join(ROOT, 'scripts', 'electronegativity.js')))
+    record('security', check(code === 0, code === 0 ? '' : 'see the findings above'), ms)
   }
 
   header('build: electron-vite')

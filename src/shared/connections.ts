@@ -23,6 +23,7 @@ export function serviceUrlProblem(value: string): string | null {
 const serviceUrl = z
   .string()
   .trim()
+  .max(2000, 'is too long (at most 2000 characters)')
   .superRefine((value, ctx) => {
     const problem = serviceUrlProblem(value)
     if (problem) ctx.addIssue({ code: 'custom', message: problem })

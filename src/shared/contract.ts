@@ -34,6 +34,15 @@ import {
 } from './domain'
 
 const NoArgs = z.object({}).strict()
+
+// Strict at every level, like every other argument: a stray key is refused, not silently dropped.
+const StrictThresholds = ReliabilityThresholdsSchema.strict()
+const StrictAlertRules = z.strictObject({
+  reliabilityBelow: AlertRulesSchema.shape.reliabilityBelow.strict(),
+  reliabilityFalling: AlertRulesSchema.shape.reliabilityFalling.strict(),
+  viewersDropping: AlertRulesSchema.shape.viewersDropping.strict(),
+  monitorBlind: AlertRulesSchema.shape.monitorBlind.strict()
+})
 const Id = z.string().min(1).max(200)
 const Instant = z.string().max(40).refine((s) => !Number.isNaN(Date.parse(s)), 'not a date-time')
 
@@ -88,9 +97,9 @@ export const requests = {
       .object({
         cadences: CadenceSettingsSchema.partial().strict().optional(),
         retention: RetentionSettingsSchema.partial().strict().optional(),
-        thresholds: ReliabilityThresholdsSchema.optional(),
+        thresholds: StrictThresholds.optional(),
         display: DisplaySettingsSchema.partial().strict().optional(),
-        alertRules: AlertRulesSchema.optional()
+        alertRules: StrictAlertRules.optional()
       })
       .strict(),
     result: AppSettingsSchema
@@ -116,7 +125,7 @@ export const requests = {
         eventSessionId: Id,
         muted: z.boolean().optional(),
         thresholds: z
-          .object({ warning: z.number().min(0).max(100), critical: z.number().min(0).max(100) })
+          .strictObject({ warning: z.number().min(0).max(100), critical: z.number().min(0).max(100) })
           .refine((t) => t.critical < t.warning, { message: 'the critical level must be below the warning level', path: ['critical'] })
           .nullable()
           .optional()

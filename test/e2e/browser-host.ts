@@ -1,11 +1,16 @@
-// Starts `eventwatch serve` as a real child process on a free port and returns its URL.
+// Starts `eventwatch serve` as a real child process on a free port and returns the address it
+// printed (with the per-launch token: `page.goto(host.url)` lets the browser in; `host.origin`
+// is the bare origin).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
 export interface BrowserHost {
+  /** The printed address, http://127.0.0.1:PORT/?token=TOKEN; `${url}#hash` opens a view. */
   url: string
+  origin: string
+  token: string
   stop(): Promise<void>
 }
 
@@ -23,7 +28,8 @@ export async function startBrowserHost(extraArgs: string[] = [], extraEnv: NodeJ
     const timer = setTimeout(() => reject(new Error(`browser host did not start:\n${output}`)), 60_000)
     const onData = (chunk: Buffer): void => {
       output += chunk.toString()
-      const match = /serving on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)
+      // The printed address carries this launch's token; opening it sets the host's cookie.
+      const match = /serving on (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(output)
       if (match?.[1]) {
         clearTimeout(timer)
         resolveUrl(match[1])
@@ -36,8 +42,11 @@ export async function startBrowserHost(extraArgs: string[] = [], extraEnv: NodeJ
       reject(new Error(`browser host exited (${code}):\n${output}`))
     })
   })
+  const printed = new URL(url)
   return {
     url,
+    origin: printed.origin,
+    token: printed.searchParams.get('token') ?? '',
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r))

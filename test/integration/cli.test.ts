@@ -161,6 +161,47 @@ describe('eventwatch CLI', () => {
     }
   }, 60_000)
 
+  it('serve --port 0 prints an address with a new token each launch; only that address lets a browser in', async () => {
+    const launch = async (): Promise<{ child: ChildProcess; url: string }> => {
+      const child = start(['serve', '--port', '0', '--db', join(home, 'serve-token.db')])
+      let out = ''
+      const url = await new Promise<string>((resolvePromise, reject) => {
+        child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+          out += d
+          const match = /^Eventwatch is serving on (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{43})$/m.exec(out)
+          if (match?.[1]) resolvePromise(match[1])
+        })
+        child.on('exit', (code) => reject(new Error(`serve exited early (${code}): ${out}`)))
+      })
+      return { child, url }
+    }
+    const stop = async (child: ChildProcess): Promise<number | null> => {
+      const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)))
+      child.kill('SIGTERM')
+      return exited
+    }
+
+    const first = await launch()
+    const origin = new URL(first.url).origin
+    expect((await fetch(`${origin}/`)).status).toBe(401)
+    const entry = await fetch(first.url, { redirect: 'manual' })
+    expect(entry.status).toBe(303)
+    expect(entry.headers.get('location')).toBe('/')
+    const cookie = (entry.headers.get('set-cookie') ?? '').split(';')[0]!
+    const page = await fetch(`${origin}/`, { headers: { Cookie: cookie } })
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain('<div id="app">')
+    expect(await stop(first.child)).toBe(0)
+
+    // A second launch does not accept the first one's address or cookie.
+    const second = await launch()
+    expect(second.url).not.toBe(first.url)
+    const secondOrigin = new URL(second.url).origin
+    const stale = first.url.replace(origin, secondOrigin)
+    expect((await fetch(stale, { redirect: 'manual' })).status).toBe(401)
+    expect(await stop(second.child)).toBe(0)
+  }, 60_000)
+
   it('export against a missing file exits non-zero with one line on stderr and no stack trace', async () => {
     const missing = join(home, 'nowhere', 'missing.db')
     const { code, stdout, stderr } = await run(['export', 'sessions', '--db', missing])

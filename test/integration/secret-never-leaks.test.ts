@@ -1,9 +1,11 @@
 // The client secret lives in the OS keychain only. Drive every path that handles it (save, sync
 // with a saved connection, sync with EVENTWATCH_CLIENT_SECRET, a refused secret, the browser
-// host) as real processes, then look for it everywhere it must not be.
-import { spawn } from 'node:child_process'
+// host, every export, a diagnostic report of a running sync) as real processes, then look for
+// it — and for every access token the service issued — everywhere it must not be. (The
+// renderer's side is test/e2e/secret-hygiene.spec.ts.)
+import { spawn, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -16,6 +18,7 @@ let home: string
 let dbFile: string
 let sim: RunningSimulator
 const transcript: string[] = []
+const viewerIps: string[] = []
 
 interface Run {
   code: number | null
@@ -23,12 +26,18 @@ interface Run {
   stderr: string
 }
 
-/** Runs the CLI; with `whileRunning`, calls it once stdout has a URL, then stops the process. */
-function cli(args: string[], env: NodeJS.ProcessEnv = {}, whileRunning?: (url: string) => Promise<void>): Promise<Run> {
+interface WhileRunning {
+  /** Called once the output (stdout and stderr) matches `ready`, with the match's first group. */
+  then: (found: string, child: ChildProcess) => Promise<void>
+  ready?: RegExp
+}
+
+/** Runs the CLI (after `nodeFlags`); with `whileRunning`, calls it once ready, then stops the process. */
+function cli(args: string[], env: NodeJS.ProcessEnv = {}, whileRunning?: WhileRunning, nodeFlags: string[] = []): Promise<Run> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, EVENTWATCH_DB: '', ...env }
   delete childEnv.NODE_OPTIONS
   if (!('EVENTWATCH_CLIENT_SECRET' in env)) delete childEnv.EVENTWATCH_CLIENT_SECRET
-  const child = spawn(process.execPath, [join(root, 'bin', 'eventwatch.js'), ...args], {
+  const child = spawn(process.execPath, [...nodeFlags, join(root, 'bin', 'eventwatch.js'), ...args], {
     cwd: root,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe']
@@ -36,21 +45,26 @@ function cli(args: string[], env: NodeJS.ProcessEnv = {}, whileRunning?: (url: s
   const run: Run = { code: null, stdout: '', stderr: '' }
   return new Promise((done, reject) => {
     let visited = false
+    const watch = (): void => {
+      const found = (whileRunning?.ready ?? /serving on (http:\S+)/).exec(run.stdout + run.stderr)?.[1]
+      if (!whileRunning || found === undefined || visited) return
+      visited = true
+      whileRunning.then(found, child).then(
+        () => child.kill('SIGTERM'),
+        (error: unknown) => {
+          child.kill('SIGTERM')
+          reject(error)
+        }
+      )
+    }
     child.stdout.on('data', (chunk: Buffer) => {
       run.stdout += chunk.toString()
-      const url = /serving on (http:\S+)/.exec(run.stdout)?.[1]
-      if (whileRunning && url && !visited) {
-        visited = true
-        whileRunning(url).then(
-          () => child.kill('SIGTERM'),
-          (error: unknown) => {
-            child.kill('SIGTERM')
-            reject(error)
-          }
-        )
-      }
+      watch()
     })
-    child.stderr.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => {
+      run.stderr += chunk.toString()
+      watch()
+    })
     child.on('error', reject)
     child.on('close', (code) => {
       run.code = code
@@ -108,12 +122,16 @@ describe('the client secret', () => {
 
   it('never reaches the browser host API', async () => {
     const answers: string[] = []
-    const serve = await cli(['serve', '--port', '0', '--connection', name, '--db', dbFile], {}, async (url) => {
+    const serve = await cli(['serve', '--port', '0', '--connection', name, '--db', dbFile], {}, { then: async (url) => {
       for (const request of ['listConnections', 'getStatus', 'listLiveSessions', 'listDiagnostics']) {
-        const response = await fetch(new URL(`api/request/${request}`, url), { method: 'POST', body: '{}' })
+        const response = await fetch(new URL(`/api/request/${request}`, url), {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${new URL(url).searchParams.get('token')}` },
+          body: '{}'
+        })
         answers.push(await response.text())
       }
-    })
+    } })
     expect(serve.stdout).toContain('serving on')
     const connections = JSON.parse(answers[0] ?? '{}') as { ok: boolean; value: { name: string; secretStored: boolean }[] }
     expect(connections.ok).toBe(true)
@@ -122,13 +140,79 @@ describe('the client secret', () => {
     expect(answers.join('\n')).not.toContain(secret)
   }, 60_000)
 
-  it('appears in no cache file and no output', () => {
+  it('is in no export of the cached data', async () => {
+    const sessions = await cli(['export', 'sessions', '--db', dbFile])
+    expect(sessions.code, sessions.stderr).toBe(0)
+    const first = (JSON.parse(sessions.stdout) as { eventSessionId: string }[])[0]
+    expect(first).toBeDefined()
+    const session = ['--session', first?.eventSessionId ?? '', '--connection', name]
+    for (const args of [
+      ['sessions', '--format', 'csv'],
+      ['viewers', ...session],
+      ['viewers', ...session, '--format', 'csv'],
+      ['snapshots', ...session, '--format', 'csv'],
+      ['alerts'],
+      ['alerts', '--format', 'csv']
+    ]) {
+      const run = await cli(['export', ...args, '--db', dbFile])
+      expect(run.code, `export ${args.join(' ')}: ${run.stderr}`).toBe(0)
+      expect(run.stdout.length).toBeGreaterThan(0)
+    }
+    // Every export went into the transcript, which the last test searches.
+    viewerIps.push(...transcript.flatMap((text) => [...text.matchAll(/"publicIp":\s*"([^"]+)"/g)].map((m) => m[1] ?? '')))
+  }, 90_000)
+
+  it('is not in a diagnostic report of a running sync, even when given in the environment', async () => {
+    // A Node diagnostic report (node --report-on-signal, --report-on-fatalerror, …) lists every
+    // environment variable: the CLI must have taken the secret out of its environment.
+    const reports = join(home, 'reports')
+    mkdirSync(reports)
+    const reportFlags = ['--report-on-signal', '--report-signal=SIGUSR2', `--report-directory=${reports}`]
+    const sync = await cli(['sync', ...simFlags(), '--db', dbFile, '--interval', '1'], { EVENTWATCH_CLIENT_SECRET: secret }, {
+      ready: /(\d+ sessions, \d+ live)/,
+      then: async (_found, child) => {
+        child.kill('SIGUSR2')
+        const deadline = Date.now() + 20_000
+        while (readdirSync(reports).filter((f) => f.endsWith('.json')).length === 0) {
+          if (Date.now() > deadline) throw new Error('no diagnostic report was written')
+          await new Promise((r) => setTimeout(r, 50))
+        }
+      }
+    }, reportFlags)
+    expect(sync.code, sync.stderr).toBe(0)
+    const [file] = readdirSync(reports).filter((f) => f.endsWith('.json'))
+    const text = readFileSync(join(reports, file ?? ''), 'utf8')
+    const report = JSON.parse(text) as { header: { commandLine: string[] }; environmentVariables: Record<string, string> }
+    // The real report of that very run, with its environment.
+    expect(report.header.commandLine).toContain(dbFile)
+    expect(report.environmentVariables['HOME']).toBe(process.env['HOME'])
+    expect(Object.keys(report.environmentVariables)).not.toContain('EVENTWATCH_CLIENT_SECRET')
+    expect(text).not.toContain(secret)
+    for (const token of sim.issuedTokens()) expect(text, 'an access token in the report').not.toContain(token)
+  }, 60_000)
+
+  it('appears in no cache file and no output, and neither do the access tokens', () => {
+    const tokens = sim.issuedTokens()
+    expect(tokens.length).toBeGreaterThan(0)
     for (const file of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`].filter(existsSync)) {
       const bytes = readFileSync(file)
-      expect(bytes.includes(Buffer.from(secret, 'utf8')), file).toBe(false)
-      expect(bytes.includes(Buffer.from(secret, 'utf16le')), file).toBe(false)
+      for (const value of [secret, ...tokens]) {
+        expect(bytes.includes(Buffer.from(value, 'utf8')), file).toBe(false)
+        expect(bytes.includes(Buffer.from(value, 'utf16le')), file).toBe(false)
+      }
     }
-    expect(transcript.length).toBeGreaterThanOrEqual(6)
-    expect(transcript.join('\n')).not.toContain(secret)
+    expect(transcript.length).toBeGreaterThanOrEqual(13)
+    const everything = transcript.join('\n')
+    expect(everything).not.toContain(secret)
+    for (const token of tokens) expect(everything, 'an access token in the output').not.toContain(token)
+  })
+})
+
+describe("the viewers' IP addresses", () => {
+  it('are shown in exports but never sent to the service', () => {
+    expect(viewerIps.length, 'the exports carried IP addresses').toBeGreaterThan(0)
+    const sent = JSON.stringify(sim.stats.log)
+    expect(sim.stats.log.length).toBeGreaterThan(10)
+    for (const ip of new Set(viewerIps)) expect(sent, `${ip} in a request to the service`).not.toContain(ip)
   })
 })

@@ -51,7 +51,7 @@ describe('npm start without Electron', () => {
         const timer = setTimeout(() => reject(new Error(`no URL in time:\n${stdout}\n${stderr}`)), 90_000)
         child.stdout.on('data', (c: Buffer) => {
           stdout += c.toString()
-          const match = /serving on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stdout)
+          const match = /serving on (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(stdout)
           if (match?.[1]) {
             clearTimeout(timer)
             resolveUrl(match[1])
@@ -62,7 +62,8 @@ describe('npm start without Electron', () => {
       const lines = stdout.trim().split('\n')
       expect(lines[0]).toMatch(/no Electron runtime here .* starting the browser host instead/)
       expect(stdout + stderr).not.toMatch(/\n\s+at /) // no stack trace
-      const page = await fetch(url)
+      // The printed address carries the launch's token; a script presents it as a Bearer header.
+      const page = await fetch(new URL('/', url), { headers: { Authorization: `Bearer ${new URL(url).searchParams.get('token')}` } })
       expect(page.status).toBe(200)
       expect(await page.text()).toContain('<div id="app">')
     } finally {

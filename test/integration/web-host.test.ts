@@ -1,5 +1,6 @@
 // The browser host (src/main/web/server.ts) with a fake core: static files, the request API,
-// the event stream, and the loopback-only guards.
+// the event stream, and the loopback-only guards. Requests carry the launch's token as a Bearer
+// header; web-host-access.test.ts covers what happens without it.
 import { request, type IncomingMessage } from 'node:http'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -8,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AppCore, EventListener } from '../../src/main/core/app/types'
 import { startWebHost, type WebHost } from '../../src/main/web/server'
 import { CONTENT_SECURITY_POLICY } from '../../src/shared/csp'
+import { rawRequest, type RawAnswer, type RawRequest } from '../support/raw-http'
 
 const INDEX_HTML = '<!doctype html><html><head><script type="module" src="/assets/app.js"></script></head><body></body></html>'
 const APP_JS = 'console.log("eventwatch renderer")'
@@ -56,45 +58,22 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-interface RawResponse {
-  status: number
-  headers: IncomingMessage['headers']
-  body: string
-}
+type RawResponse = RawAnswer
 
-/** A raw HTTP request: the path is sent as written (fetch would normalise `..` away). */
-function raw(
-  path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {}
-): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path,
-        method: options.method ?? 'GET',
-        agent: false, // one connection per request: no reuse of a socket the server chose to close
-        headers: { Host: `127.0.0.1:${port}`, ...options.headers }
-      },
-      (res) => {
-        let body = ''
-        res.setEncoding('utf8')
-        res.on('data', (d: string) => (body += d))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
-      }
-    )
-    req.on('error', reject)
-    req.end(options.body)
+/** A raw HTTP request with this launch's token: the path is sent as written (fetch would normalise `..` away). */
+const raw = (path: string, options: RawRequest = {}): Promise<RawResponse> =>
+  rawRequest(port, path, {
+    ...options,
+    headers: { Host: `127.0.0.1:${port}`, Authorization: `Bearer ${host!.token}`, ...options.headers }
   })
-}
 
 const post = (name: string, body?: string) =>
   raw(`/api/request/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })
 
 describe('browser host', () => {
   it('listens on 127.0.0.1 only', () => {
-    expect(host?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/)
+    expect(host?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{43}$/)
+    expect(host?.origin).toBe(`http://127.0.0.1:${port}`)
     expect(port).toBeGreaterThan(0)
   })
 
@@ -228,7 +207,12 @@ describe('browser host', () => {
     const received = await new Promise<{ text: string; headers: IncomingMessage['headers']; close: () => void }>(
       (resolve, reject) => {
         const req = request(
-          { host: '127.0.0.1', port, path: '/api/events', headers: { Host: `127.0.0.1:${port}`, Accept: 'text/event-stream' } },
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/api/events',
+            headers: { Host: `127.0.0.1:${port}`, Accept: 'text/event-stream', Authorization: `Bearer ${host!.token}` }
+          },
           (res) => {
             let text = ''
             let emitted = false

@@ -49,6 +49,8 @@ export class BrowserWindow extends Recorder {
   constructor(public options: Record<string, any>) {
     super()
     BrowserWindow.instances.push(this)
+    // As Electron does: every new webContents is announced, so app-wide hardening applies.
+    app.emit('web-contents-created', fakeEvent({}), this.webContents)
   }
 }
 
@@ -133,6 +135,7 @@ export class Notification extends Recorder {
 class FakeApp extends Recorder {
   whenReady = vi.fn(async () => undefined)
   requestSingleInstanceLock = vi.fn(() => true)
+  enableSandbox = vi.fn()
   setAppUserModelId = vi.fn()
   quit = vi.fn()
   exit = vi.fn()

@@ -5,9 +5,11 @@ import { registerExport } from './commands/export'
 import { registerServe } from './commands/serve'
 import { registerSimulate } from './commands/simulate'
 import { registerSync } from './commands/sync'
+import { takeSecretFromEnvironment } from '../core/connections/env-secret'
 import { describeFailure } from './errors'
 
 export async function main(argv: string[]): Promise<void> {
+  takeSecretFromEnvironment()
   const program = new Command('eventwatch')
     .description('Monitor live streamed event sessions from the reporting API (or the demo simulator).')
     .showHelpAfterError()

@@ -9,6 +9,7 @@ import { startDemoSource, type DataSource } from '../core/app/demo-source'
 import type { ConnectionTarget } from '../core/api/connection'
 import type { Db } from '../core/store/db'
 import { upsertConnection } from '../core/store/sessions'
+import { environmentSecret } from '../core/connections/env-secret'
 import { CliError } from './errors'
 import { savedConnectionSource } from './saved-connection'
 
@@ -54,7 +55,7 @@ export async function resolveSource(db: Db, flags: ConnectionFlags, env: NodeJS.
 
   const missing = AD_HOC_FLAGS.filter(([key]) => flags[key] === undefined).map(([, flag]) => flag)
   if (missing.length > 0) throw new CliError(`an unsaved connection also needs ${missing.join(', ')}.`)
-  const secret = env.EVENTWATCH_CLIENT_SECRET
+  const secret = environmentSecret(env)
   if (!secret) throw new CliError('set EVENTWATCH_CLIENT_SECRET to the client secret of this connection.')
 
   const parsed = ConnectionInputSchema.safeParse({

@@ -47,6 +47,8 @@ export function startDesktop(options: DesktopOptions = {}): void {
   const now = options.now ?? Date.now
   // Before any notification can be shown.
   applyAppIdentity(platform)
+  // Every renderer sandboxed, not only the windows that ask for it (must precede 'ready').
+  app.enableSandbox()
 
   // A second copy would open a second writer on the same SQLite cache.
   if (!app.requestSingleInstanceLock()) {

@@ -1,6 +1,10 @@
 import './app.css' // first: component styles must come later in the cascade
 import { mount } from 'svelte'
 import App from './App.svelte'
+import { installLinkGuard } from './lib/link-guard'
+
+// Before the app: no link or window.open may leave it (see link-guard.ts).
+installLinkGuard()
 
 const target = document.getElementById('app')
 if (!target) throw new Error('missing #app element')

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 vi.mock('electron', () => import('../../support/fake-electron'))
 
 import { BrowserWindow, resetFakeElectron } from '../../support/fake-electron'
-import { createMainWindow, hardenedWebPreferences } from '../../../src/main/desktop/window'
+import { createMainWindow } from '../../../src/main/desktop/window'
 
 const PRELOAD = '/app/out/preload/index.cjs'
 const FILE = '/app/out/renderer/index.html'
@@ -14,9 +14,14 @@ const lastWindow = (): BrowserWindow => {
   return window
 }
 
-describe('hardenedWebPreferences', () => {
-  it('isolates, sandboxes and strips Node from the page', () => {
-    expect(hardenedWebPreferences(PRELOAD)).toMatchObject({
+describe('createMainWindow', () => {
+  beforeEach(() => resetFakeElectron())
+
+  it('creates the window with the hardened preferences and the preload path', () => {
+    createMainWindow({ preloadPath: PRELOAD, rendererFile: FILE })
+    const { options } = lastWindow()
+    // Every preference, exactly: a new one (e.g. enableBlinkFeatures) must be looked at here.
+    expect(options.webPreferences).toEqual({
       preload: PRELOAD,
       contextIsolation: true,
       sandbox: true,
@@ -24,25 +29,13 @@ describe('hardenedWebPreferences', () => {
       nodeIntegrationInWorker: false,
       nodeIntegrationInSubFrames: false,
       webSecurity: true,
+      allowRunningInsecureContent: false,
       webviewTag: false,
-      allowRunningInsecureContent: false
+      experimentalFeatures: false,
+      disableBlinkFeatures: 'Auxclick',
+      navigateOnDragDrop: false,
+      safeDialogs: true
     })
-  })
-})
-
-describe('createMainWindow', () => {
-  beforeEach(() => resetFakeElectron())
-
-  it('creates the window with the hardened preferences and the preload path', () => {
-    createMainWindow({ preloadPath: PRELOAD, rendererFile: FILE })
-    const { options } = lastWindow()
-    expect(options.webPreferences).toEqual(hardenedWebPreferences(PRELOAD))
-    expect(options.webPreferences.preload).toBe(PRELOAD)
-    expect(options.webPreferences.contextIsolation).toBe(true)
-    expect(options.webPreferences.sandbox).toBe(true)
-    expect(options.webPreferences.nodeIntegration).toBe(false)
-    expect(options.webPreferences.webSecurity).toBe(true)
-    expect(options.webPreferences.webviewTag).toBe(false)
     expect(options).toMatchObject({
       title: 'Eventwatch',
       width: 1280,

@@ -3,6 +3,7 @@
 // or a hidden prompt — never from the command line.
 import type { Command } from 'commander'
 import type { ConnectionTarget } from '../../core/api/connection'
+import { environmentSecret } from '../../core/connections/env-secret'
 import { ConnectionService, SECRET_ENV } from '../../core/connections/service'
 import { testConnection } from '../../core/connections/test-connection'
 import { defaultDbFile } from '../../core/paths'
@@ -74,7 +75,7 @@ export function registerConnections(program: Command): void {
     .option('--db <file>', DB_HELP, defaultDbFile())
     .action((name: string, opts: AddOptions) =>
       withService(opts.db, async (service) => {
-        const secret = process.env[SECRET_ENV] || (await promptSecret(`Client secret for ${name}: `))
+        const secret = environmentSecret() || (await promptSecret(`Client secret for ${name}: `))
         if (!secret) throw new CliError('an empty client secret cannot be saved.')
         const view = await service.save(
           {

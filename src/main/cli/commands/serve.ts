@@ -19,7 +19,10 @@ interface ServeOptions extends ConnectionFlags {
 export function registerServe(program: Command): void {
   const command = program
     .command('serve')
-    .description('serve the Eventwatch UI on 127.0.0.1 (for a browser, a wall screen or tests)')
+    .description(
+      'serve the Eventwatch UI on 127.0.0.1 (for a browser, a wall screen or tests); open the printed address, ' +
+        'whose token changes on every launch'
+    )
     .option('--port <port>', 'port to listen on (0 picks a free one)', integerOption(0, 65535), 4780)
     .option('--db <file>', "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)", defaultDbFile())
     .option('--interval <seconds>', 'set every poll cadence to this many seconds', secondsOption(1, 3600))
@@ -53,6 +56,7 @@ export function registerServe(program: Command): void {
       if (isAddressInUse(error)) throw new CliError(`port ${opts.port} is in use; pass --port 0 for a free one.`)
       throw error
     }
+    // The token in this address is the only way in (see web/access.ts); tests parse this line.
     process.stdout.write(`Eventwatch is serving on ${host.url}\n`)
     await untilSignal()
     await host.close()

@@ -2,6 +2,7 @@
 import { isRequestName, requests, type RequestName, type RequestResult } from '../../../shared/contract'
 import { fail, ok, type Result } from '../../../shared/result'
 import type { z } from 'zod'
+import { findNonPlainData } from './plain-data'
 
 export type Handlers = {
   [N in RequestName]: (args: z.output<(typeof requests)[N]['args']>) => Promise<RequestResult<N>> | RequestResult<N>
@@ -12,19 +13,32 @@ export type Dispatch = (name: unknown, args: unknown) => Promise<Result<unknown>
 export function createDispatch(handlers: Handlers): Dispatch {
   return async (name, args) => {
     if (!isRequestName(name)) return fail('unknown-request', `Unknown request ${describe(name)}.`)
+    const nonPlain = findNonPlainData(args)
+    if (nonPlain) {
+      const where = nonPlain.path ? `${clip(nonPlain.path, 80)}: ` : ''
+      return fail('invalid-arguments', `${name}: ${where}expected plain data, received ${nonPlain.type}`)
+    }
     const parsed = requests[name].args.safeParse(args ?? {})
     if (!parsed.success) {
       const issue = parsed.error.issues[0]
-      const where = issue?.path.length ? `${issue.path.map(String).join('.')}: ` : ''
-      return fail('invalid-arguments', `${name}: ${where}${issue?.message ?? 'invalid arguments'}`)
+      const where = issue?.path.length ? `${clip(issue.path.map(String).join('.'), 80)}: ` : ''
+      // zod quotes unknown keys and values back: a huge one must not come back whole.
+      return fail('invalid-arguments', clip(`${name}: ${where}${issue?.message ?? 'invalid arguments'}`, MAX_MESSAGE_LENGTH))
     }
     try {
       const handler = handlers[name] as (a: unknown) => unknown
       return ok(await handler(parsed.data))
     } catch (error) {
-      return fail('internal', `${name} failed: ${error instanceof Error ? error.message : 'a non-Error value was thrown'}`)
+      const reason = error instanceof Error ? error.message : 'a non-Error value was thrown'
+      return fail('internal', clip(`${name} failed: ${reason}`, MAX_MESSAGE_LENGTH))
     }
   }
+}
+
+const MAX_MESSAGE_LENGTH = 400
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text
 }
 
 /** Names arrive from another process: anything, including objects with no prototype. */

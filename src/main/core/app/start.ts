@@ -118,9 +118,10 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       return view
     },
     deleteConnection: async ({ id }) => {
-      await connections.remove(id)
-      await reconcile()
-      return { deleted: true }
+      // An unknown id deletes nothing: say so, and leave the pollers alone.
+      const deleted = await connections.remove(id)
+      if (deleted) await reconcile()
+      return { deleted }
     },
     setConnectionEnabled: async ({ id, enabled }) => {
       const view = await connections.setEnabled(id, enabled)

@@ -12,6 +12,7 @@ import {
 import type { ConnectionTarget, Credentials } from '../api/connection'
 import { KeychainUnavailableError, type SecretStore } from '../secrets/keychain'
 import type { Db } from '../store/db'
+import { environmentSecret, SECRET_ENV } from './env-secret'
 import { ConnectionError, redact } from './errors'
 import { testConnection } from './test-connection'
 import {
@@ -25,8 +26,7 @@ import {
   type ConnectionRecord
 } from './repository'
 
-/** Where headless runs (the CLI, cron) may give the secret instead of the keychain. */
-export const SECRET_ENV = 'EVENTWATCH_CLIENT_SECRET'
+export { SECRET_ENV }
 
 const MAX_SECRET_LENGTH = 4096
 
@@ -143,7 +143,7 @@ export class ConnectionService {
       if (!(error instanceof KeychainUnavailableError)) throw error
       unavailable = error
     }
-    const clientSecret = stored || env[SECRET_ENV] || ''
+    const clientSecret = stored || environmentSecret(env) || ''
     if (clientSecret) return { clientId: record.clientId, clientSecret }
     if (unavailable) throw new ConnectionError('configuration', unavailable.message)
     throw new ConnectionError(

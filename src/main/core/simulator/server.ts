@@ -50,6 +50,8 @@ export interface RunningSimulator {
   faults: SimulatorFaults
   /** Requests seen per endpoint, and the last ones' headers and query. */
   stats: SimulatorStats
+  /** Every access token issued so far (bounded), so tests can look for them where they must not be. */
+  issuedTokens(): string[]
   close(): Promise<void>
 }
 
@@ -84,6 +86,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const viewersPageSize = options.viewersPageSize ?? 500
   const tokenLifetime = options.tokenLifetimeSeconds ?? 10_800
   const tokens = new Map<string, number>()
+  const issued: string[] = []
   const faults = new SimulatorFaults({
     revokeTokens: () => tokens.clear(),
     // The world catches up to now first, so the incident starts now, not when last observed.
@@ -172,6 +175,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const lifetime = faults.tokenLifetimeSeconds ?? tokenLifetime
     if (tokens.size >= MAX_TOKENS) tokens.clear()
     tokens.set(token, clock() + lifetime * 1000)
+    if (issued.length < MAX_TOKENS) issued.push(token)
     stats.tokensIssued++
     sendJson(res, 200, { token_type: 'bearer', expires_in: lifetime, access_token: token })
   }
@@ -266,6 +270,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     world,
     faults,
     stats,
+    issuedTokens: () => [...issued],
     close: () =>
       new Promise<void>((resolve) => {
         for (const timer of stalls) clearTimeout(timer)

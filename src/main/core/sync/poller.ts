@@ -165,9 +165,13 @@ export class Poller {
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
     const previous = this.inFlight ?? Promise.resolve()
     const next = previous.catch(() => undefined).then(work)
-    const tracked = next.finally(() => {
-      if (this.inFlight === tracked) this.inFlight = null
-    })
+    // The caller handles next's failure; this copy, kept for the next unit, stop() and idle(),
+    // must not reject too, or a failed refreshSession is an unhandled rejection in the main process.
+    const tracked = next
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.inFlight === tracked) this.inFlight = null
+      })
     this.inFlight = tracked
     return next
   }

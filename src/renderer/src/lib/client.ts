@@ -21,6 +21,14 @@ function bridgeClient(bridge: DesktopBridge): AppClient {
   }
 }
 
+const NOT_ADMITTED =
+  'The Eventwatch host no longer accepts this page (it takes a new address on every launch). ' +
+  'Open the address `eventwatch serve` printed.'
+
+const isJson = (response: Response): boolean =>
+  (response.headers.get('Content-Type') ?? '').startsWith('application/json')
+
+// Same-origin fetch and EventSource carry the host's HttpOnly session cookie by themselves.
 function httpClient(): AppClient {
   const listeners = new Map<EventName, Set<(payload: unknown) => void>>()
   let source: EventSource | null = null
@@ -49,6 +57,9 @@ function httpClient(): AppClient {
           headers: { 'Content-Type': 'application/json' },
           body: JSON.stringify(args ?? {})
         })
+        // The host restarted (a new token each launch) or the page was opened without it.
+        if (response.status === 401) return fail('unauthorized', NOT_ADMITTED)
+        if (!isJson(response)) return fail('refused', `The Eventwatch host refused the request (HTTP ${response.status}).`)
         return (await response.json()) as Result<never>
       } catch {
         return fail('unreachable', 'The Eventwatch host is not answering.')

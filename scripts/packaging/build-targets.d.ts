@@ -1,0 +1,3 @@
+import type { BuildTarget } from './electron-download.js'
+
+export function buildTargets(args: string[], hostPlatform?: string, hostArch?: string): BuildTarget[]
