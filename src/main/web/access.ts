@@ -102,7 +102,7 @@ export function decideAccess(request: AccessRequest, policy: AccessPolicy): Acce
 
   const presented = [...cookieValues(headers.cookie, cookieName(policy.port)), bearerToken(headers.authorization)]
   if (presented.some((token) => tokensMatch(policy.token, token))) return { kind: 'allow', url }
-  return refuse(401, 'unauthorized', `Eventwatch needs its access token. ${ACCESS_HELP}`, api)
+  return refuse(401, 'unauthorized', `This page needs the access token of this launch. ${ACCESS_HELP}`, api)
 }
 
 function refuse(status: number, code: string, message: string, api: boolean): AccessDecision {
