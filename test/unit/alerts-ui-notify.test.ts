@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { isPaused, notificationBlocker, planNotification, targetOf, type NotifyContext } from '../../src/renderer/src/lib/notify'
+import { alertsTarget as targetOf, notificationsPaused as isPaused } from '../../src/shared/alerts'
+import { notificationBlocker, planNotification, type NotifyContext } from '../../src/renderer/src/lib/notify'
 import type { Alert, AlertsChanged } from '../../src/shared/alerts'
 
 const NOW = Date.parse('2026-03-01T12:00:00Z')

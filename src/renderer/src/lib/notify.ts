@@ -8,7 +8,7 @@
 //   at the page sees the alert leave the list; one who is not still learns it is over.
 // - A maintenance pause (notificationsPausedUntil in the future) holds every notification back.
 import type { AppTarget } from '../../../shared/deep-link'
-import type { Alert, AlertsChanged } from '../../../shared/alerts'
+import { alertsTarget, notificationsPaused, type Alert, type AlertsChanged } from '../../../shared/alerts'
 
 export type PermissionState = 'default' | 'granted' | 'denied' | 'unsupported'
 
@@ -31,13 +31,6 @@ export interface NotificationPlan {
   silent: boolean
   /** Where a click on it goes. */
   target: NotifyTarget
-}
-
-/** True while a maintenance pause is in force. */
-export function isPaused(pausedUntil: string | null, now: number): boolean {
-  if (!pausedUntil) return false
-  const until = Date.parse(pausedUntil)
-  return Number.isFinite(until) && until > now
 }
 
 /** Why no web notification would be shown now, in words for the alerts view; null if they would. */
@@ -64,14 +57,6 @@ const RULE_SHORT: Record<Alert['rule'], string> = {
 
 const place = (a: Alert): string => a.eventName ?? (a.eventSessionId ? `Session ${a.eventSessionId}` : a.connectionName)
 
-/** One session for all of them → that session; several, or a connection-wide one → the alerts view. */
-export function targetOf(alerts: readonly Alert[]): NotifyTarget {
-  const first = alerts[0]
-  if (!first?.eventSessionId) return { view: 'alerts' }
-  const same = alerts.every((a) => a.connectionId === first.connectionId && a.eventSessionId === first.eventSessionId)
-  return same ? { view: 'session', connectionId: first.connectionId, eventSessionId: first.eventSessionId } : { view: 'alerts' }
-}
-
 /** At most this many names in a grouped body; the rest are counted. */
 const MAX_LINES = 4
 
@@ -92,11 +77,11 @@ function group(alerts: readonly Alert[], verb: 'fired' | 'resolved'): { title: s
 
 /** What one alertsChanged push should show as a web notification, or null for nothing. */
 export function planNotification(change: AlertsChanged, ctx: NotifyContext): NotificationPlan | null {
-  if (ctx.desktop || ctx.permission !== 'granted' || isPaused(change.notificationsPausedUntil, ctx.now)) return null
+  if (ctx.desktop || ctx.permission !== 'granted' || notificationsPaused(change.notificationsPausedUntil, ctx.now)) return null
   // Only alerts that really fire now: a muted or snoozed one must stay quiet.
   const fired = change.fired.filter((a) => a.state === 'firing')
   if (fired.length > 0) {
-    return { ...group(fired, 'fired'), tag: `fired:${fired.map((a) => a.id).join(',')}`, silent: false, target: targetOf(fired) }
+    return { ...group(fired, 'fired'), tag: `fired:${fired.map((a) => a.id).join(',')}`, silent: false, target: alertsTarget(fired) }
   }
   if (change.resolved.length > 0 && ctx.pageHidden) {
     const resolved = change.resolved
@@ -104,7 +89,7 @@ export function planNotification(change: AlertsChanged, ctx: NotifyContext): Not
       ...group(resolved, 'resolved'),
       tag: `resolved:${resolved.map((a) => a.id).join(',')}`,
       silent: true,
-      target: targetOf(resolved)
+      target: alertsTarget(resolved)
     }
   }
   return null

@@ -51,8 +51,6 @@ export function liveRow(session: LiveSession, points: readonly ChartPoint[] | un
   }
 }
 
-export const HEALTH_ICON: Record<Health | 'unknown', string> = { good: '✓', warning: '▲', critical: '✖', unknown: '?' }
-export const HEALTH_WORD: Record<Health | 'unknown', string> = { good: 'Good', warning: 'Warning', critical: 'Critical', unknown: 'Unknown' }
 export const TREND_ARROW: Record<TrendDirection, string> = { up: '↗', down: '↘', flat: '→', unknown: '' }
 
 export function formatRate(rate: TrafficRate): string {
