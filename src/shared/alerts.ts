@@ -1,6 +1,7 @@
 // Alerts an operator can trust: the rules (with their defaults), an alert's life, and what the
 // screens, the tray and the CLI see of it. One file for the core, every face and the settings form.
 import { z } from 'zod'
+import type { AppTarget } from './deep-link'
 
 const Id = z.string().min(1).max(200)
 const Instant = z.string().max(40)
@@ -129,3 +130,23 @@ export const AlertsChangedSchema = z.object({
   notificationsPausedUntil: Instant.nullable()
 })
 export type AlertsChanged = z.infer<typeof AlertsChangedSchema>
+
+/** Whether a maintenance pause (notificationsPausedUntil) is in force at `now`. */
+export function notificationsPaused(pausedUntil: string | null, now: number): boolean {
+  if (!pausedUntil) return false
+  const until = Date.parse(pausedUntil)
+  return !Number.isNaN(until) && until > now
+}
+
+/** Where a notification of these alerts leads: their session when all are about the same one,
+ *  otherwise (several, or a connection-wide one) the alerts view. */
+export function alertsTarget(alerts: readonly Alert[]): AppTarget {
+  const first = alerts[0]
+  if (
+    first?.eventSessionId &&
+    alerts.every((a) => a.connectionId === first.connectionId && a.eventSessionId === first.eventSessionId)
+  ) {
+    return { view: 'session', connectionId: first.connectionId, eventSessionId: first.eventSessionId }
+  }
+  return { view: 'alerts' }
+}

@@ -124,11 +124,7 @@ export const requests = {
         connectionId: Id,
         eventSessionId: Id,
         muted: z.boolean().optional(),
-        thresholds: z
-          .strictObject({ warning: z.number().min(0).max(100), critical: z.number().min(0).max(100) })
-          .refine((t) => t.critical < t.warning, { message: 'the critical level must be below the warning level', path: ['critical'] })
-          .nullable()
-          .optional()
+        thresholds: StrictThresholds.nullable().optional()
       })
       .strict(),
     result: z.object({ muted: z.boolean(), thresholds: z.object({ warning: z.number(), critical: z.number() }).nullable() })

@@ -2,6 +2,7 @@
 // breakdowns and viewers, past sessions, exports. Times are ISO-8601 UTC strings at this
 // boundary, except chart points (ms since epoch: charts compute with them).
 import { z } from 'zod'
+import { LiveSessionSchema } from './domain'
 
 const Id = z.string().min(1).max(200)
 const Instant = z.string().max(40).refine((s) => !Number.isNaN(Date.parse(s)), 'not a date-time')
@@ -133,23 +134,13 @@ export const PastSessionsArgsSchema = z
   })
   .strict()
 
-export const PastSessionSchema = z.object({
-  connectionId: z.string(),
-  connectionName: z.string(),
-  eventSessionId: z.string(),
-  eventName: z.string().nullable(),
-  contentId: z.string(),
-  startedAt: z.string(),
-  updatedAt: z.string(),
-  hasEnded: z.boolean(),
+/** A cached session as the live table has it, with what the cache learned of it over time. */
+export const PastSessionSchema = LiveSessionSchema.extend({
   endedObservedAt: z.string().nullable(),
   firstSeenAt: z.string(),
+  /** Not nullable here, unlike the live table's. */
   lastPolledAt: z.string(),
-  viewersCount: z.number(),
   peakViewers: z.number(),
-  reliabilityScore: z.number(),
-  cdnTraffic: z.number(),
-  ecdnTraffic: z.number(),
   viewerListCount: z.number().nullable(),
   viewerListFetchedAt: z.string().nullable()
 })

@@ -2,6 +2,8 @@
 import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createDispatch, type Handlers } from '../../src/main/core/app/dispatch'
+import { AlertNotFoundError } from '../../src/main/core/alerts/store'
+import { ConnectionError } from '../../src/main/core/connections/errors'
 import {
   eventNames,
   events,
@@ -241,6 +243,30 @@ describe('createDispatch', () => {
     const c = await dispatch('refreshNow', {})
     expect(c.ok).toBe(false)
     if (!c.ok) expect(c.error.code).toBe('internal')
+  })
+
+  it('answers an error of the not-found kind as not-found, keeping its message', async () => {
+    const h = fakeHandlers()
+    h.getStatus.mockImplementation(() => {
+      throw new ConnectionError('not-found', 'no connection with id x')
+    })
+    h.listLiveSessions.mockImplementation(async () => {
+      throw new AlertNotFoundError(7)
+    })
+    h.refreshNow.mockImplementation(() => {
+      throw new ConnectionError('configuration', 'bad settings')
+    })
+    const dispatch = createDispatch(h)
+    expect(await dispatch('getStatus', {})).toEqual({
+      ok: false,
+      error: { code: 'not-found', message: 'getStatus failed: no connection with id x' }
+    })
+    expect(await dispatch('listLiveSessions', {})).toEqual({
+      ok: false,
+      error: { code: 'not-found', message: 'listLiveSessions failed: there is no alert 7' }
+    })
+    // Other kinds stay internal.
+    expect(await dispatch('refreshNow', {})).toMatchObject({ ok: false, error: { code: 'internal' } })
   })
 
   // Over IPC the name is whatever the sender put in the message; String(x) throws a TypeError

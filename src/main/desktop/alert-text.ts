@@ -1,6 +1,6 @@
 // What a notification says about a batch of alerts, and where clicking it goes. Pure, so every
 // wording is unit-tested; notifications.ts only shows the result.
-import type { Alert } from '../../shared/alerts'
+import { alertsTarget, type Alert } from '../../shared/alerts'
 import type { AppTarget } from '../../shared/deep-link'
 
 export interface NotificationText {
@@ -27,18 +27,6 @@ export function alertHeadline(alert: Alert): string {
     case 'monitor-blind':
       return `Cannot reach ${alert.connectionName}`
   }
-}
-
-/** One session when every alert is about the same one; otherwise the alerts view. */
-export function alertsTarget(alerts: readonly Alert[]): AppTarget {
-  const first = alerts[0]
-  if (
-    first?.eventSessionId &&
-    alerts.every((a) => a.connectionId === first.connectionId && a.eventSessionId === first.eventSessionId)
-  ) {
-    return { view: 'session', connectionId: first.connectionId, eventSessionId: first.eventSessionId }
-  }
-  return { view: 'alerts' }
 }
 
 const MAX_NAMES = 2

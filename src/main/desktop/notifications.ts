@@ -11,7 +11,7 @@
 // looking at Eventwatch sees the alert leave the list; one who is elsewhere wants to know they
 // can stop worrying, without a sound.
 import { Notification } from 'electron'
-import type { AlertsChanged } from '../../shared/alerts'
+import { notificationsPaused, type AlertsChanged } from '../../shared/alerts'
 import { firedText, resolvedText } from './alert-text'
 import type { NotificationText } from './alert-text'
 import type { AppTarget } from '../../shared/deep-link'
@@ -34,12 +34,6 @@ export interface AlertNotifier {
 // Electron drops a notification's click handler once the object is garbage collected: keep the
 // recent ones referenced until they are clicked or closed, but never without bound.
 const MAX_LIVE = 20
-
-export function notificationsPaused(pausedUntil: string | null, now: number): boolean {
-  if (!pausedUntil) return false
-  const until = Date.parse(pausedUntil)
-  return !Number.isNaN(until) && until > now
-}
 
 export function createAlertNotifier(deps: AlertNotifierDeps): AlertNotifier {
   const live: Notification[] = []

@@ -2,12 +2,11 @@
 // firing count, and its menu is rebuilt from the core's answers — at most once per throttle
 // period, however many events a poll brings.
 import { Menu, Tray } from 'electron'
-import type { AlertsChanged, AlertsPage } from '../../shared/alerts'
+import { notificationsPaused, type AlertsChanged, type AlertsPage } from '../../shared/alerts'
 import type { Status } from '../../shared/domain'
 import type { AppCore } from '../core/app/types'
 import { ask } from './core-requests'
 import type { AppTarget } from '../../shared/deep-link'
-import { notificationsPaused } from './notifications'
 import { loadTrayIcon, trayTooltip } from './tray-icons'
 import type { TrayState } from './tray-icons'
 import { trayMenuTemplate, traySessions } from './tray-menu'

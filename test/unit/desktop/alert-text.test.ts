@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { alertHeadline, alertsTarget, firedText, resolvedText } from '../../../src/main/desktop/alert-text'
+import { alertHeadline, firedText, resolvedText } from '../../../src/main/desktop/alert-text'
+import { alertsTarget } from '../../../src/shared/alerts'
 import { alert } from './alert-fixtures'
 
 describe('alert headlines', () => {

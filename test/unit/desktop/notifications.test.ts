@@ -3,7 +3,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 vi.mock('electron', () => import('../../support/fake-electron'))
 
 import { Notification, resetFakeElectron } from '../../support/fake-electron'
-import { createAlertNotifier, notificationsPaused } from '../../../src/main/desktop/notifications'
+import { createAlertNotifier } from '../../../src/main/desktop/notifications'
+import { notificationsPaused } from '../../../src/shared/alerts'
 import { AT, alert, change } from './alert-fixtures'
 
 const NOW = Date.parse(AT)

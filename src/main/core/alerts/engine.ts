@@ -106,7 +106,7 @@ export function evaluateAlerts(input: EngineInput): AlertAction[] {
     if (alert.eventSessionId === null) continue
     const session = sessions.get(alert.eventSessionId)
     if (!session || !session.live) {
-      actions.push(alert.state === 'pending' ? { type: 'discard', id: alert.id } : resolve(alert, null, 'session ended'))
+      actions.push(dismiss(alert, 'session ended'))
       openBy.delete(key(alert.rule, alert.eventSessionId))
     }
   }
@@ -116,7 +116,7 @@ export function evaluateAlerts(input: EngineInput): AlertAction[] {
     for (const { rule, timing, condition } of sessionConditions(input, session)) {
       const alert = openBy.get(key(rule, session.eventSessionId))
       if (!timing.enabled) {
-        if (alert) actions.push(alert.state === 'pending' ? { type: 'discard', id: alert.id } : resolve(alert, null, 'rule turned off'))
+        if (alert) actions.push(dismiss(alert, 'rule turned off'))
         continue
       }
       if (alert) snoozeExpiry(alert, input.now, actions)
@@ -213,8 +213,13 @@ function open(
   return { type: 'open', rule, eventSessionId, eventName, state, severity: condition.severity, value: condition.value, summary: condition.summary, streak }
 }
 
-function resolve(alert: OpenAlert, value: number | null, note: string): AlertAction {
+function resolve(alert: Pick<OpenAlert, 'id' | 'severity'>, value: number | null, note: string): AlertAction {
   return { type: 'move', id: alert.id, state: 'resolved', severity: alert.severity, value, note }
+}
+
+/** An alert with nothing left to judge: a pending one never was an alert, any other resolves. */
+export function dismiss(alert: Pick<OpenAlert, 'id' | 'severity' | 'state'>, note: string): AlertAction {
+  return alert.state === 'pending' ? { type: 'discard', id: alert.id } : resolve(alert, null, note)
 }
 
 export const key = (rule: AlertRuleId, eventSessionId: string | null): string => `${rule}\u001f${eventSessionId ?? ''}`

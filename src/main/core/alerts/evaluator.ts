@@ -1,11 +1,11 @@
 // The glue between the cache and the rule engine: after each poll of a connection it reads the
 // settings, the live sessions' recent snapshots, the overrides and the open alerts, runs the
 // engine and stores what changed. The app and the CLI both call it, so both keep one history.
-import type { Alert } from '../../../shared/alerts'
+import type { Alert, AlertRules } from '../../../shared/alerts'
 import type { Db } from '../store/db'
 import { getAlertRules, getDisplaySettings, getThresholds } from '../store/settings'
 import { statement } from '../store/statements'
-import { resolveUnits } from '../store/units'
+import { reliabilityScale } from '../store/units'
 import { evaluateAlerts, key, NO_OVERRIDE, type Sample, type SessionObservation } from './engine'
 import { sessionOverrides } from './overrides'
 import { applyActions, getAlert, lastResolvedTimes, openAlerts, resolveUnwatched } from './store'
@@ -47,7 +47,7 @@ export class AlertEvaluator {
       rules,
       thresholds: getThresholds(this.db),
       lastSuccessAt: this.lastSuccessAt(connectionId, open.some((a) => a.rule === 'monitor-blind')),
-      sessions: this.observe(connectionId, now, open.map((a) => a.eventSessionId)),
+      sessions: this.observe(connectionId, now, rules, open.map((a) => a.eventSessionId)),
       open,
       lastResolvedAt: (rule, sessionId) => resolvedTimes.get(key(rule, sessionId))
     })
@@ -81,8 +81,7 @@ export class AlertEvaluator {
   }
 
   /** Live sessions, and those open alerts belong to, with their snapshots in the longest window. */
-  private observe(connectionId: string, now: number, alertSessions: (string | null)[]): SessionObservation[] {
-    const rules = getAlertRules(this.db)
+  private observe(connectionId: string, now: number, rules: AlertRules, alertSessions: (string | null)[]): SessionObservation[] {
     const windowMs = Math.max(rules.reliabilityFalling.windowMinutes, rules.viewersDropping.windowMinutes) * 60_000
     const toHundred = this.scaleFactor()
     const overrides = sessionOverrides(this.db, connectionId)
@@ -120,8 +119,6 @@ export class AlertEvaluator {
 
   /** Scores are judged on 0–100, whatever scale the service reports (units.ts decides). */
   private scaleFactor(): number {
-    // Only the reliability scale is wanted: fixed time and traffic units skip the viewer sample.
-    const display = { ...getDisplaySettings(this.db), viewerTimeUnit: 'seconds', trafficUnit: 'bytes' } as const
-    return resolveUnits(this.db, display).reliabilityScale.value === '0-1' ? 100 : 1
+    return reliabilityScale(this.db, getDisplaySettings(this.db).reliabilityScale).value === '0-1' ? 100 : 1
   }
 }

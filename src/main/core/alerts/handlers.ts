@@ -5,7 +5,7 @@ import type { Db } from '../store/db'
 import { setSessionOverride } from './overrides'
 import { alertsChanged, alertsPage } from './page'
 import { acknowledgeAlert, pauseNotifications, snoozeAlert } from './store'
-import type { AlertsChanged } from '../../../shared/alerts'
+import type { AlertsChanged, AlertsPage } from '../../../shared/alerts'
 
 type AlertHandlers = Pick<Handlers, 'listAlerts' | 'acknowledgeAlert' | 'snoozeAlert' | 'setSessionAlertOverride' | 'pauseNotifications'>
 
@@ -17,28 +17,19 @@ export interface AlertHandlerDeps {
 
 export function alertHandlers(db: Db, deps: AlertHandlerDeps): AlertHandlers {
   const clock = deps.clock ?? Date.now
-  const pushed = (now: number): void => deps.push(alertsChanged(db, now, { fired: [], resolved: [] }, deps.pollingPaused()))
+  /** An operator's change: made, pushed, and answered with the alerts view's first page. */
+  const change = (make: (now: number) => void): AlertsPage => {
+    const now = clock()
+    make(now)
+    deps.push(alertsChanged(db, now, { fired: [], resolved: [] }, deps.pollingPaused()))
+    return alertsPage(db, {}, now)
+  }
   return {
     listAlerts: (query) => alertsPage(db, query, clock()),
-    acknowledgeAlert: ({ id, note }) => {
-      const now = clock()
-      acknowledgeAlert(db, id, note?.trim() || null, now)
-      pushed(now)
-      return alertsPage(db, {}, now)
-    },
-    snoozeAlert: ({ id, until }) => {
-      const now = clock()
-      snoozeAlert(db, id, until, now)
-      pushed(now)
-      return alertsPage(db, {}, now)
-    },
+    acknowledgeAlert: ({ id, note }) => change((now) => acknowledgeAlert(db, id, note?.trim() || null, now)),
+    snoozeAlert: ({ id, until }) => change((now) => snoozeAlert(db, id, until, now)),
     setSessionAlertOverride: ({ connectionId, eventSessionId, muted, thresholds }) =>
       setSessionOverride(db, { connectionId, eventSessionId, muted, thresholds }),
-    pauseNotifications: ({ minutes }) => {
-      const now = clock()
-      pauseNotifications(db, minutes, now)
-      pushed(now)
-      return alertsPage(db, {}, now)
-    }
+    pauseNotifications: ({ minutes }) => change((now) => pauseNotifications(db, minutes, now))
   }
 }

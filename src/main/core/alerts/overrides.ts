@@ -1,5 +1,6 @@
 // Per-session alert overrides: mute one session, or give it its own reliability levels.
 import type { ReliabilityThresholds } from '../../../shared/settings'
+import { ConnectionError } from '../connections/errors'
 import type { Db } from '../store/db'
 import { statement } from '../store/statements'
 import { NO_OVERRIDE, type SessionOverride } from './engine'
@@ -40,7 +41,7 @@ export interface OverrideChange {
 
 export function setSessionOverride(db: Db, change: OverrideChange): SessionOverride {
   const known = statement(db, 'SELECT 1 FROM connections WHERE id = ?').get(change.connectionId)
-  if (!known) throw new Error(`there is no connection ${change.connectionId}`)
+  if (!known) throw new ConnectionError('not-found', `there is no connection ${change.connectionId}`)
   const current = sessionOverride(db, change.connectionId, change.eventSessionId)
   const next: SessionOverride = {
     muted: change.muted ?? current.muted,

@@ -2,9 +2,8 @@
 // with the tray's state (paused, blind, critical, warning or ok) and the count it shows.
 import type { Alert, AlertsChanged, AlertsPage } from '../../../shared/alerts'
 import type { Db } from '../store/db'
+import { isoOrNull as iso } from '../store/queries/sql'
 import { anyBlind, firingCount, listAlerts, notificationsPausedUntil, worstFiring, type AlertQuery } from './store'
-
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString())
 
 export function alertsPage(db: Db, query: AlertQuery, now: number): AlertsPage {
   return {

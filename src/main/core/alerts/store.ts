@@ -4,7 +4,8 @@
 import type { Alert, AlertRuleId, AlertSeverity, AlertState, AlertTransition, SnoozeChoice } from '../../../shared/alerts'
 import type { Db } from '../store/db'
 import { statement } from '../store/statements'
-import type { AlertAction, OpenAlert, OpenState } from './engine'
+import { isoOrNull as iso } from '../store/queries/sql'
+import { dismiss, key, type AlertAction, type OpenAlert, type OpenState } from './engine'
 
 interface AlertRow {
   id: number
@@ -29,9 +30,9 @@ const SELECT_ALERT = `
     a.severity, a.summary, a.opened_at, a.fired_at, a.resolved_at, a.snoozed_until, a.snooze_session_end, a.streak
   FROM alerts a JOIN connections c ON c.id = a.connection_id`
 
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString())
-
 export class AlertNotFoundError extends Error {
+  /** The shared error taxonomy's kind: the app API answers it as 'not-found'. */
+  readonly kind = 'not-found'
   constructor(id: number) {
     super(`there is no alert ${id}`)
     this.name = 'AlertNotFoundError'
@@ -61,7 +62,7 @@ export function lastResolvedTimes(db: Db, connectionId: string, since: number): 
     `SELECT rule, event_session_id AS sessionId, MAX(resolved_at) AS at FROM alerts
      WHERE connection_id = ? AND resolved_at >= ? GROUP BY rule, event_session_id`
   ).all(connectionId, since) as { rule: AlertRuleId; sessionId: string | null; at: number }[]
-  return new Map(rows.map((r) => [`${r.rule}\u001f${r.sessionId ?? ''}`, r.at]))
+  return new Map(rows.map((r) => [key(r.rule, r.sessionId), r.at]))
 }
 
 export interface Applied {
@@ -179,16 +180,12 @@ export function resolveUnwatched(db: Db, polled: readonly string[], now: number)
     id: number
     connection_id: string
     severity: AlertSeverity
-    state: AlertState
+    state: OpenState
   }[]
   const applied: Applied = { fired: [], resolved: [], changed: false }
   const watched = new Set(polled)
   for (const r of rows.filter((row) => !watched.has(row.connection_id))) {
-    const action: AlertAction =
-      r.state === 'pending'
-        ? { type: 'discard', id: r.id }
-        : { type: 'move', id: r.id, state: 'resolved', severity: r.severity, value: null, note: 'connection no longer polled' }
-    const one = applyActions(db, r.connection_id, [action], now)
+    const one = applyActions(db, r.connection_id, [dismiss(r, 'connection no longer polled')], now)
     applied.resolved.push(...one.resolved)
     applied.changed ||= one.changed
   }

@@ -30,12 +30,18 @@ export function createDispatch(handlers: Handlers): Dispatch {
       return ok(await handler(parsed.data))
     } catch (error) {
       const reason = error instanceof Error ? error.message : 'a non-Error value was thrown'
-      return fail('internal', clip(`${name} failed: ${reason}`, MAX_MESSAGE_LENGTH))
+      return fail(errorCode(error), clip(`${name} failed: ${reason}`, MAX_MESSAGE_LENGTH))
     }
   }
 }
 
 const MAX_MESSAGE_LENGTH = 400
+
+/** An error of the 'not-found' kind (an unknown connection or alert id) says so; anything else
+ *  a handler throws is 'internal'. */
+function errorCode(error: unknown): string {
+  return error instanceof Error && (error as { kind?: unknown }).kind === 'not-found' ? 'not-found' : 'internal'
+}
 
 function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text

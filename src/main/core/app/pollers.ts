@@ -1,7 +1,7 @@
 // One poller per data source, and the app's status as the sum of theirs: an operator sees
 // the worst state and the oldest update, never a rosier picture than the truth.
 import type { Status } from '../../../shared/domain'
-import { AlertEvaluator } from '../alerts/evaluator'
+import { AlertEvaluator, type Evaluation } from '../alerts/evaluator'
 import { alertsChanged } from '../alerts/page'
 import type { Db } from '../store/db'
 import { countSessions } from '../store/sessions'
@@ -42,9 +42,11 @@ export class PollerGroup {
   }
 
   start(sources: DataSource[]): void {
-    const announce = (at: number): void => {
+    // After a unit of work (a pass or a round of details): the sessions, then the alert rules.
+    const afterWork = (source: DataSource, poller: Poller, at: number): void => {
       const counts = countSessions(this.db)
       this.hub.emit('sessionsChanged', { at: new Date(at).toISOString(), liveCount: counts.live, storedCount: counts.stored })
+      this.evaluate(source, poller)
     }
     this.running = sources.map((source) => {
       const poller = new Poller(this.db, source.client, {
@@ -54,14 +56,8 @@ export class PollerGroup {
         ...(this.options.clock ? { clock: this.options.clock } : {}),
         ...(this.options.timers ? { timers: this.options.timers } : {}),
         onStatus: () => this.hub.emit('statusChanged', this.status()),
-        onPolled: (report) => {
-          announce(report.at)
-          this.evaluate(source, poller)
-        },
-        onDetails: (report) => {
-          announce(report.at)
-          this.evaluate(source, poller)
-        },
+        onPolled: (report) => afterWork(source, poller, report.at),
+        onDetails: (report) => afterWork(source, poller, report.at),
         onConnectivity: (change) =>
           this.hub.emit('connectivityChanged', {
             connectionId: source.target.id,
@@ -82,18 +78,21 @@ export class PollerGroup {
   private evaluate(source: DataSource, poller: Poller): void {
     try {
       const result = this.alerts.evaluate(source.target.id, poller.currentStatus.lastUpdateAt)
-      if (!result.changed) return
-      this.hub.emit('alertsChanged', alertsChanged(this.db, this.clock(), result, this.pollingPaused()))
+      if (result.changed) this.pushAlerts(result)
     } catch (error) {
       // An alert that cannot be stored must not stop polling; the status says why.
       this.hub.emit('statusChanged', { ...this.status(), lastError: `alerts: ${error instanceof Error ? error.message : String(error)}` })
     }
   }
 
+  private pushAlerts(change: Pick<Evaluation, 'fired' | 'resolved'>): void {
+    this.hub.emit('alertsChanged', alertsChanged(this.db, this.clock(), change, this.pollingPaused()))
+  }
+
   private forgetUnwatched(): void {
     try {
       const result = this.alerts.forgetUnwatched(this.running.map((r) => r.source.target.id))
-      if (result.changed) this.hub.emit('alertsChanged', alertsChanged(this.db, this.clock(), result, this.pollingPaused()))
+      if (result.changed) this.pushAlerts(result)
     } catch {
       // Best effort: the next start tries again.
     }
@@ -130,7 +129,7 @@ export class PollerGroup {
       else poller.resume()
     }
     this.hub.emit('statusChanged', this.status())
-    this.hub.emit('alertsChanged', alertsChanged(this.db, this.clock(), { fired: [], resolved: [] }, this.pollingPaused()))
+    this.pushAlerts({ fired: [], resolved: [] })
   }
 
   refreshSession(connectionId: string, eventSessionId: string): Promise<{ viewers: number }> {

@@ -3,6 +3,7 @@
 import type { Db } from '../store/db'
 import { exportChunk, viewerDetail } from '../store/export-chunks'
 import { breakdown, pastSessions, snapshotsForChart, viewerPage } from '../store/queries'
+import { isoOrNull } from '../store/queries/sql'
 import { statement } from '../store/statements'
 import type { Handlers } from './dispatch'
 
@@ -13,7 +14,7 @@ const ms = (iso: string | undefined): number | undefined => (iso === undefined ?
 /** The newest poll the cache holds: what "cached data as of …" means. */
 function cachedAsOf(db: Db): string | null {
   const { at } = statement(db, 'SELECT MAX(last_polled_at) AS at FROM sessions').get() as { at: number | null }
-  return at === null ? null : new Date(at).toISOString()
+  return isoOrNull(at)
 }
 
 export function screenHandlers(db: Db): ScreenHandlers {

@@ -3,7 +3,7 @@
 // ones `eventwatch export` writes (API field names, raw extras kept).
 import type { ExportChunk, ExportKind } from '../../../shared/screens'
 import type { Db } from './db'
-import { exportSnapshots, toViewer, type ConnectionRow, type ViewerRow } from './exports'
+import { exportSnapshots, toViewer, VIEWER_ROW_COLUMNS, type ConnectionRow, type ViewerRow } from './exports'
 import { exportSessions } from './sessions'
 import { statement } from './statements'
 
@@ -16,9 +16,7 @@ export interface ChunkQuery {
 }
 
 const WINDOW = `
-  SELECT v.id, vl.connection_id, v.viewer_id, v.device_type, v.os, v.app, v.reliability_score,
-    v.rebuffering_events, v.rebuffering_time, v.viewing_time, v.started_at, v.ended_at,
-    v.cdn_traffic, v.ecdn_traffic, v.cdn_responses, v.cdn_errors, v.raw_json
+  SELECT v.id, ${VIEWER_ROW_COLUMNS}
   FROM viewer_lists vl JOIN viewers v ON v.list_id = vl.id
   WHERE vl.connection_id = @connectionId AND vl.event_session_id = @eventSessionId
     AND (@viewerId IS NULL OR v.viewer_id = @viewerId)

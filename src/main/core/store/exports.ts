@@ -91,10 +91,13 @@ export interface ConnectionRow {
   site_code: number | null
 }
 
-const SELECT_VIEWERS = `
-  SELECT vl.connection_id, v.viewer_id, v.device_type, v.os, v.app, v.reliability_score,
+/** The columns of a ViewerRow, from `viewer_lists vl JOIN viewers v`. */
+export const VIEWER_ROW_COLUMNS = `vl.connection_id, v.viewer_id, v.device_type, v.os, v.app, v.reliability_score,
     v.rebuffering_events, v.rebuffering_time, v.viewing_time, v.started_at, v.ended_at,
-    v.cdn_traffic, v.ecdn_traffic, v.cdn_responses, v.cdn_errors, v.raw_json
+    v.cdn_traffic, v.ecdn_traffic, v.cdn_responses, v.cdn_errors, v.raw_json`
+
+const SELECT_VIEWERS = `
+  SELECT ${VIEWER_ROW_COLUMNS}
   FROM viewer_lists vl
   JOIN viewers v ON v.list_id = vl.id
   WHERE ${scope('vl')}

@@ -10,7 +10,7 @@ type Resolved<T> = { value: T; source: 'setting' | 'detected' | 'default'; reaso
 /** Viewers sampled for the time and traffic units: enough to be sure, cheap at any cache size. */
 const SAMPLE = 500
 
-function reliabilityScale(db: Db, setting: DisplaySettings['reliabilityScale']): Resolved<'0-1' | '0-100'> {
+export function reliabilityScale(db: Db, setting: DisplaySettings['reliabilityScale']): Resolved<'0-1' | '0-100'> {
   if (setting !== 'auto') return { value: setting, source: 'setting', reason: 'set in Settings' }
   const { max, n } = statement(db, 'SELECT MAX(reliability_score) AS max, COUNT(*) AS n FROM sessions').get() as {
     max: number | null
