@@ -5,6 +5,7 @@
 // and finds the alert marked on the session's reliability chart.
 import { expect, test, type Page } from '@playwright/test'
 import { startBrowserHost, type BrowserHost } from './browser-host'
+import { watchProblems } from './support/problems'
 
 test.use({ viewport: { width: 1600, height: 900 } })
 test.describe.configure({ mode: 'serial' })
@@ -68,15 +69,6 @@ async function fakeNotifications(page: Page): Promise<void> {
     }
     Object.defineProperty(window, 'Notification', { value: Fake, configurable: true })
   })
-}
-
-function watchProblems(page: Page): string[] {
-  const problems: string[] = []
-  page.on('pageerror', (error) => problems.push(error.message))
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text())
-  })
-  return problems
 }
 
 const views = (page: Page) => page.getByRole('navigation', { name: 'Views' })

@@ -1,19 +1,13 @@
 // The Connections view: testing a saved connection in plain words, and fetching a date range
 // of past sessions from the service into the cache.
 import { expect, test } from '@playwright/test'
-import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { startSimulator, type RunningSimulator } from '../../src/main/core/simulator/server'
 import { startBrowserHost, type BrowserHost } from './browser-host'
+import { addConnection, cli } from './support/cli'
 
-const root = resolve(import.meta.dirname, '../..')
-const cli = (args: string[], env: NodeJS.ProcessEnv = {}): string => {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, EVENTWATCH_DB: '', ...env }
-  delete childEnv.NODE_OPTIONS
-  return execFileSync(process.execPath, [join(root, 'bin', 'eventwatch.js'), ...args], { cwd: root, env: childEnv }).toString()
-}
 
 test.describe('demo mode', () => {
   let host: BrowserHost
@@ -45,13 +39,8 @@ test.describe('a saved connection', () => {
   test.beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'eventwatch-e2e-conn-'))
     sim = await startSimulator({ liveSessions: 3, endedSessions: 2, viewersPerSession: 40 })
-    const c = sim.credentials
     const db = join(dir, 'cache.db')
-    cli(
-      ['connections', 'add', name, '--base-url', sim.baseUrl, '--auth-url', sim.authUrl, '--platform-id', c.platformId,
-        '--tenant-id', c.tenantId, '--client-id', c.clientId, '--db', db],
-      { EVENTWATCH_CLIENT_SECRET: c.clientSecret }
-    )
+    addConnection(name, sim, db)
     host = await startBrowserHost(['--interval', '2', '--db', db])
   })
 

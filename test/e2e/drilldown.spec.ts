@@ -5,19 +5,11 @@
 import { readFileSync } from 'node:fs'
 import { expect, test, type Page } from '@playwright/test'
 import { startBrowserHost, type BrowserHost } from './browser-host'
+import { watchProblems } from './support/problems'
 import { openFirstLiveSession, viewerTotal } from './support/session'
 import { startSimulator, type Simulator } from './support/simulator'
 
 test.use({ viewport: { width: 1600, height: 900 } })
-
-function watchProblems(page: Page): string[] {
-  const problems: string[] = []
-  page.on('pageerror', (error) => problems.push(error.message))
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text())
-  })
-  return problems
-}
 
 test.describe('drill-down on demo data', () => {
   let host: BrowserHost

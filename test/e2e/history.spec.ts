@@ -4,16 +4,10 @@ import { expect, test, type Page } from '@playwright/test'
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
+import { CLI_BIN, cliEnv, ROOT } from '../support/cli'
 import { startBrowserHost, type BrowserHost } from './browser-host'
 
-const root = resolve(import.meta.dirname, '../..')
-const bin = join(root, 'bin', 'eventwatch.js')
-const childEnv = (env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => {
-  const merged: NodeJS.ProcessEnv = { ...process.env, EVENTWATCH_DB: '', ...env }
-  delete merged.NODE_OPTIONS
-  return merged
-}
 
 interface SimulatorProcess {
   child: ChildProcess
@@ -22,9 +16,9 @@ interface SimulatorProcess {
 
 /** `eventwatch simulate` as its own process, so it can be killed like a service going away. */
 async function startSimulatorProcess(): Promise<SimulatorProcess> {
-  const child = spawn(process.execPath, [bin, 'simulate', '--port', '0', '--live', '2', '--seed', '3', '--viewers', '200'], {
-    cwd: root,
-    env: childEnv(),
+  const child = spawn(process.execPath, [CLI_BIN, 'simulate', '--port', '0', '--live', '2', '--seed', '3', '--viewers', '200'], {
+    cwd: ROOT,
+    env: cliEnv(),
     stdio: ['ignore', 'pipe', 'pipe']
   })
   let output = ''
@@ -110,7 +104,7 @@ test.describe('with the service gone', () => {
     ]
     const secret = { EVENTWATCH_CLIENT_SECRET: f['client secret']! }
     try {
-      execFileSync(process.execPath, [bin, 'sync', '--once', '--db', db, ...connection], { cwd: root, env: childEnv(secret) })
+      execFileSync(process.execPath, [CLI_BIN, 'sync', '--once', '--db', db, ...connection], { cwd: ROOT, env: cliEnv(secret) })
     } finally {
       await stopProcess(sim.child)
     }

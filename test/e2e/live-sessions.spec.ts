@@ -1,6 +1,7 @@
 // The first screen, end to end: demo simulator -> poller -> SQLite -> browser host -> Chromium.
 import { expect, test, type Page } from '@playwright/test'
 import { startBrowserHost, type BrowserHost } from './browser-host'
+import { watchProblems } from './support/problems'
 
 let host: BrowserHost
 
@@ -14,11 +15,7 @@ test.afterAll(async () => {
 
 test('shows the demo live sessions and their viewer counts change over time', async ({ page }) => {
   test.setTimeout(90_000)
-  const problems: string[] = []
-  page.on('pageerror', (error) => problems.push(error.message))
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text())
-  })
+  const problems = watchProblems(page)
 
   await page.goto(host.url)
   await expect(page.getByRole('banner').getByText('Demo data', { exact: true })).toBeVisible()

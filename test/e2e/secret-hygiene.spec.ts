@@ -3,24 +3,17 @@
 // is in the page's DOM, its storage, the answers it received, or its JavaScript heap. And the
 // page sent nothing anywhere but its own host, so the viewers' IP addresses it shows stay here.
 import { expect, test, type Page } from '@playwright/test'
-import { execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { startSimulator, type RunningSimulator } from '../../src/main/core/simulator/server'
 import { startBrowserHost, type BrowserHost } from './browser-host'
+import { addConnection, cli } from './support/cli'
 import { openFirstLiveSession } from './support/session'
 
-const root = resolve(import.meta.dirname, '../..')
 const secret = `E2E-hygiene-${randomUUID()}`
 const name = `Hygiene ${randomUUID().slice(0, 8)}`
-
-function cli(args: string[], env: NodeJS.ProcessEnv = {}): string {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, EVENTWATCH_DB: '', ...env }
-  delete childEnv.NODE_OPTIONS
-  return execFileSync(process.execPath, [join(root, 'bin', 'eventwatch.js'), ...args], { cwd: root, env: childEnv }).toString()
-}
 
 /** The page's whole JavaScript heap, after a garbage collection, as the snapshot's JSON text. */
 async function heapSnapshot(page: Page): Promise<string> {
@@ -59,12 +52,7 @@ test.describe('secrets and the renderer', () => {
       viewersPerSession: 40
     })
     const db = join(dir, 'cache.db')
-    const c = sim.credentials
-    cli(
-      ['connections', 'add', name, '--base-url', sim.baseUrl, '--auth-url', sim.authUrl, '--platform-id', c.platformId,
-        '--tenant-id', c.tenantId, '--client-id', c.clientId, '--db', db],
-      { EVENTWATCH_CLIENT_SECRET: secret }
-    )
+    addConnection(name, sim, db)
     host = await startBrowserHost(['--interval', '2', '--db', db])
   })
 

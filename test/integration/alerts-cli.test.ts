@@ -5,14 +5,14 @@
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSimulator, type RunningSimulator } from '../../src/main/core/simulator/server'
 import { openDatabase } from '../../src/main/core/store/db'
 import { setThresholds } from '../../src/main/core/store/settings'
 import type { Alert } from '../../src/shared/alerts'
+import { CLI_BIN, cliEnv, homeEnv, ROOT, simulatorFlags } from '../support/cli'
 
-const root = resolve(import.meta.dirname, '../..')
 let home: string
 let sim: RunningSimulator
 /** The simulated world's clock: it stands still between runs unless the test moves it. */
@@ -41,31 +41,18 @@ interface Run {
 }
 
 function run(args: string[], options: { terminal?: boolean } = {}): Promise<Run> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, 'config'),
-    EVENTWATCH_DB: '',
-    EVENTWATCH_CLIENT_SECRET: sim.credentials.clientSecret
-  }
-  delete env.NODE_OPTIONS
-  const argv = [process.execPath, join(root, 'bin', 'eventwatch.js'), ...args]
+  const env = cliEnv({ ...homeEnv(home), EVENTWATCH_CLIENT_SECRET: sim.credentials.clientSecret })
+  const argv = [process.execPath, CLI_BIN, ...args]
   const quoted = argv.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')
   const child = options.terminal
-    ? spawn('script', ['-qec', quoted, '/dev/null'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn(argv[0] as string, argv.slice(1), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    ? spawn('script', ['-qec', quoted, '/dev/null'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(argv[0] as string, argv.slice(1), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
   return new Promise((r) => child.on('close', (code) => r({ code, stdout, stderr })))
 }
-
-const simFlags = (): string[] => [
-  '--base-url', sim.baseUrl, '--auth-url', sim.authUrl,
-  '--platform-id', sim.credentials.platformId, '--tenant-id', sim.credentials.tenantId,
-  '--client-id', sim.credentials.clientId
-]
 
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*[A-Za-z]`, 'g')
 
@@ -83,7 +70,7 @@ describe('alerts from the CLI', () => {
     const setup = openDatabase(file)
     setThresholds(setup, { warning: 80, critical: 70 })
     setup.close()
-    const sync = (terminal: boolean) => run(['sync', '--once', ...simFlags(), '--db', file], { terminal })
+    const sync = (terminal: boolean) => run(['sync', '--once', ...simulatorFlags(sim), '--db', file], { terminal })
     const [first, second] = sim.world.sessions.filter((s) => !s.hasEnded).map((s) => s.eventSessionId) as [string, string]
 
     const a = await sync(true)

@@ -2,20 +2,16 @@
 // through the app's pollers and alert rules, on a clock the test moves by hand: that session's
 // alert fires within one live-detail poll of the drop and resolves after recovery; no other
 // session alerts, and every change arrives as one alertsChanged push.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ReportingClient } from '../../src/main/core/api/client'
 import { EventHub } from '../../src/main/core/app/event-hub'
 import { PollerGroup } from '../../src/main/core/app/pollers'
 import { listAlerts } from '../../src/main/core/alerts/store'
 import { startSimulator, type RunningSimulator } from '../../src/main/core/simulator/server'
-import { openDatabase, type Db } from '../../src/main/core/store/db'
 import { AlertsChangedSchema, type AlertsChanged } from '../../src/shared/alerts'
 import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
-import { saveSimulatorConnection } from '../support/simulator-connection'
+import { simulatorCache } from '../support/simulator-connection'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -24,7 +20,6 @@ afterEach(async () => {
 
 async function setup() {
   const timers = new ManualTimers(T0)
-  const dir = mkdtempSync(join(tmpdir(), 'eventwatch-alerts-incident-'))
   // Random incidents off: the only trouble in this world is the one the test asks for.
   const sim: RunningSimulator = await startSimulator({
     clock: timers.clock,
@@ -34,8 +29,7 @@ async function setup() {
     churnSessions: false,
     randomIncidents: false
   })
-  const db: Db = openDatabase(join(dir, 'cache.db'))
-  const target = saveSimulatorConnection(db, sim)
+  const { db, target } = simulatorCache(sim)
   const client = new ReportingClient(target, async () => sim.credentials, {
     clock: timers.clock,
     retry: { sleep: async () => undefined, maxAttempts: 2 }
@@ -48,11 +42,7 @@ async function setup() {
   const group = new PollerGroup(db, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
   group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
   cleanups.push(
-    () => rmSync(dir, { recursive: true, force: true }),
     () => sim.close(),
-    () => {
-      db.close()
-    },
     () => group.stop()
   )
   await group.idle()

@@ -1,59 +1,16 @@
 // One test (or a few) per simulator fault mode, proving what ReportingClient does about it —
 // over real loopback HTTP, with a fake clock and a sleep that only records its delays.
-import { afterEach, describe, expect, it } from 'vitest'
-import { ReportingClient, type ClientDiagnostic, type ReportingClientOptions } from '../../src/main/core/api/client'
+import { describe, expect, it } from 'vitest'
+import type { ReportingClientOptions } from '../../src/main/core/api/client'
 import type { ConnectionTarget } from '../../src/main/core/api/connection'
 import { ApiError } from '../../src/main/core/api/errors'
 import { DRIFT_SESSION_MISSING, DRIFT_SESSION_STRINGS, DRIFT_VIEWER_MISSING } from '../../src/main/core/simulator/drift'
-import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src/main/core/simulator/server'
-import { fakeClock } from '../support/fake-clock'
+import type { RunningSimulator, SimulatorOptions } from '../../src/main/core/simulator/server'
+import { simulatorClient } from '../support/simulator-connection'
 
-const running: RunningSimulator[] = []
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((s) => s.close()))
-})
-
-async function setup(simOptions: SimulatorOptions = {}, clientOptions: ReportingClientOptions = {}, target: Partial<ConnectionTarget> = {}) {
-  const clock = fakeClock()
-  const sim = await startSimulator({
-    clock: clock.now,
-    liveSessions: 4,
-    endedSessions: 6,
-    viewersPerSession: 20,
-    sessionsPageSize: 50,
-    churnSessions: false,
-    ...simOptions
-  })
-  running.push(sim)
-  const sleeps: number[] = []
-  const diagnostics: ClientDiagnostic[] = []
-  const client = new ReportingClient(
-    {
-      id: 'test',
-      name: 'Test',
-      baseUrl: sim.baseUrl,
-      authUrl: sim.authUrl,
-      platformId: sim.credentials.platformId,
-      tenantId: sim.credentials.tenantId,
-      clientId: sim.credentials.clientId,
-      ...target
-    },
-    async () => sim.credentials,
-    {
-      clock: clock.now,
-      ...clientOptions,
-      retry: {
-        sleep: async (ms) => {
-          sleeps.push(ms)
-        },
-        random: () => 0.5,
-        ...clientOptions.retry
-      },
-      onDiagnostic: (d) => diagnostics.push(d)
-    }
-  )
-  return { sim, client, clock, sleeps, diagnostics }
-}
+/** The shared simulator client (test/support/simulator-connection.ts), with one page for the whole list. */
+const setup = (simOptions: SimulatorOptions = {}, clientOptions: ReportingClientOptions = {}, target: Partial<ConnectionTarget> = {}) =>
+  simulatorClient({ sessionsPageSize: 50, ...simOptions }, clientOptions, target)
 
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {
   try {

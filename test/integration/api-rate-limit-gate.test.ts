@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { ReportingClient } from '../../src/main/core/api/client'
 import { RequestLimiter } from '../../src/main/core/api/limiter'
 import { startSimulator, type RunningSimulator } from '../../src/main/core/simulator/server'
+import { simulatorTarget } from '../support/simulator-connection'
 
 const running: RunningSimulator[] = []
 afterEach(async () => {
@@ -25,15 +26,7 @@ describe('rate limiting through the shared gate', () => {
     })
     const sim = await startSimulator({ clock: () => now, liveSessions: 2, endedSessions: 0, viewersPerSession: 5, churnSessions: false })
     running.push(sim)
-    const target = (id: string) => ({
-      id,
-      name: id,
-      baseUrl: sim.baseUrl,
-      authUrl: sim.authUrl,
-      platformId: sim.credentials.platformId,
-      tenantId: sim.credentials.tenantId,
-      clientId: sim.credentials.clientId
-    })
+    const target = (id: string) => simulatorTarget(sim, { id, name: id })
     const options = { clock: () => now, limiter, retry: { sleep: async () => undefined, random: () => 0.5 } }
     const limited = new ReportingClient(target('limited'), async () => sim.credentials, options)
     const other = new ReportingClient(target('other'), async () => sim.credentials, options)

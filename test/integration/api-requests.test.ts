@@ -1,57 +1,18 @@
 // What ReportingClient sends (headers, every query parameter of the spec, exactly as given)
 // and how it pages, checked from the simulator's side over real loopback HTTP.
-import { afterEach, describe, expect, it } from 'vitest'
-import { ReportingClient, type ClientDiagnostic, type ReportingClientOptions } from '../../src/main/core/api/client'
-import type { ConnectionTarget } from '../../src/main/core/api/connection'
+import { describe, expect, it } from 'vitest'
+import { ReportingClient } from '../../src/main/core/api/client'
 import { ApiError } from '../../src/main/core/api/errors'
-import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src/main/core/simulator/server'
-import { fakeClock, T0 } from '../support/fake-clock'
-
-const running: RunningSimulator[] = []
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((s) => s.close()))
-})
-
-async function setup(simOptions: SimulatorOptions = {}, clientOptions: ReportingClientOptions = {}, target: Partial<ConnectionTarget> = {}) {
-  const clock = fakeClock()
-  const sim = await startSimulator({
-    clock: clock.now,
-    liveSessions: 4,
-    endedSessions: 6,
-    viewersPerSession: 20,
-    churnSessions: false,
-    ...simOptions
-  })
-  running.push(sim)
-  const diagnostics: ClientDiagnostic[] = []
-  const client = new ReportingClient(targetOf(sim, target), async () => sim.credentials, {
-    clock: clock.now,
-    retry: { sleep: async () => {} },
-    onDiagnostic: (d) => diagnostics.push(d),
-    ...clientOptions
-  })
-  return { sim, client, clock, diagnostics }
-}
-
-function targetOf(sim: RunningSimulator, overrides: Partial<ConnectionTarget> = {}): ConnectionTarget {
-  return {
-    id: 'test',
-    name: 'Test',
-    baseUrl: sim.baseUrl,
-    authUrl: sim.authUrl,
-    platformId: sim.credentials.platformId,
-    tenantId: sim.credentials.tenantId,
-    clientId: sim.credentials.clientId,
-    ...overrides
-  }
-}
+import type { RunningSimulator } from '../../src/main/core/simulator/server'
+import { T0 } from '../support/fake-clock'
+import { simulatorClient, simulatorTarget } from '../support/simulator-connection'
 
 /** The last data request's query as [name, value] pairs, in order. */
 const lastQuery = (sim: RunningSimulator): [string, string][] => [...new URLSearchParams(sim.stats.lastDataRequest?.query)]
 
 describe('headers', () => {
   it('sends Authorization, platform-id and tenant-id on every data request', async () => {
-    const { sim, client } = await setup({ sessionsPageSize: 3, viewersPageSize: 5 })
+    const { sim, client } = await simulatorClient({ sessionsPageSize: 3, viewersPageSize: 5 })
     const { sessions } = await client.listSessions()
     await client.getSession(sessions[0]!.eventSessionId)
     await client.listViewers(sessions[0]!.eventSessionId)
@@ -67,7 +28,7 @@ describe('headers', () => {
   })
 
   it('sends Origin and Referer when the connection sets them', async () => {
-    const { sim, client } = await setup({ sessionsPageSize: 4 }, {}, {
+    const { sim, client } = await simulatorClient({ sessionsPageSize: 4 }, {}, {
       origin: 'https://noc.example.com',
       referer: 'https://noc.example.com/eventwatch'
     })
@@ -86,7 +47,7 @@ describe('headers', () => {
 
 describe('list parameters', () => {
   it('sends no parameter the caller did not set', async () => {
-    const { sim, client } = await setup()
+    const { sim, client } = await simulatorClient()
     await client.listSessions()
     expect(sim.stats.lastDataRequest?.query).toBe('')
     await client.listSessions({ aggr: '', orderBy: '', orderAsc: '', startedAtFrom: '' })
@@ -96,7 +57,7 @@ describe('list parameters', () => {
   })
 
   it('sends every parameter of the spec exactly as given, dates as ISO 8601 instants', async () => {
-    const { sim, client } = await setup()
+    const { sim, client } = await simulatorClient()
     await client.listSessions({
       startedAtFrom: new Date(T0 - 30 * 86_400_000),
       startedAtTo: '2025-03-10T11:00:00+02:00',
@@ -118,7 +79,7 @@ describe('list parameters', () => {
   })
 
   it('sends orderAsc true, and a string orderAsc as it is', async () => {
-    const { sim, client } = await setup()
+    const { sim, client } = await simulatorClient()
     await client.listSessions({ orderAsc: true })
     expect(lastQuery(sim)).toEqual([['orderAsc', 'true']])
     await client.listSessions({ orderAsc: 'asc' })
@@ -126,7 +87,7 @@ describe('list parameters', () => {
   })
 
   it('keeps the filters on every page and adds the cursor the service gave', async () => {
-    const { sim, client } = await setup({ sessionsPageSize: 4 })
+    const { sim, client } = await simulatorClient({ sessionsPageSize: 4 })
     const from = new Date(T0 - 365 * 86_400_000)
     const list = await client.listSessions({ startedAtFrom: from, aggr: 'x' })
     expect(list.pages).toBe(3)
@@ -142,7 +103,7 @@ describe('list parameters', () => {
   })
 
   it('starts from a given cursor', async () => {
-    const { sim, client } = await setup({ sessionsPageSize: 4 })
+    const { sim, client } = await simulatorClient({ sessionsPageSize: 4 })
     await client.listSessions()
     const second = new URLSearchParams(sim.stats.log.filter((r) => r.endpoint === 'GET /v1/events/sessions')[1]?.query)
     const cursor = second.get('cursor')!
@@ -154,7 +115,7 @@ describe('list parameters', () => {
   })
 
   it('filters as the simulator understands the dates', async () => {
-    const { sim, client } = await setup()
+    const { sim, client } = await simulatorClient()
     const live = await client.listSessions({ startedAtFrom: new Date(T0 - 86_400_000) })
     const all = sim.world.sessions.filter((s) => s.startedAt >= T0 - 86_400_000)
     expect(live.sessions.length).toBe(all.length)
@@ -164,7 +125,7 @@ describe('list parameters', () => {
     ['an invalid Date', { startedAtFrom: new Date('nope') }],
     ['an unreadable string', { endedAtTo: 'last tuesday-ish' }]
   ])('refuses %s with a configuration error before any request', async (_label, params) => {
-    const { sim, client } = await setup()
+    const { sim, client } = await simulatorClient()
     const error = await client.listSessions(params).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ApiError)
     expect((error as ApiError).kind).toBe('configuration')
@@ -173,7 +134,7 @@ describe('list parameters', () => {
   })
 
   it('sends aggr on the get call only when set', async () => {
-    const { sim, client } = await setup()
+    const { sim, client } = await simulatorClient()
     const id = sim.world.sessions[0]!.eventSessionId
     await client.getSession(id, { aggr: 'full detail' })
     expect(lastQuery(sim)).toEqual([['aggr', 'full detail']])
@@ -183,7 +144,7 @@ describe('list parameters', () => {
 
 describe('listViewers', () => {
   it('reaches every viewer exactly once across pages', async () => {
-    const { sim, client } = await setup({ viewersPerSession: 60, viewersPageSize: 7 })
+    const { sim, client } = await simulatorClient({ viewersPerSession: 60, viewersPageSize: 7 })
     const session = sim.world.sessions.find((s) => !s.hasEnded)!
     const expected = session.viewers.map((v) => v.viewerId)
     expect(expected.length).toBeGreaterThan(14)
@@ -198,7 +159,7 @@ describe('listViewers', () => {
   })
 
   it('sends only the cursor as a parameter', async () => {
-    const { sim, client } = await setup({ viewersPerSession: 60, viewersPageSize: 25 })
+    const { sim, client } = await simulatorClient({ viewersPerSession: 60, viewersPageSize: 25 })
     const id = sim.world.sessions.find((s) => !s.hasEnded)!.eventSessionId
     await client.listViewers(id)
     const queries = sim.stats.log.filter((r) => r.endpoint === 'GET /v1/events/sessions/{id}/viewers').map((r) => r.query)
@@ -207,7 +168,7 @@ describe('listViewers', () => {
   })
 
   it('says not-found for an unknown session', async () => {
-    const { client } = await setup()
+    const { client } = await simulatorClient()
     const error = await client.listViewers('00000000-0000-4000-8000-000000000000').catch((e: unknown) => e)
     expect((error as ApiError).kind).toBe('not-found')
   })
@@ -215,7 +176,7 @@ describe('listViewers', () => {
 
 describe('page bound', () => {
   it('stops a listing past maxPages with a response-format error', async () => {
-    const { sim, client } = await setup({ sessionsPageSize: 3 }, { maxPages: 2 })
+    const { sim, client } = await simulatorClient({ sessionsPageSize: 3 }, { maxPages: 2 })
     const error = await client.listSessions().catch((e: unknown) => e)
     expect((error as ApiError).kind).toBe('response-format')
     expect((error as ApiError).message).toMatch(/more than 2 pages/)
@@ -223,21 +184,21 @@ describe('page bound', () => {
   })
 
   it('lets a listing of exactly maxPages through', async () => {
-    const { client } = await setup({ sessionsPageSize: 5 }, { maxPages: 2 })
+    const { client } = await simulatorClient({ sessionsPageSize: 5 }, { maxPages: 2 })
     expect((await client.listSessions()).pages).toBe(2)
   })
 })
 
 describe('construction and listeners', () => {
   it('works with two arguments (defaults for everything)', async () => {
-    const { sim } = await setup()
-    const client = new ReportingClient(targetOf(sim), async () => sim.credentials)
+    const { sim } = await simulatorClient()
+    const client = new ReportingClient(simulatorTarget(sim), async () => sim.credentials)
     expect((await client.listSessions()).sessions.length).toBe(10)
   })
 
   it('is not upset by a diagnostics listener that throws', async () => {
-    const { sim } = await setup()
-    const client = new ReportingClient(targetOf(sim), async () => sim.credentials, {
+    const { sim } = await simulatorClient()
+    const client = new ReportingClient(simulatorTarget(sim), async () => sim.credentials, {
       retry: { sleep: async () => {} },
       onDiagnostic: () => {
         throw new Error('listener broke')
@@ -249,7 +210,7 @@ describe('construction and listeners', () => {
   })
 
   it('reports the first skips one by one and the rest as one line', async () => {
-    const { sim, client, diagnostics } = await setup({ viewersPerSession: 400, viewersPageSize: 500 })
+    const { sim, client, diagnostics } = await simulatorClient({ viewersPerSession: 400, viewersPageSize: 500 })
     const id = sim.world.sessions.find((s) => !s.hasEnded && s.viewers.length >= 100)?.eventSessionId
     expect(id).toBeDefined()
     sim.faults.driftSchema()

@@ -5,11 +5,11 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSimulator, type RunningSimulator } from '../../src/main/core/simulator/server'
+import { CLI_BIN, cliEnv, homeEnv, ROOT, simulatorFlags } from '../support/cli'
 
-const root = resolve(import.meta.dirname, '../..')
 let home: string
 let sim: RunningSimulator
 
@@ -23,10 +23,9 @@ afterAll(async () => {
 })
 
 function start(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), EVENTWATCH_DB: '', ...env }
-  delete childEnv.NODE_OPTIONS
+  const childEnv = cliEnv({ ...homeEnv(home), ...env })
   if (!('EVENTWATCH_CLIENT_SECRET' in env)) delete childEnv.EVENTWATCH_CLIENT_SECRET
-  const child = spawn(process.execPath, [join(root, 'bin', 'eventwatch.js'), ...args], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()))
@@ -38,11 +37,6 @@ function start(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProce
 }
 const run = (args: string[], env: NodeJS.ProcessEnv = {}) => start(args, env).done
 
-const simFlags = (baseUrl = sim.baseUrl): string[] => [
-  '--base-url', baseUrl, '--auth-url', baseUrl,
-  '--platform-id', sim.credentials.platformId, '--tenant-id', sim.credentials.tenantId,
-  '--client-id', sim.credentials.clientId
-]
 const lastLine = (text: string): string => text.trim().split('\n').at(-1) ?? ''
 const NO_STACK = /\n\s+at .+[:(]/
 
@@ -57,7 +51,7 @@ describe('eventwatch sync', () => {
 
   it('syncs an unsaved connection given by flags with the secret from the environment', async () => {
     const file = join(home, 'adhoc.db')
-    const result = await run(['sync', '--once', ...simFlags(), '--db', file], { EVENTWATCH_CLIENT_SECRET: sim.credentials.clientSecret })
+    const result = await run(['sync', '--once', ...simulatorFlags(sim), '--db', file], { EVENTWATCH_CLIENT_SECRET: sim.credentials.clientSecret })
     expect(result.code, result.stderr).toBe(0)
     const db = new Database(file, { readonly: true })
     try {
@@ -81,7 +75,7 @@ describe('eventwatch sync', () => {
         probe.close(() => r(port))
       })
     })
-    const result = await run(['sync', '--once', ...simFlags(`http://127.0.0.1:${closed}`), '--db', join(home, 'down.db')], {
+    const result = await run(['sync', '--once', ...simulatorFlags(sim, `http://127.0.0.1:${closed}`), '--db', join(home, 'down.db')], {
       EVENTWATCH_CLIENT_SECRET: 'x'
     })
     expect(result.code).toBe(1)
@@ -101,12 +95,12 @@ describe('eventwatch sync', () => {
   }, 60_000)
 
   it('refuses plain http to another host, and a missing secret, before any request', async () => {
-    const http = await run(['sync', '--once', ...simFlags('http://api.example.com'), '--db', join(home, 'bad.db')], {
+    const http = await run(['sync', '--once', ...simulatorFlags(sim, 'http://api.example.com'), '--db', join(home, 'bad.db')], {
       EVENTWATCH_CLIENT_SECRET: 's'
     })
     expect(http.code).toBe(2)
     expect(lastLine(http.stderr)).toMatch(/--base-url: must use https:/)
-    const noSecret = await run(['sync', '--once', ...simFlags(), '--db', join(home, 'bad.db')])
+    const noSecret = await run(['sync', '--once', ...simulatorFlags(sim), '--db', join(home, 'bad.db')])
     expect(noSecret.code).toBe(2)
     expect(lastLine(noSecret.stderr)).toMatch(/set EVENTWATCH_CLIENT_SECRET/)
   }, 60_000)

@@ -5,12 +5,10 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { CLI_BIN, cliEnv, ROOT } from '../support/cli'
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const BIN = join(ROOT, 'bin', 'eventwatch.js')
 const API_FIELDS = [
   'eventSessionId',
   'platformId',
@@ -41,14 +39,10 @@ afterAll(() => {
   rmSync(home, { recursive: true, force: true })
 })
 
-function env(): NodeJS.ProcessEnv {
-  const e: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), EVENTWATCH_DB: '' }
-  delete e.NODE_OPTIONS // vitest's own loader hooks are not the CLI's business
-  return e
-}
+const env = (): NodeJS.ProcessEnv => cliEnv({ HOME: home, XDG_CONFIG_HOME: join(home, '.config') })
 
 function start(args: string[]): ChildProcess {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: env(), stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd: ROOT, env: env(), stdio: ['ignore', 'pipe', 'pipe'] })
   children.add(child)
   return child
 }

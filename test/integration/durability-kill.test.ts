@@ -5,12 +5,12 @@ import Database from 'better-sqlite3'
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSimulator, type RunningSimulator } from '../../src/main/core/simulator/server'
 import { openDatabase } from '../../src/main/core/store/db'
+import { CLI_BIN, cliEnv, homeEnv, ROOT, simulatorFlags } from '../support/cli'
 
-const root = resolve(import.meta.dirname, '../..')
 const SESSIONS = 20
 let home: string
 let sim: RunningSimulator
@@ -31,20 +31,9 @@ afterAll(async () => {
 })
 
 function startSync(file: string): { done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>; kill: () => void } {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, 'config'),
-    EVENTWATCH_DB: '',
-    EVENTWATCH_CLIENT_SECRET: sim.credentials.clientSecret
-  }
-  delete env.NODE_OPTIONS
-  const flags = [
-    '--base-url', sim.baseUrl, '--auth-url', sim.authUrl, '--platform-id', sim.credentials.platformId,
-    '--tenant-id', sim.credentials.tenantId, '--client-id', sim.credentials.clientId
-  ]
-  const child = spawn(process.execPath, [join(root, 'bin', 'eventwatch.js'), 'sync', '--once', ...flags, '--db', file], {
-    cwd: root,
+  const env = cliEnv({ ...homeEnv(home), EVENTWATCH_CLIENT_SECRET: sim.credentials.clientSecret })
+  const child = spawn(process.execPath, [CLI_BIN, 'sync', '--once', ...simulatorFlags(sim), '--db', file], {
+    cwd: ROOT,
     env,
     stdio: ['ignore', 'ignore', 'pipe']
   })

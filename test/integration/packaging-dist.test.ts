@@ -2,20 +2,20 @@
 // itself packing the built app around a stand-in Electron, and `npm run dist` where Electron
 // cannot be had (here, always).
 import { execFile, spawnSync } from 'node:child_process'
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { Server } from 'node:http'
 import { createRequire } from 'node:module'
 import { createServer as createNetServer } from 'node:net'
-import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import afterPack from '../../scripts/packaging/after-pack.js'
 import type { AfterPackContext } from '../../scripts/packaging/after-pack.js'
 import { electronAvailability, electronZipName } from '../../scripts/packaging/electron-download.js'
 import { FUSES } from '../../scripts/packaging/fuses.js'
+import { tempDirs } from '../support/temp-dirs'
 
 const root = resolve(import.meta.dirname, '../..')
 const require = createRequire(import.meta.url)
@@ -23,15 +23,7 @@ const asar: { listPackage(file: string, options?: object): string[] } = createRe
   require.resolve('app-builder-lib/package.json')
 )('@electron/asar')
 
-const dirs: string[] = []
-const tempDir = (): string => {
-  const dir = mkdtempSync(join(tmpdir(), 'eventwatch-dist-'))
-  dirs.push(dir)
-  return dir
-}
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
-})
+const tempDir = tempDirs('eventwatch-dist-')
 
 // ---------------------------------------------------------------------------------------------
 // A stand-in Electron executable: bytes around the fuse wire as Electron lays it out

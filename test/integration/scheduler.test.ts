@@ -1,16 +1,13 @@
 // The poller's cadences, pause/resume, refresh-one-session and offline handling, on a clock
 // the test moves by hand (shared with the simulator): no sleeps, no timing races.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ReportingClient } from '../../src/main/core/api/client'
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src/main/core/simulator/server'
-import { openDatabase, type Db } from '../../src/main/core/store/db'
+import type { Db } from '../../src/main/core/store/db'
 import { Poller, type Connectivity, type PollerOptions } from '../../src/main/core/sync/poller'
 import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
-import { saveSimulatorConnection } from '../support/simulator-connection'
+import { simulatorCache } from '../support/simulator-connection'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -19,7 +16,6 @@ afterEach(async () => {
 
 async function setup(simOptions: SimulatorOptions = {}, pollerOptions: Partial<PollerOptions> = {}) {
   const timers = new ManualTimers(T0)
-  const dir = mkdtempSync(join(tmpdir(), 'eventwatch-sched-'))
   let sim: RunningSimulator = await startSimulator({
     clock: timers.clock,
     liveSessions: 3,
@@ -28,8 +24,7 @@ async function setup(simOptions: SimulatorOptions = {}, pollerOptions: Partial<P
     churnSessions: false,
     ...simOptions
   })
-  const db: Db = openDatabase(join(dir, 'cache.db'))
-  const target = saveSimulatorConnection(db, sim)
+  const { db, target } = simulatorCache(sim)
   const client = new ReportingClient(target, async () => sim.credentials, {
     clock: timers.clock,
     retry: { sleep: async () => undefined, maxAttempts: 2 } // retries cost no real time
@@ -45,11 +40,7 @@ async function setup(simOptions: SimulatorOptions = {}, pollerOptions: Partial<P
     ...pollerOptions
   })
   cleanups.push(
-    () => rmSync(dir, { recursive: true, force: true }),
     () => sim.close(),
-    () => {
-      db.close()
-    },
     () => poller.stop()
   )
   const counts = () => ({ list: sim.stats.count('sessions'), detail: sim.stats.count('session'), viewers: sim.stats.count('viewers') })

@@ -7,11 +7,11 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSimulator, type RunningSimulator } from '../../src/main/core/simulator/server'
+import { CLI_BIN, cliEnv, ROOT, simulatorFlags } from '../support/cli'
 
-const root = resolve(import.meta.dirname, '../..')
 const secret = `S3cr3t-${randomUUID()}`
 const name = `Leak check ${randomUUID().slice(0, 8)}`
 let home: string
@@ -34,11 +34,10 @@ interface WhileRunning {
 
 /** Runs the CLI (after `nodeFlags`); with `whileRunning`, calls it once ready, then stops the process. */
 function cli(args: string[], env: NodeJS.ProcessEnv = {}, whileRunning?: WhileRunning, nodeFlags: string[] = []): Promise<Run> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, EVENTWATCH_DB: '', ...env }
-  delete childEnv.NODE_OPTIONS
+  const childEnv = cliEnv(env)
   if (!('EVENTWATCH_CLIENT_SECRET' in env)) delete childEnv.EVENTWATCH_CLIENT_SECRET
-  const child = spawn(process.execPath, [...nodeFlags, join(root, 'bin', 'eventwatch.js'), ...args], {
-    cwd: root,
+  const child = spawn(process.execPath, [...nodeFlags, CLI_BIN, ...args], {
+    cwd: ROOT,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe']
   })
@@ -74,12 +73,6 @@ function cli(args: string[], env: NodeJS.ProcessEnv = {}, whileRunning?: WhileRu
   })
 }
 
-const simFlags = (): string[] => [
-  '--base-url', sim.baseUrl, '--auth-url', sim.authUrl,
-  '--platform-id', sim.credentials.platformId, '--tenant-id', sim.credentials.tenantId,
-  '--client-id', sim.credentials.clientId
-]
-
 beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'eventwatch-leak-'))
   dbFile = join(home, 'cache.db')
@@ -99,7 +92,7 @@ afterAll(async () => {
 
 describe('the client secret', () => {
   it('is saved to the keychain and a sync with the saved connection works', async () => {
-    const add = await cli(['connections', 'add', name, ...simFlags(), '--db', dbFile], { EVENTWATCH_CLIENT_SECRET: secret })
+    const add = await cli(['connections', 'add', name, ...simulatorFlags(sim), '--db', dbFile], { EVENTWATCH_CLIENT_SECRET: secret })
     expect(add.code, add.stderr).toBe(0)
     const list = await cli(['connections', 'list', '--json', '--db', dbFile])
     expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ name, secretStored: true })])
@@ -108,13 +101,13 @@ describe('the client secret', () => {
   }, 60_000)
 
   it('works from EVENTWATCH_CLIENT_SECRET for an unsaved connection', async () => {
-    const sync = await cli(['sync', '--once', ...simFlags(), '--db', dbFile], { EVENTWATCH_CLIENT_SECRET: secret })
+    const sync = await cli(['sync', '--once', ...simulatorFlags(sim), '--db', dbFile], { EVENTWATCH_CLIENT_SECRET: secret })
     expect(sync.code, sync.stderr).toBe(0)
   }, 60_000)
 
   it('is not echoed when the service refuses a wrong one', async () => {
     const wrong = `${secret}-wrong`
-    const sync = await cli(['sync', '--once', ...simFlags(), '--db', dbFile], { EVENTWATCH_CLIENT_SECRET: wrong })
+    const sync = await cli(['sync', '--once', ...simulatorFlags(sim), '--db', dbFile], { EVENTWATCH_CLIENT_SECRET: wrong })
     expect(sync.code).toBe(1)
     expect(sync.stderr).toMatch(/^eventwatch: authentication failed: /m)
     expect(sync.stderr).not.toContain(wrong)
@@ -168,7 +161,7 @@ describe('the client secret', () => {
     const reports = join(home, 'reports')
     mkdirSync(reports)
     const reportFlags = ['--report-on-signal', '--report-signal=SIGUSR2', `--report-directory=${reports}`]
-    const sync = await cli(['sync', ...simFlags(), '--db', dbFile, '--interval', '1'], { EVENTWATCH_CLIENT_SECRET: secret }, {
+    const sync = await cli(['sync', ...simulatorFlags(sim), '--db', dbFile, '--interval', '1'], { EVENTWATCH_CLIENT_SECRET: secret }, {
       ready: /(\d+ sessions, \d+ live)/,
       then: async (_found, child) => {
         child.kill('SIGUSR2')

@@ -1,22 +1,13 @@
 // `npm start` where no Electron binary exists: one clear line, then the browser host's URL.
 import { spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { electronBinary } from '../../scripts/lib/electron-runtime.js'
+import { tempDirs } from '../support/temp-dirs'
 
 const root = resolve(import.meta.dirname, '../..')
-const dirs: string[] = []
-const tempDir = (): string => {
-  const dir = mkdtempSync(join(tmpdir(), 'eventwatch-start-'))
-  dirs.push(dir)
-  return dir
-}
-
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
-})
+const tempDir = tempDirs('eventwatch-start-')
 
 describe('electron runtime detection', () => {
   it('finds no binary without path.txt, or when path.txt names a missing file', () => {

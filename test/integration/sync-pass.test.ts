@@ -1,32 +1,16 @@
 // syncPass against the simulator over loopback into a real SQLite file: complete passes, a
 // failure midway that keeps only whole units, a stop request, the look-back filter.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { createReportingClient } from '../../src/main/core/app/client-factory'
 import { startSimulator } from '../../src/main/core/simulator/server'
-import { openDatabase, type Db } from '../../src/main/core/store/db'
+import type { Db } from '../../src/main/core/store/db'
 import { syncPass } from '../../src/main/core/sync/sync-pass'
-import { saveSimulatorConnection } from '../support/simulator-connection'
-
-const cleanups: (() => Promise<void> | void)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
+import { simulatorCache } from '../support/simulator-connection'
 
 async function setup(options: Parameters<typeof startSimulator>[0] = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'eventwatch-sync-'))
   const sim = await startSimulator({ liveSessions: 3, endedSessions: 4, viewersPerSession: 120, viewersPageSize: 25, ...options })
-  const db = openDatabase(join(dir, 'cache.db'))
-  cleanups.push(
-    () => rmSync(dir, { recursive: true, force: true }),
-    () => sim.close(),
-    () => {
-      db.close()
-    }
-  )
-  const target = saveSimulatorConnection(db, sim)
+  onTestFinished(() => sim.close())
+  const { db, target } = simulatorCache(sim)
   const client = createReportingClient(db, target, async () => sim.credentials)
   return { sim, db, client }
 }

@@ -13,6 +13,7 @@ import { storeSessionList, upsertConnection } from '../../src/main/core/store/se
 import { CacheWriterError, startViewerWriter } from '../../src/main/core/store/viewer-writer'
 import type { ViewerListStore } from '../../src/main/core/store/viewer-store'
 import { syncPass } from '../../src/main/core/sync/sync-pass'
+import { saveSimulatorConnection } from '../support/simulator-connection'
 
 const T0 = Date.parse('2026-03-02T09:00:00Z')
 const cleanups: (() => Promise<void> | void)[] = []
@@ -121,8 +122,7 @@ describe('the cache writer (a worker thread)', () => {
       cleanups.push(() => {
         db.close()
       })
-      const target = { id: 'c1', name: 'T', baseUrl: sim.baseUrl, authUrl: sim.authUrl, platformId: sim.credentials.platformId, tenantId: sim.credentials.tenantId, clientId: sim.credentials.clientId }
-      upsertConnection(db, { ...target, isDemo: false })
+      const target = saveSimulatorConnection(db, sim, 'c1', 'T')
       const client = createReportingClient(db, target, async () => sim.credentials)
       const report = await syncPass({ db, connectionId: 'c1', client, lookbackDays: 30, clock: () => T0, ...(useWriter ? { viewerStore: writer(file) } : {}) })
       expect(report.problems).toEqual([])

@@ -1,6 +1,6 @@
 // A recording stand-in for the 'electron' module (no Electron binary exists under plain Node).
 // Tests use it through: vi.mock('electron', () => import('./fake-electron'))
-import { vi } from 'vitest'
+import { vi, type Mock } from 'vitest'
 
 type Handler = (...args: any[]) => unknown
 
@@ -182,4 +182,18 @@ export function fakeCore() {
     },
     listenerCount: () => listeners.size
   }
+}
+
+/**
+ * Before each test of startDesktop with the core's start mocked (each file keeps its own
+ * vi.mock of core/app/start, which is hoisted): a clean fake electron, `startAppCore` resolving
+ * to the core `makeCore` builds, no dev server. Returns that core.
+ */
+export function resetDesktop<C>(startAppCore: Mock, makeCore: () => C): C {
+  resetFakeElectron()
+  startAppCore.mockReset()
+  const core = makeCore()
+  startAppCore.mockResolvedValue(core)
+  delete process.env['ELECTRON_RENDERER_URL']
+  return core
 }

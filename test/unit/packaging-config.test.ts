@@ -1,11 +1,10 @@
 // The electron-builder configuration, checked with electron-builder's own loader, schema and
 // icon converter, and the small pieces `npm run dist` is made of.
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { buildTargets } from '../../scripts/packaging/build-targets.js'
 import {
   electronCacheDir,
@@ -15,6 +14,7 @@ import {
 } from '../../scripts/packaging/electron-download.js'
 import { FUSES } from '../../scripts/packaging/fuses.js'
 import { keepingNodeBuilds, NATIVE_MODULES } from '../../scripts/packaging/native-builds.js'
+import { tempDirs } from '../support/temp-dirs'
 
 const root = resolve(import.meta.dirname, '../..')
 const require = createRequire(import.meta.url)
@@ -24,15 +24,7 @@ const { getConfig, validateConfiguration } = builderRequire('./out/util/config/c
 const minimatchModule = builderRequire('minimatch')
 const minimatch: (path: string, pattern: string, options?: object) => boolean = minimatchModule.minimatch ?? minimatchModule
 
-const dirs: string[] = []
-const tempDir = (): string => {
-  const dir = mkdtempSync(join(tmpdir(), 'eventwatch-pack-'))
-  dirs.push(dir)
-  return dir
-}
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
-})
+const tempDir = tempDirs('eventwatch-pack-')
 
 const quietLogger = { isEnabled: false, add: () => undefined }
 const config = await getConfig(root, null, null)

@@ -9,7 +9,7 @@ vi.mock('electron', () => import('../../support/fake-electron'))
 const start = vi.hoisted(() => ({ startAppCore: vi.fn() }))
 vi.mock('../../../src/main/core/app/start', () => start)
 
-import { app, BrowserWindow, fakeEvent, Notification, resetFakeElectron, Tray } from '../../support/fake-electron'
+import { app, BrowserWindow, fakeEvent, Notification, resetDesktop, Tray } from '../../support/fake-electron'
 import { startDesktop } from '../../../src/main/desktop/app'
 import { APP_USER_MODEL_ID } from '../../../src/main/desktop/app-identity'
 import { TRAY_HINT_TITLE } from '../../../src/main/desktop/close-to-tray'
@@ -34,13 +34,9 @@ const menuItem = (tray: Tray, label: string): MenuItem =>
   (tray.setContextMenu.mock.calls.at(-1)![0] as { items: MenuItem[] }).items.find((i) => i.label === label)!
 
 beforeEach(() => {
-  resetFakeElectron()
+  core = resetDesktop(start.startAppCore, () => answeringCore(world()))
   home = mkdtempSync(join(tmpdir(), 'eventwatch-app-tray-'))
   app.getPath.mockImplementation((name: string) => join(home, name))
-  core = answeringCore(world())
-  start.startAppCore.mockReset()
-  start.startAppCore.mockResolvedValue(core)
-  delete process.env['ELECTRON_RENDERER_URL']
 })
 afterEach(() => {
   rmSync(home, { recursive: true, force: true })

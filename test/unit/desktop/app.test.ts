@@ -13,7 +13,7 @@ import {
   fakeCore,
   fakeEvent,
   ipcMain,
-  resetFakeElectron,
+  resetDesktop,
   session
 } from '../../support/fake-electron'
 import { oneLineReason, startDesktop } from '../../../src/main/desktop/app'
@@ -22,11 +22,7 @@ import { requestChannel, requestNames } from '../../../src/shared/contract'
 let core: ReturnType<typeof fakeCore>
 
 beforeEach(() => {
-  resetFakeElectron()
-  start.startAppCore.mockReset()
-  core = fakeCore()
-  start.startAppCore.mockResolvedValue(core)
-  delete process.env['ELECTRON_RENDERER_URL']
+  core = resetDesktop(start.startAppCore, fakeCore)
 })
 
 const started = () => vi.waitFor(() => expect(BrowserWindow.instances).toHaveLength(1))

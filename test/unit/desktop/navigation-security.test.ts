@@ -16,7 +16,7 @@ import {
   fakeEvent,
   FakeWebContents,
   ipcMain,
-  resetFakeElectron,
+  resetDesktop,
   session,
   shell
 } from '../../support/fake-electron'
@@ -57,11 +57,7 @@ function openWindow(contents: FakeWebContents, url: string): unknown {
 }
 
 beforeEach(() => {
-  resetFakeElectron()
-  start.startAppCore.mockReset()
-  core = fakeCore()
-  start.startAppCore.mockResolvedValue(core)
-  delete process.env['ELECTRON_RENDERER_URL']
+  core = resetDesktop(start.startAppCore, fakeCore)
 })
 
 const FOREIGN_PAGES = [
