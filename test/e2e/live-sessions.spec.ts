@@ -122,7 +122,9 @@ test('sessions in trouble come first and say their state in words; a session not
   await page.route('**/api/request/listLiveSessions', async (route) => {
     const response = await route.fetch()
     const body = (await response.json()) as { ok: boolean; value: { reliabilityScore: number; lastPolledAt: string | null }[] }
-    const [first, second, third] = body.value
+    const [first, second, third, ...rest] = body.value
+    // The demo's own random incidents must not put another session in trouble beside these two.
+    for (const session of [third, ...rest]) if (session) session.reliabilityScore = 99.5
     if (first) first.reliabilityScore = 82.5
     if (second) second.reliabilityScore = 93.1
     if (third) third.lastPolledAt = new Date(Date.now() - 10 * 60_000).toISOString()
