@@ -12,6 +12,13 @@
 //                     nothing from src/main or src/renderer
 // - electron: only src/main/desktop/**, src/main/index.ts and src/preload/**
 //
+// and one level down, inside two layers (INNER_LAYERS below, DESIGN.md "Where the design goes
+// next"), each part may import only the parts listed for it, all of a lower rank:
+//
+// - src/main/core/*   api ← store ← sync ← alerts ← app, on a base of net, secrets, health
+//                     and paths.ts; connections beside sync; simulator beside api
+// - src/renderer/src/* components → lib; lib/ never imports components/
+//
 // The rule is a small local one ('layering/imports') rather than core no-restricted-imports,
 // because that one matches import strings only: it cannot tell where '../../main/x' lands
 // from a given file, and it does not see `await import('electron')` or require('fs').
@@ -73,6 +80,60 @@ const POLICY = {
   preload: { node: false, electron: true, reach: ['preload', 'shared'] },
 }
 
+/**
+ * Parts inside a layer: a part is a directory (or a file, named without its extension) directly
+ * under `dir`. Each part has a rank and the parts it may import besides its own tree ('*' = any
+ * part of the layer); a part may be listed only if it ranks lower, or the same but not the other
+ * way round, so imports point down and cannot cycle (checked below, when the config loads).
+ * Files directly under `dir` that are no part (src/renderer/src/App.svelte) are not restricted
+ * here; a part may import only the parts it lists, so a new directory needs a row.
+ */
+const CORE_BASE = ['net', 'secrets', 'health', 'paths']
+const INNER_LAYERS = {
+  core: {
+    dir: 'src/main/core',
+    parts: {
+      net: { rank: 0, reach: [] },
+      secrets: { rank: 0, reach: [] },
+      health: { rank: 0, reach: [] }, // pure verdicts (scale, score, health levels)
+      paths: { rank: 0, reach: [] }, // the file paths.ts
+      api: { rank: 1, reach: [...CORE_BASE] },
+      simulator: { rank: 1, reach: [...CORE_BASE] },
+      store: { rank: 2, reach: ['api', ...CORE_BASE] },
+      connections: { rank: 3, reach: ['api', 'store', ...CORE_BASE] },
+      sync: { rank: 3, reach: ['api', 'store', ...CORE_BASE] },
+      alerts: { rank: 4, reach: ['api', 'store', 'connections', 'sync', ...CORE_BASE] },
+      app: { rank: 5, reach: '*' }, // composition: everything in core
+    },
+  },
+  renderer: {
+    dir: 'src/renderer/src',
+    parts: {
+      lib: { rank: 0, reach: [] },
+      components: { rank: 1, reach: ['lib'] },
+    },
+  },
+}
+
+for (const [layer, { parts }] of Object.entries(INNER_LAYERS)) {
+  for (const [name, part] of Object.entries(parts)) {
+    for (const target of part.reach === '*' ? [] : part.reach) {
+      const other = parts[target]
+      const sideways = other?.rank === part.rank && target !== name && other.reach !== '*' && !other.reach.includes(name)
+      if (!(other?.rank < part.rank || sideways)) {
+        throw new Error(`eslint.config.js: ${layer} part '${name}' lists '${target}', which is no other part of a lower rank (nor of the same rank, one way only)`)
+      }
+    }
+  }
+}
+
+/** The part of an inner layer that a project-relative path lies in ('' for the layer's own directory). */
+function innerPartOf(inner, rel) {
+  if (rel === inner.dir) return ''
+  if (!rel.startsWith(`${inner.dir}/`)) return undefined
+  return rel.slice(inner.dir.length + 1).split('/')[0].replace(/\..*$/, '')
+}
+
 const builtins = new Set(builtinModules)
 const isNodeBuiltin = (spec) => spec.startsWith('node:') || builtins.has(spec)
 const isElectron = (spec) => spec === 'electron' || spec.startsWith('electron/')
@@ -89,6 +150,8 @@ const layeringPlugin = {
           node: "'{{spec}}' is a Node built-in; {{layer}} code must run without Node (DESIGN.md layering).",
           electron: "'electron' may only be imported in src/main/desktop/**, src/main/index.ts and src/preload/** — not in {{layer}} (DESIGN.md layering).",
           reach: "'{{spec}}' reaches {{target}}; {{layer}} may only import from {{allowed}} (DESIGN.md layering).",
+          innerReach: "'{{spec}}' reaches {{target}}; {{layer}} may only import from {{scope}}'s {{allowed}} (DESIGN.md layering).",
+          innerNone: "'{{spec}}' reaches {{target}}; {{layer}} may import no other part of {{scope}} (DESIGN.md layering).",
         },
       },
       create(context) {
@@ -98,6 +161,27 @@ const layeringPlugin = {
         const policy = layer && POLICY[layer]
         if (!policy) return {}
         const where = `${LAYER_DIRS[layer]}${layer === 'main-entry' ? '' : '/**'}`
+        const inner = INNER_LAYERS[layer]
+        const fromPart = inner && innerPartOf(inner, fromRel)
+        const fromReach = fromPart ? inner.parts[fromPart]?.reach : undefined
+
+        /** Inside the layer: may this file's part import the part that `targetRel` lies in? */
+        function checkInner(node, spec, targetRel) {
+          if (fromReach === undefined || fromReach === '*') return
+          const targetPart = innerPartOf(inner, targetRel)
+          if (targetPart === undefined || targetPart === fromPart || fromReach.includes(targetPart)) return
+          context.report({
+            node,
+            messageId: fromReach.length > 0 ? 'innerReach' : 'innerNone',
+            data: {
+              spec,
+              target: targetPart ? `${inner.dir}/${targetPart}` : inner.dir,
+              layer: `${inner.dir}/${fromPart}`,
+              scope: layer,
+              allowed: fromReach.join(', '),
+            },
+          })
+        }
 
         function check(node, spec) {
           if (typeof spec !== 'string' || spec === '') return
@@ -106,7 +190,11 @@ const layeringPlugin = {
             const target = path.resolve(path.dirname(file), spec)
             const targetRel = path.relative(root, target).split(path.sep).join('/')
             const targetLayer = targetRel.startsWith('..') ? undefined : layerOf(targetRel)
-            if (targetLayer === undefined || policy.reach.includes(targetLayer)) return
+            if (targetLayer === undefined) return
+            if (policy.reach.includes(targetLayer)) {
+              if (targetLayer === layer) checkInner(node, spec, targetRel)
+              return
+            }
             context.report({
               node,
               messageId: 'reach',

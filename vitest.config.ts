@@ -1,11 +1,18 @@
 // Unit and integration tests run under plain Node (no Electron, no DOM).
 // The browser UI is tested separately by Playwright (test/e2e, see playwright.config.ts).
+//
+// Two projects: 'node' for everything, and 'svelte' for the specs of the renderer's rune stores
+// (test/unit/**/*.svelte.test.ts, DESIGN.md "Store specs"), which import `.svelte.ts` modules
+// that use $state and $derived. Those run under Node too, but compiled for the browser by the
+// Svelte plugin and against Svelte's client runtime — see test/unit/stores/client-environment.ts.
+import { svelte } from '@sveltejs/vite-plugin-svelte'
 import { defineConfig } from 'vitest/config'
 
+const SVELTE_SPECS = 'test/unit/**/*.svelte.test.ts'
+
 export default defineConfig({
+  plugins: [svelte({ configFile: false })],
   test: {
-    environment: 'node',
-    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
     exclude: ['test/e2e/**', 'node_modules/**', 'out/**', 'test-results/**'],
     // Child processes rather than worker threads: native addons (better-sqlite3, keytar)
     // are safest loaded once per process.
@@ -15,5 +22,27 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     teardownTimeout: 10_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+          exclude: [SVELTE_SPECS],
+        },
+      },
+      {
+        extends: true,
+        // `svelte` (and esm-env) resolve to their browser builds, also where Node imports them
+        // natively, so a spec's own `import { flushSync } from 'svelte'` is the client one.
+        resolve: { conditions: ['browser'] },
+        test: {
+          name: 'svelte',
+          environment: './test/unit/stores/client-environment.ts',
+          include: [SVELTE_SPECS],
+        },
+      },
+    ],
   },
 })

@@ -2,9 +2,7 @@
 // screens, the tray and the CLI see of it. One file for the core, every face and the settings form.
 import { z } from 'zod'
 import type { AppTarget } from './deep-link'
-
-const Id = z.string().min(1).max(200)
-const Instant = z.string().max(40)
+import { Id, Instant } from './schema-parts'
 
 /** Shared by every rule: how it fires, clears and rests (counted in polls of live details). */
 export const RuleTimingSchema = z.object({
@@ -90,9 +88,66 @@ export const AlertSchema = z.object({
   resolvedAt: Instant.nullable(),
   /** Until when it is snoozed; "session-end" snoozes carry the session's end instead, once known. */
   snoozedUntil: Instant.nullable(),
+  /** Once resolved, why, in words: "recovered", "session ended", "connection disabled: no longer polled". */
+  endReason: z.string().nullable(),
   transitions: z.array(AlertTransitionSchema)
 })
 export type Alert = z.infer<typeof AlertSchema>
+
+/** A session's most pressing open alert, as the core decided it for its row, tile and tray entry.
+ *  'cooldown': the condition holds again, but the same alert resolved too recently to fire. */
+export const SESSION_ALERT_STATES = ['firing', 'acknowledged', 'pending', 'snoozed', 'muted', 'cooldown'] as const
+export const SessionAlertSchema = z.object({
+  /** Null for a condition held back by the cooldown: there is no alert to act on. */
+  id: z.number().nullable(),
+  rule: z.enum(ALERT_RULE_IDS),
+  state: z.enum(SESSION_ALERT_STATES),
+  severity: z.enum(ALERT_SEVERITIES),
+  summary: z.string()
+})
+export type SessionAlert = z.infer<typeof SessionAlertSchema>
+
+/** The tray icon's five states, each its own shape. */
+export const TRAY_STATES = ['ok', 'warning', 'critical', 'blind', 'paused'] as const
+export type TrayState = (typeof TRAY_STATES)[number]
+
+/** The headline's tone: the worst thing going on. 'held': only snoozed, muted or cooling-down
+ *  alerts; 'pending': a condition holds but has not fired yet. Never 'ok' while anything fires. */
+export const SITUATION_TONES = ['ok', 'held', 'pending', 'warning', 'critical', 'blind'] as const
+export type SituationTone = (typeof SITUATION_TONES)[number]
+
+/**
+ * The alert situation, computed once by the core after every evaluation and every operator
+ * action. The header, the alerts view, the wall, the window title and the tray all show this.
+ */
+export const AlertSituationSchema = z.object({
+  /** Grows with every change: a face ignores a push no newer than what it already has. */
+  revision: z.number().int().min(0),
+  at: Instant,
+  /** Alerts still firing, acknowledged ones included: an acknowledged alert still fires. */
+  firing: z.number().int().min(0),
+  /** Of those firing, how many an operator acknowledged. */
+  acknowledged: z.number().int().min(0),
+  /** The worst severity still firing (acknowledged or not); null when nothing fires. */
+  worst: z.enum(ALERT_SEVERITIES).nullable(),
+  pending: z.number().int().min(0),
+  /** The worst severity among pending alerts; null when none is pending. */
+  worstPending: z.enum(ALERT_SEVERITIES).nullable(),
+  snoozed: z.number().int().min(0),
+  muted: z.number().int().min(0),
+  /** Conditions that hold again while the same alert's cooldown runs. */
+  cooldown: z.number().int().min(0),
+  /** Connections that cannot be polled (an open "cannot reach the service" alert). */
+  blind: z.array(z.object({ connectionId: z.string(), connectionName: z.string() })),
+  pollingPaused: z.boolean(),
+  /** Notifications paused until this instant (maintenance window), or null. */
+  notificationsPausedUntil: Instant.nullable(),
+  tone: z.enum(SITUATION_TONES),
+  tray: z.enum(TRAY_STATES),
+  /** The situation in one line, the same words on every face: "2 firing (1 acknowledged) · 1 pending critical". */
+  headline: z.string()
+})
+export type AlertSituation = z.infer<typeof AlertSituationSchema>
 
 export const ListAlertsArgsSchema = z
   .object({
@@ -108,26 +163,25 @@ export const ListAlertsArgsSchema = z
 export const AlertsPageSchema = z.object({
   /** Firing (and acknowledged, snoozed, muted) first, then recent history, newest first. */
   alerts: z.array(AlertSchema),
-  /** Alerts currently firing and not acknowledged, snoozed or muted: the tray's count. */
-  firing: z.number(),
-  /** Notifications paused until this instant (maintenance window), or null. */
-  notificationsPausedUntil: Instant.nullable()
+  /** The situation as of this page: a page opened mid-incident shows it at once. */
+  situation: AlertSituationSchema
 })
 export type AlertsPage = z.infer<typeof AlertsPageSchema>
 
 export const SNOOZE_CHOICES = ['15m', '1h', '4h', 'session-end'] as const
 export type SnoozeChoice = (typeof SNOOZE_CHOICES)[number]
 
-/** Pushed when alerts change: the tray, notifications and the alerts view follow it. */
+/** Pushed when alerts change: the tray, notifications and the alerts view follow it, without asking again. */
 export const AlertsChangedSchema = z.object({
-  at: Instant,
-  firing: z.number(),
-  /** The worst state across connections, for the tray's icon. */
-  tray: z.enum(['ok', 'warning', 'critical', 'blind', 'paused']),
-  /** What changed in this evaluation: new firing alerts, and resolved ones. */
+  situation: AlertSituationSchema,
+  /** Every alert that changed (opened, moved, acknowledged, snoozed, resolved), as it is now. */
+  changed: z.array(AlertSchema),
+  /** Pending alerts whose condition cleared before they fired: they never were alerts. */
+  removed: z.array(z.number()),
+  /** Of the changed ones, those that began firing in this evaluation, and those that resolved:
+   *  what notifications announce, grouped. */
   fired: z.array(AlertSchema),
-  resolved: z.array(AlertSchema),
-  notificationsPausedUntil: Instant.nullable()
+  resolved: z.array(AlertSchema)
 })
 export type AlertsChanged = z.infer<typeof AlertsChangedSchema>
 

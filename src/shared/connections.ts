@@ -1,6 +1,7 @@
 // A connection names one tenant of the reporting API. The same schema validates the settings
 // form as the operator types and the core before anything is saved.
 import { z } from 'zod'
+import { ConnectionScaleSchema, ReliabilityScaleSettingSchema } from './reliability'
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]'])
 
@@ -42,7 +43,9 @@ export const ConnectionInputSchema = z
     origin: z.string().trim().max(2000).optional(),
     referer: z.string().trim().max(2000).optional(),
     enabled: z.boolean().default(true),
-    lookbackDays: z.number().int().min(1).max(365).default(7)
+    lookbackDays: z.number().int().min(1).max(365).default(7),
+    /** The scale its service reports reliabilityScore on; auto: decided from its own data. */
+    reliabilityScale: ReliabilityScaleSettingSchema.default('auto')
   })
   .strict()
 export type ConnectionInput = z.input<typeof ConnectionInputSchema>
@@ -62,7 +65,11 @@ export const ConnectionViewSchema = z.object({
   enabled: z.boolean(),
   lookbackDays: z.number(),
   isDemo: z.boolean(),
-  secretStored: z.boolean()
+  secretStored: z.boolean(),
+  /** Its reliability scale: the setting, the scale in use, and why (shown in Settings). */
+  reliabilityScale: ConnectionScaleSchema.omit({ connectionId: true, connectionName: true }),
+  /** Whether the app polls it now. */
+  polled: z.boolean()
 })
 export type ConnectionView = z.infer<typeof ConnectionViewSchema>
 

@@ -17,6 +17,8 @@ import {
   ChartSeriesSchema,
   ExportChunkArgsSchema,
   ExportChunkSchema,
+  LiveTrendsArgsSchema,
+  LiveTrendsSchema,
   PastSessionsArgsSchema,
   PastSessionsPageSchema,
   SessionChartArgsSchema,
@@ -28,10 +30,12 @@ import {
 import {
   ConnectivityChangedSchema,
   DiagnosticSchema,
+  LiveBoardSchema,
   LiveSessionSchema,
   SessionsChangedSchema,
   StatusSchema
 } from './domain'
+import { Id, Instant } from './schema-parts'
 
 const NoArgs = z.object({}).strict()
 
@@ -43,23 +47,16 @@ const StrictAlertRules = z.strictObject({
   viewersDropping: AlertRulesSchema.shape.viewersDropping.strict(),
   monitorBlind: AlertRulesSchema.shape.monitorBlind.strict()
 })
-const Id = z.string().min(1).max(200)
-const Instant = z.string().max(40).refine((s) => !Number.isNaN(Date.parse(s)), 'not a date-time')
-
 export const requests = {
   getStatus: { args: NoArgs, result: StatusSchema },
-  listLiveSessions: { args: NoArgs, result: z.array(LiveSessionSchema) },
+  /** Every live session of the connections being polled; sessionsChanged patches it from then on. */
+  listLiveSessions: { args: NoArgs, result: LiveBoardSchema },
   getSession: {
-    args: z
-      .object({
-        connectionId: z.string().min(1).max(200),
-        eventSessionId: z.string().min(1).max(200)
-      })
-      .strict(),
+    args: z.object({ connectionId: Id, eventSessionId: Id }).strict(),
     result: LiveSessionSchema.nullable()
   },
   refreshNow: { args: NoArgs, result: z.object({ startedAt: z.string() }) },
-  /** One session's record, snapshot and viewer list, now. */
+  /** One session's record, snapshot and viewer list, now (through its poller, pushed as usual). */
   refreshSession: {
     args: z.object({ connectionId: Id, eventSessionId: Id }).strict(),
     result: z.object({ viewers: z.number() })
@@ -137,6 +134,8 @@ export const requests = {
 
   /** A session's snapshots for its charts (bucketed to at most maxPoints). */
   sessionChart: { args: SessionChartArgsSchema, result: ChartSeriesSchema },
+  /** The last hour of several live sessions at once, for Live's and the wall's trends. */
+  liveTrends: { args: LiveTrendsArgsSchema, result: LiveTrendsSchema },
   /** A window of a session's cached viewers, sorted and filtered. */
   viewerPage: { args: ViewerPageArgsSchema, result: ViewerPageSchema },
   /** One cached viewer, every field, network connections included; null when not cached. */
@@ -153,7 +152,8 @@ export const requests = {
     args: z.object({ limit: z.number().int().min(1).max(5000).optional() }).strict(),
     result: z.array(DiagnosticSchema)
   },
-  /** Fetches one date range of sessions from the service into the cache. */
+  /** Fetches one date range of sessions from the service into the cache, through the
+   *  connection's poller (one writer), recorded as a sync run and pushed. */
   fetchRange: {
     args: z.object({ connectionId: Id, from: Instant, to: Instant }).strict(),
     result: z.object({ listed: z.number() })
@@ -164,7 +164,9 @@ export const events = {
   alertsChanged: AlertsChangedSchema,
   sessionsChanged: SessionsChangedSchema,
   statusChanged: StatusSchema,
-  connectivityChanged: ConnectivityChangedSchema
+  connectivityChanged: ConnectivityChangedSchema,
+  /** The settings after any window saved them: every window and the wall follow. */
+  settingsChanged: AppSettingsSchema
 } as const
 
 export type RequestName = keyof typeof requests
@@ -172,6 +174,11 @@ export type EventName = keyof typeof events
 export type RequestArgs<N extends RequestName> = z.input<(typeof requests)[N]['args']>
 export type RequestResult<N extends RequestName> = z.output<(typeof requests)[N]['result']>
 export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>
+
+/** One handler per request: what the core implements, whatever face calls it. */
+export type RequestHandlers = {
+  [N in RequestName]: (args: z.output<(typeof requests)[N]['args']>) => Promise<RequestResult<N>> | RequestResult<N>
+}
 
 export const requestNames = Object.keys(requests) as RequestName[]
 export const eventNames = Object.keys(events) as EventName[]

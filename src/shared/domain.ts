@@ -1,8 +1,14 @@
 // Domain types shared by the core and the UI. Times are ISO-8601 UTC strings at this boundary.
 import { z } from 'zod'
+import { SessionAlertSchema } from './alerts'
+import { ChartPointSchema } from './chart-point'
 import { ERROR_KINDS } from './error-kinds'
+import { EffectiveLevelsSchema, HealthSchema } from './reliability'
+import { SessionKeySchema } from './schema-parts'
 
-export const LiveSessionSchema = z.object({
+/** A cached session as the core hands it out: the service's record under its own names, and
+ *  what the core decided of it (its reliability on 0–100, its health under its levels). */
+export const SessionSchema = z.object({
   connectionId: z.string(),
   connectionName: z.string(),
   eventSessionId: z.string(),
@@ -15,9 +21,30 @@ export const LiveSessionSchema = z.object({
   reliabilityScore: z.number(),
   cdnTraffic: z.number(),
   ecdnTraffic: z.number(),
-  lastPolledAt: z.string().nullable()
+  lastPolledAt: z.string().nullable(),
+  /** reliabilityScore on 0–100, by its connection's scale; null when it is not a number. */
+  reliability: z.number().nullable(),
+  health: HealthSchema,
+  /** The levels its health was judged by (the session's own, or the settings'). */
+  levels: EffectiveLevelsSchema
+})
+export type Session = z.infer<typeof SessionSchema>
+
+/** A session on Live, the wall and the tray: with its most pressing alert and its newest snapshot. */
+export const LiveSessionSchema = SessionSchema.extend({
+  alert: SessionAlertSchema.nullable(),
+  /** The newest snapshot, for the trends (null before the first). */
+  latestPoint: ChartPointSchema.nullable()
 })
 export type LiveSession = z.infer<typeof LiveSessionSchema>
+
+/** Every live session of the connections being polled, at one revision of the board. */
+export const LiveBoardSchema = z.object({
+  /** Grows with every change: a store ignores pushes no newer than what it already has. */
+  revision: z.number().int().min(0),
+  sessions: z.array(LiveSessionSchema)
+})
+export type LiveBoard = z.infer<typeof LiveBoardSchema>
 
 export const PollStateSchema = z.enum(['starting', 'polling', 'ok', 'error', 'offline', 'paused', 'stopped'])
 export type PollState = z.infer<typeof PollStateSchema>
@@ -38,10 +65,17 @@ export const StatusSchema = z.object({
 })
 export type Status = z.infer<typeof StatusSchema>
 
+/** Pushed after every unit of work that changed the cache: the live rows that changed (with their
+ *  health, alert and newest snapshot) and those that left Live, so no face has to ask again. */
 export const SessionsChangedSchema = z.object({
+  revision: z.number().int().min(0),
   at: z.string(),
   liveCount: z.number(),
-  storedCount: z.number()
+  storedCount: z.number(),
+  /** Live rows that are new or differ from the last push. */
+  rows: z.array(LiveSessionSchema),
+  /** Sessions that left Live: ended, or their connection is no longer polled (History keeps them). */
+  removed: z.array(SessionKeySchema)
 })
 export type SessionsChanged = z.infer<typeof SessionsChangedSchema>
 

@@ -2,28 +2,16 @@
 // breakdowns and viewers, past sessions, exports. Times are ISO-8601 UTC strings at this
 // boundary, except chart points (ms since epoch: charts compute with them).
 import { z } from 'zod'
-import { LiveSessionSchema } from './domain'
+import { ChartPointSchema } from './chart-point'
+import { SessionSchema } from './domain'
+import { HealthSchema } from './reliability'
+import { Id, Instant, SessionKeySchema } from './schema-parts'
 
-const Id = z.string().min(1).max(200)
-const Instant = z.string().max(40).refine((s) => !Number.isNaN(Date.parse(s)), 'not a date-time')
+export { SessionKeySchema, type SessionKey } from './schema-parts'
+export { ChartPointSchema, type ChartPoint } from './chart-point'
+
 const Limit = z.number().int().min(0).max(1000)
 const Offset = z.number().int().min(0).max(10_000_000)
-
-export const SessionKeySchema = z.object({ connectionId: Id, eventSessionId: Id }).strict()
-export type SessionKey = z.infer<typeof SessionKeySchema>
-
-/** One snapshot (or the mean of a bucket of them) for a chart. */
-export const ChartPointSchema = z.object({
-  takenAt: z.number(),
-  viewersCount: z.number(),
-  reliabilityScore: z.number(),
-  cdnTraffic: z.number(),
-  ecdnTraffic: z.number(),
-  minReliabilityScore: z.number(),
-  maxViewersCount: z.number(),
-  samples: z.number()
-})
-export type ChartPoint = z.infer<typeof ChartPointSchema>
 
 export const ChartSeriesSchema = z.object({
   points: z.array(ChartPointSchema),
@@ -34,10 +22,24 @@ export const ChartSeriesSchema = z.object({
 export type ChartSeries = z.infer<typeof ChartSeriesSchema>
 
 export const SessionChartArgsSchema = SessionKeySchema.extend({
-  /** Only snapshots at or after this instant (the live wall's last hour). */
+  /** Only snapshots at or after this instant. */
   from: Instant.optional(),
   maxPoints: z.number().int().min(2).max(2000).optional()
 }).strict()
+
+/** The trends of the live sessions on screen, in one request (Live and the wall). */
+export const LiveTrendsArgsSchema = z
+  .object({
+    sessions: z.array(SessionKeySchema).max(500),
+    /** Snapshots at or after this instant (the last hour). */
+    from: Instant,
+    maxPoints: z.number().int().min(2).max(500).optional()
+  })
+  .strict()
+export const LiveTrendsSchema = z.object({
+  trends: z.array(z.object({ connectionId: z.string(), eventSessionId: z.string(), points: z.array(ChartPointSchema) }))
+})
+export type LiveTrends = z.infer<typeof LiveTrendsSchema>
 
 export const VIEWER_SORTS = [
   'viewerId', 'deviceType', 'os', 'app', 'siteCode', 'connectionType', 'publicIp', 'reliabilityScore',
@@ -81,6 +83,9 @@ export const ViewerRowSchema = z.object({
   rebufferingTime: z.number().nullable(),
   viewingTime: z.number().nullable(),
   rebufferingRatio: z.number().nullable(),
+  /** reliabilityScore on 0–100 (the connection's scale), and its health under the session's levels. */
+  reliability: z.number().nullable(),
+  health: HealthSchema,
   startedAt: z.string().nullable(),
   endedAt: z.string().nullable(),
   cdnTraffic: z.number().nullable(),
@@ -101,7 +106,16 @@ export type ViewerPage = z.infer<typeof ViewerPageSchema>
 
 /** A viewer's every field under the API's names, network connections included. */
 export const ViewerDetailArgsSchema = SessionKeySchema.extend({ viewerId: Id }).strict()
-export const ViewerDetailSchema = z.record(z.string(), z.unknown()).nullable()
+export const ViewerDetailSchema = z
+  .object({
+    /** Every field the service sent, under its own names. */
+    viewer: z.record(z.string(), z.unknown()),
+    /** Its reliabilityScore on 0–100, and its health under the session's levels. */
+    reliability: z.number().nullable(),
+    health: HealthSchema
+  })
+  .nullable()
+export type ViewerDetail = z.infer<typeof ViewerDetailSchema>
 
 export const BREAKDOWN_DIMENSIONS = ['site', 'deviceType', 'os', 'app', 'connectionType'] as const
 export type BreakdownDimension = (typeof BREAKDOWN_DIMENSIONS)[number]
@@ -110,7 +124,9 @@ export const BreakdownArgsSchema = SessionKeySchema.extend({ dimension: z.enum(B
 export const BreakdownRowSchema = z.object({
   key: z.string().nullable(),
   viewers: z.number(),
+  /** Mean reliability on 0–100, and its health under the session's levels. */
   avgReliability: z.number().nullable(),
+  health: HealthSchema,
   rebufferingRatio: z.number().nullable(),
   cdnErrorRate: z.number().nullable()
 })
@@ -135,12 +151,15 @@ export const PastSessionsArgsSchema = z
   .strict()
 
 /** A cached session as the live table has it, with what the cache learned of it over time. */
-export const PastSessionSchema = LiveSessionSchema.extend({
+export const PastSessionSchema = SessionSchema.extend({
   endedObservedAt: z.string().nullable(),
   firstSeenAt: z.string(),
   /** Not nullable here, unlike the live table's. */
   lastPolledAt: z.string(),
   peakViewers: z.number(),
+  /** Whether its connection is polled now. A session last seen live on a connection no longer
+   *  polled (removed, disabled, replaced) is kept here, not on Live. */
+  watched: z.boolean(),
   viewerListCount: z.number().nullable(),
   viewerListFetchedAt: z.string().nullable()
 })

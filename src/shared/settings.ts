@@ -39,9 +39,9 @@ export const DEFAULT_CADENCES: CadenceSettings = Object.freeze({
 
 
 /**
- * Reliability levels for the screens' colours (and, later, the alert rules), on the 0–100 scale
- * whatever scale the service reports in: good at or above `warning`, warning below it, critical
- * below `critical`.
+ * Reliability levels for health and the "reliability below" alert, on the 0–100 scale whatever
+ * scale the service reports in: good at or above `warning`, warning below it, critical below
+ * `critical`. A session may have its own (an alert override).
  */
 export const ReliabilityThresholdsSchema = z
   .object({
@@ -55,13 +55,12 @@ export const DEFAULT_THRESHOLDS: ReliabilityThresholds = Object.freeze({ warning
 
 /**
  * How the screens show things. `auto` units are detected from the cached data (the API does not
- * say); the Settings screen says what was detected and why.
+ * say); the Settings screen says what was detected and why. The reliability scale belongs to
+ * each connection (its service decides it), not here.
  */
 export const DisplaySettingsSchema = z.object({
   timeZone: z.enum(['local', 'utc']),
   theme: z.enum(['dark', 'light']),
-  /** The scale reliabilityScore is reported on. */
-  reliabilityScale: z.enum(['auto', '0-1', '0-100']),
   /** The unit of cdnTraffic / ecdnTraffic (sessions and viewers). */
   trafficUnit: z.enum(['auto', 'bytes', 'kilobytes', 'megabytes']),
   /** The unit of a viewer's viewingTime / rebufferingTime. */
@@ -72,7 +71,6 @@ export type DisplaySettings = z.infer<typeof DisplaySettingsSchema>
 export const DEFAULT_DISPLAY: DisplaySettings = Object.freeze({
   timeZone: 'local',
   theme: 'dark',
-  reliabilityScale: 'auto',
   trafficUnit: 'auto',
   viewerTimeUnit: 'auto'
 })
@@ -82,7 +80,6 @@ export const ResolvedUnitSchema = <T extends z.ZodType>(value: T) =>
   z.object({ value, source: z.enum(['setting', 'detected', 'default']), reason: z.string() })
 
 export const ResolvedUnitsSchema = z.object({
-  reliabilityScale: ResolvedUnitSchema(z.enum(['0-1', '0-100'])),
   trafficUnit: ResolvedUnitSchema(z.enum(['bytes', 'kilobytes', 'megabytes'])),
   viewerTimeUnit: ResolvedUnitSchema(z.enum(['seconds', 'milliseconds']))
 })

@@ -9,12 +9,13 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ConnectionInput } from '../../src/shared/connections'
 import type { EventSessionRecord } from '../../src/main/core/api/schemas'
 import { ConnectionError } from '../../src/main/core/connections/errors'
-import { listConnections } from '../../src/main/core/connections/repository'
+import { listConnections } from '../../src/main/core/store/connections'
 import { ConnectionService } from '../../src/main/core/connections/service'
 import { osKeychain } from '../../src/main/core/secrets/keychain'
 import { DEMO_CREDENTIALS, startSimulator } from '../../src/main/core/simulator/server'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
-import { storeSessionSnapshot, upsertConnection } from '../../src/main/core/store/sessions'
+import { storeSessionSnapshot } from '../../src/main/core/store/sessions'
+import { upsertConnection } from '../../src/main/core/store/connections'
 
 const SERVICE = `eventwatch-test-${randomUUID()}`
 const keychain = osKeychain(SERVICE)

@@ -17,7 +17,8 @@ import {
   sessionConnections
 } from '../../src/main/core/store/exports'
 import * as sessionsModule from '../../src/main/core/store/sessions'
-import { storeSessionList, storeSessionSnapshot, upsertConnection } from '../../src/main/core/store/sessions'
+import { storeSessionList, storeSessionSnapshot } from '../../src/main/core/store/sessions'
+import { upsertConnection } from '../../src/main/core/store/connections'
 import { storeViewerList } from '../../src/main/core/store/viewers'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')

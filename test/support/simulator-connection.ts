@@ -9,7 +9,7 @@ import { ReportingClient, type ClientDiagnostic, type ReportingClientOptions } f
 import type { ConnectionTarget } from '../../src/main/core/api/connection'
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src/main/core/simulator/server'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
-import { upsertConnection } from '../../src/main/core/store/sessions'
+import { upsertConnection } from '../../src/main/core/store/connections'
 import { fakeClock } from './fake-clock'
 
 /** The connection that reaches `sim` with its own credentials' IDs. */

@@ -1,5 +1,7 @@
 // The layering rule in eslint.config.js (DESIGN.md: shared ← core ← desktop | web | cli;
-// renderer → shared only; electron only in desktop, src/main/index.ts and preload) really fires.
+// renderer → shared only; electron only in desktop, src/main/index.ts and preload) really fires,
+// and so do the layers inside core (api ← store ← sync ← alerts ← app, beside them connections
+// and simulator, below them net, secrets, health and paths.ts) and the renderer (lib ← components).
 // Files are linted from text under made-up paths: they need not exist.
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -68,6 +70,23 @@ describe('forbidden imports are errors', () => {
     ['src/shared/x.ts', "import type { X } from '../renderer/src/lib/client'\nexport type Y = X", /reaches src\/renderer/],
     ['src/preload/index.ts', "import { x } from '../main/core/paths'\nexport { x }", /reaches src\/main\/core/],
     ['src/preload/index.ts', "import { x } from '../renderer/src/lib/client'\nexport { x }", /reaches src\/renderer/],
+    // inside core: imports point down api ← store ← sync ← alerts ← app, in every form
+    ['src/main/core/store/x.ts', "import { engine } from '../alerts/engine'\nexport { engine }", /reaches src\/main\/core\/alerts; src\/main\/core\/store may only import from core's api, net/],
+    ['src/main/core/api/x.ts', "import { db } from '../store/db'\nexport { db }", /reaches src\/main\/core\/store; src\/main\/core\/api may only/],
+    ['src/main/core/api/x.ts', "export async function x() { return import('../sync/poller') }", /reaches src\/main\/core\/sync/],
+    ['src/main/core/sync/x.ts', "import { service } from '../connections/service'\nexport { service }", /reaches src\/main\/core\/connections; src\/main\/core\/sync/],
+    ['src/main/core/connections/x.ts', "export * from '../sync/poller'", /reaches src\/main\/core\/sync; src\/main\/core\/connections/],
+    ['src/main/core/alerts/x.ts', "import { dispatch } from '../app/dispatch'\nexport { dispatch }", /^'\.\.\/app\/dispatch' reaches src\/main\/core\/app; src\/main\/core\/alerts may only import from core's api, store, connections, sync, net, secrets, health, paths \(DESIGN\.md layering\)/],
+    ['src/main/core/alerts/x.ts', "import type { Dispatch } from '../app/dispatch'\nexport type X = Dispatch", /reaches src\/main\/core\/app/],
+    ['src/main/core/alerts/x.ts', "export type X = import('../app/types').AppContext", /reaches src\/main\/core\/app/],
+    ['src/main/core/alerts/x.ts', "import { world } from '../simulator/world'\nexport { world }", /reaches src\/main\/core\/simulator/],
+    ['src/main/core/store/queries/x.ts', "import { poll } from '../../sync/poller'\nexport { poll }", /reaches src\/main\/core\/sync; src\/main\/core\/store/],
+    ['src/main/core/health/x.ts', "import { x } from '../api/schemas'\nexport { x }", /src\/main\/core\/health may import no other part of core/],
+    ['src/main/core/net/x.ts', "import { x } from '../paths'\nexport { x }", /reaches src\/main\/core\/paths; src\/main\/core\/net/],
+    ['src/main/core/api/x.ts', "import { x } from '../simulator/server'\nexport { x }", /reaches src\/main\/core\/simulator/],
+    // inside the renderer: lib/ never imports components/
+    ['src/renderer/src/lib/stores/x.svelte.ts', "import { words } from '../../components/alerts/alert-words'\nexport { words }", /reaches src\/renderer\/src\/components; src\/renderer\/src\/lib may import no other part of renderer/],
+    ['src/renderer/src/lib/x.ts', "import type { Row } from '../components/live/Row.svelte'\nexport type X = Row", /reaches src\/renderer\/src\/components/],
   ]
 
   it.each(cases)('%s: %s', async (file, code, message) => {
@@ -88,6 +107,24 @@ describe('allowed imports pass', () => {
     ['src/main/web/x.ts', "import http from 'node:http'\nimport { x as y } from '../core/paths'\nexport const x = [http, y]"],
     ['src/renderer/src/lib/x.ts', "import type { Domain } from '../../../shared/domain'\nimport { mount } from 'svelte'\nexport const x: Domain | typeof mount = mount"],
     ['src/renderer/src/Thing.svelte', svelte("import { format } from '../../shared/format'\nimport Row from './components/Row.svelte'\nconst x = [format, Row]")],
+    // inside core: app composes everything; each part reaches down, and into its own tree
+    [
+      'src/main/core/app/x.ts',
+      ['api/client', 'store/db', 'sync/poller', 'connections/service', 'alerts/engine', 'simulator/server', 'net/read-body', 'secrets/keychain', 'health/scale', 'paths']
+        .map((to, i) => `import * as m${i} from '../${to}'`)
+        .join('\n') + '\nexport const x = [m0, m1, m2, m3, m4, m5, m6, m7, m8, m9]',
+    ],
+    ['src/main/core/alerts/x.ts', "import { db } from '../store/db'\nimport { NotFound } from '../connections/errors'\nimport type { Pass } from '../sync/sync-pass'\nexport const x: Pass | [typeof db, typeof NotFound] = [db, NotFound]"],
+    ['src/main/core/store/x.ts', "import { sessionSchema } from '../api/schemas'\nimport { scale } from '../health/x'\nimport { x as p } from '../paths'\nexport const x = [sessionSchema, scale, p]"],
+    ['src/main/core/store/queries/x.ts', "import { db } from '../db'\nimport { sql } from './sql'\nexport const x = [db, sql]"],
+    ['src/main/core/sync/x.ts', "import { client } from '../api/client'\nimport { sessions } from '../store/sessions'\nexport const x = [client, sessions]"],
+    ['src/main/core/connections/x.ts', "import { db } from '../store/db'\nimport { keychain } from '../secrets/keychain'\nexport const x = [db, keychain]"],
+    ['src/main/core/simulator/x.ts', "import { readBody } from '../net/read-body'\nexport const x = readBody"],
+    ['src/main/core/api/x.ts', "import { readBody } from '../net/read-body'\nimport { retry } from './retry'\nexport const x = [readBody, retry]"],
+    // inside the renderer: components use lib, lib uses lib
+    ['src/renderer/src/components/Thing.svelte', svelte("import { nav } from '../lib/stores/nav.svelte'\nconst x = nav")],
+    ['src/renderer/src/components/live/x.ts', "import { clock } from '../../lib/stores/clock.svelte'\nimport { y } from '../history/day-range'\nexport const x = [clock, y]"],
+    ['src/renderer/src/lib/stores/x.svelte.ts', "import { client } from '../client'\nimport { nav } from './nav.svelte'\nexport const x = [client, nav]"],
   ]
 
   it.each(cases)('%s', async (file, code) => {

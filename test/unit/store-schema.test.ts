@@ -12,7 +12,8 @@ import { migrate } from '../../src/main/core/store/migrate'
 import { migrations } from '../../src/main/core/store/migrations'
 import { breakdown, listLiveSessions, pastSessions, snapshotsForChart, viewerPage } from '../../src/main/core/store/queries'
 import { pruneOnce } from '../../src/main/core/store/retention'
-import { storeSessionList, storeSessionSnapshot, upsertConnection } from '../../src/main/core/store/sessions'
+import { storeSessionList, storeSessionSnapshot } from '../../src/main/core/store/sessions'
+import { upsertConnection } from '../../src/main/core/store/connections'
 import { storeViewerList } from '../../src/main/core/store/viewers'
 
 const T0 = Date.parse('2026-01-05T10:00:00Z')

@@ -5,7 +5,9 @@
 // each alert that fires or resolves is one line on stderr.
 import type { Command } from 'commander'
 import { ERROR_KIND_LABELS } from '../../../shared/error-kinds'
+import type { Alert } from '../../../shared/alerts'
 import { AlertEvaluator, type Evaluation } from '../../core/alerts/evaluator'
+import { getAlerts } from '../../core/alerts/store'
 import type { DataSource } from '../../core/app/demo-source'
 import { defaultDbFile } from '../../core/paths'
 import { openDatabase, type Db } from '../../core/store/db'
@@ -68,12 +70,12 @@ function alertReporter(db: Db, source: DataSource, progress: Progress, inTermina
       return
     }
     if (!inTerminal) return
-    for (const alert of result.fired) progress.log(alertLine('ALERT', alert))
-    for (const alert of result.resolved) progress.log(alertLine('RESOLVED', alert))
+    for (const alert of getAlerts(db, result.fired)) progress.log(alertLine('ALERT', alert))
+    for (const alert of getAlerts(db, result.resolved)) progress.log(alertLine('RESOLVED', alert))
   }
 }
 
-function alertLine(what: 'ALERT' | 'RESOLVED', alert: Evaluation['fired'][number]): string {
+function alertLine(what: 'ALERT' | 'RESOLVED', alert: Alert): string {
   const at = what === 'ALERT' ? alert.transitions.at(-1)?.at : alert.resolvedAt
   const where = alert.eventSessionId === null ? alert.connectionName : `${alert.connectionName} / ${alert.eventName ?? alert.eventSessionId} (${alert.eventSessionId})`
   const label = what === 'ALERT' ? `ALERT ${alert.severity}` : 'RESOLVED'

@@ -74,6 +74,8 @@ export type AlertAction =
   | { type: 'streak'; id: number; streak: number }
   /** A pending alert whose condition cleared before it fired: it never was an alert. */
   | { type: 'discard'; id: number }
+  /** The condition holds again, but the same alert resolved within its cooldown: held back, not stored. */
+  | { type: 'cooldown'; rule: AlertRuleId; eventSessionId: string; severity: AlertSeverity; summary: string }
 
 const isActive = (a: OpenAlert): boolean => a.state !== 'pending'
 const worse = (a: AlertSeverity, b: AlertSeverity): boolean => a === 'critical' && b === 'warning'
@@ -153,7 +155,11 @@ function step(
   actions: AlertAction[]
 ): void {
   if (!alert) {
-    if (!condition.holds || !cooledDown()) return
+    if (!condition.holds) return
+    if (!cooledDown()) {
+      actions.push({ type: 'cooldown', rule, eventSessionId: session.eventSessionId, severity: condition.severity, summary: condition.summary })
+      return
+    }
     const fires = timing.pendingPolls <= 1
     actions.push(open(rule, session.eventSessionId, session.eventName, fires ? 'firing' : 'pending', condition, fires ? 0 : 1))
     return

@@ -1,30 +1,45 @@
 // The glue between the cache and the rule engine: after each poll of a connection it reads the
-// settings, the live sessions' recent snapshots, the overrides and the open alerts, runs the
-// engine and stores what changed. The app and the CLI both call it, so both keep one history.
-import type { Alert, AlertRules } from '../../../shared/alerts'
+// settings, the live sessions' recent snapshots (on 0–100, by that connection's own scale), the
+// overrides and the open alerts, runs the engine and stores what changed. The app and the CLI
+// both call it, so both keep one history. It also remembers which conditions the cooldown holds
+// back, which the situation counts: a session red on Live is never "all clear".
+import type { AlertRuleId, AlertRules, AlertSeverity } from '../../../shared/alerts'
+import { toHundred } from '../health/scale'
 import type { Db } from '../store/db'
-import { getAlertRules, getDisplaySettings, getThresholds } from '../store/settings'
-import { statement } from '../store/statements'
-import { reliabilityScale } from '../store/units'
+import { connectionScales, scaleOf } from '../store/reliability-scales'
+import { liveSessionIds, newestPollAt, sessionLiveness, snapshotsSince } from '../store/sessions'
+import { getAlertRules, getThresholds } from '../store/settings'
 import { evaluateAlerts, key, NO_OVERRIDE, type Sample, type SessionObservation } from './engine'
 import { sessionOverrides } from './overrides'
-import { applyActions, getAlert, lastResolvedTimes, openAlerts, resolveUnwatched } from './store'
+import { anythingApplied, applyActions, lastResolvedTimes, openAlerts, resolveUnwatched, type Applied } from './store'
 
-export interface Evaluation {
-  fired: Alert[]
-  resolved: Alert[]
-  /** Whether anything an alerts view shows changed (a push is due). */
-  changed: boolean
+/** What one evaluation changed: alert ids (the app reads and pushes them), and whether anything did. */
+export interface Evaluation extends Applied {
+  /** Whether anything an alerts view or the situation shows changed (a push is due). */
+  any: boolean
+}
+
+/** A condition the cooldown holds back: the same alert resolved too recently to fire again. */
+export interface CoolingCondition {
+  connectionId: string
+  eventSessionId: string
+  rule: AlertRuleId
+  severity: AlertSeverity
+  summary: string
 }
 
 /** The longest cooldown allowed: resolves older than this cannot hold an alert back. */
 const MAX_COOLDOWN_MS = 1440 * 60_000
+
+const evaluation = (applied: Applied, coolingChanged = false): Evaluation => ({ ...applied, any: anythingApplied(applied) || coolingChanged })
 
 export class AlertEvaluator {
   /** The newest snapshot already judged, per session: a poll counts once. */
   private readonly judged = new Map<string, number>()
   private readonly lastSuccess = new Map<string, number>()
   private readonly watchingSince = new Map<string, number>()
+  /** Per connection, per session: the conditions the cooldown holds back now. */
+  private readonly coolingBy = new Map<string, Map<string, CoolingCondition[]>>()
 
   constructor(
     private readonly db: Db,
@@ -42,27 +57,54 @@ export class AlertEvaluator {
     const rules = getAlertRules(this.db)
     const open = openAlerts(this.db, connectionId)
     const resolvedTimes = lastResolvedTimes(this.db, connectionId, now - MAX_COOLDOWN_MS)
+    const sessions = this.observe(connectionId, now, rules, open.map((a) => a.eventSessionId))
     const actions = evaluateAlerts({
       now,
       rules,
       thresholds: getThresholds(this.db),
       lastSuccessAt: this.lastSuccessAt(connectionId, open.some((a) => a.rule === 'monitor-blind')),
-      sessions: this.observe(connectionId, now, rules, open.map((a) => a.eventSessionId)),
+      sessions,
       open,
       lastResolvedAt: (rule, sessionId) => resolvedTimes.get(key(rule, sessionId))
     })
     const applied = applyActions(this.db, connectionId, actions, now)
-    return {
-      fired: applied.fired.map((id) => getAlert(this.db, id)),
-      resolved: applied.resolved.map((id) => getAlert(this.db, id)),
-      changed: applied.changed
-    }
+    const coolingChanged = this.noteCooling(connectionId, sessions, actions)
+    return evaluation(applied, coolingChanged)
   }
 
-  /** Resolves what connections no longer polled left open (see resolveUnwatched). */
+  /** Ends what connections no longer polled left open (see resolveUnwatched), and forgets their cooldowns. */
   forgetUnwatched(polled: readonly string[]): Evaluation {
-    const applied = resolveUnwatched(this.db, polled, this.clock())
-    return { fired: [], resolved: applied.resolved.map((id) => getAlert(this.db, id)), changed: applied.changed }
+    let coolingChanged = false
+    for (const connectionId of [...this.coolingBy.keys()]) {
+      if (polled.includes(connectionId)) continue
+      coolingChanged ||= this.coolingBy.get(connectionId)!.size > 0
+      this.coolingBy.delete(connectionId)
+    }
+    return evaluation(resolveUnwatched(this.db, polled, this.clock()), coolingChanged)
+  }
+
+  /** Every condition the cooldown holds back now, across connections. */
+  cooling(): CoolingCondition[] {
+    return [...this.coolingBy.values()].flatMap((bySession) => [...bySession.values()].flat())
+  }
+
+  /**
+   * Remembers the engine's cooldown holds: a fresh poll of a session replaces what was held for
+   * it, a session no longer observed (ended) drops it. Returns whether anything changed.
+   */
+  private noteCooling(connectionId: string, sessions: SessionObservation[], actions: ReturnType<typeof evaluateAlerts>): boolean {
+    const bySession = this.coolingBy.get(connectionId) ?? new Map<string, CoolingCondition[]>()
+    this.coolingBy.set(connectionId, bySession)
+    const before = JSON.stringify([...bySession])
+    const live = new Set(sessions.filter((s) => s.live).map((s) => s.eventSessionId))
+    for (const id of [...bySession.keys()]) if (!live.has(id)) bySession.delete(id)
+    for (const s of sessions) if (s.fresh) bySession.delete(s.eventSessionId)
+    for (const action of actions) {
+      if (action.type !== 'cooldown') continue
+      const { rule, eventSessionId, severity, summary } = action
+      bySession.set(eventSessionId, [...(bySession.get(eventSessionId) ?? []), { connectionId, eventSessionId, rule, severity, summary }])
+    }
+    return JSON.stringify([...bySession]) !== before
   }
 
   /**
@@ -74,51 +116,36 @@ export class AlertEvaluator {
     if (known !== undefined) return known
     const since = this.watchingSince.get(connectionId) ?? this.clock()
     if (!blindOpen) return since
-    const { at } = statement(this.db, 'SELECT MAX(last_polled_at) AS at FROM sessions WHERE connection_id = ?').get(connectionId) as {
-      at: number | null
-    }
-    return Math.min(since, at ?? 0)
+    return Math.min(since, newestPollAt(this.db, connectionId) ?? 0)
   }
 
   /** Live sessions, and those open alerts belong to, with their snapshots in the longest window. */
   private observe(connectionId: string, now: number, rules: AlertRules, alertSessions: (string | null)[]): SessionObservation[] {
     const windowMs = Math.max(rules.reliabilityFalling.windowMinutes, rules.viewersDropping.windowMinutes) * 60_000
-    const toHundred = this.scaleFactor()
+    // Scores are judged on 0–100, by this connection's own scale.
+    const scale = scaleOf(connectionScales(this.db), connectionId)
     const overrides = sessionOverrides(this.db, connectionId)
-    const live = statement(
-      this.db,
-      'SELECT event_session_id AS id, event_name AS name, has_ended AS ended FROM sessions WHERE connection_id = ? AND has_ended = 0'
-    ).all(connectionId) as { id: string; name: string | null; ended: number }[]
-    const rows = new Map(live.map((r) => [r.id, r]))
-    for (const id of alertSessions) {
-      if (id === null || rows.has(id)) continue
-      const row = statement(
-        this.db,
-        'SELECT event_session_id AS id, event_name AS name, has_ended AS ended FROM sessions WHERE connection_id = ? AND event_session_id = ?'
-      ).get(connectionId, id) as { id: string; name: string | null; ended: number } | undefined
-      rows.set(id, row ?? { id, name: null, ended: 1 })
-    }
-    return [...rows.values()].map((r) => {
-      const samples = this.samples(connectionId, r.id, now - windowMs, toHundred)
+    const ids = new Set(liveSessionIds(this.db, connectionId))
+    for (const id of alertSessions) if (id !== null) ids.add(id)
+    return [...ids].map((id) => {
+      const session = sessionLiveness(this.db, connectionId, id)
+      const samples: Sample[] = snapshotsSince(this.db, connectionId, id, now - windowMs).map((s) => ({
+        at: s.takenAt,
+        score: toHundred(s.reliabilityScore, scale) ?? Number.NaN,
+        viewers: s.viewersCount
+      }))
       const newest = samples.at(-1)?.at ?? Number.NEGATIVE_INFINITY
-      const judgedKey = `${connectionId}\u001f${r.id}`
+      const judgedKey = `${connectionId}\u001f${id}`
       const fresh = newest > (this.judged.get(judgedKey) ?? Number.NEGATIVE_INFINITY)
       if (fresh) this.judged.set(judgedKey, newest)
-      return { eventSessionId: r.id, eventName: r.name, live: r.ended === 0, samples, fresh, override: overrides.get(r.id) ?? NO_OVERRIDE }
+      return {
+        eventSessionId: id,
+        eventName: session?.name ?? null,
+        live: session !== null && !session.ended,
+        samples,
+        fresh,
+        override: overrides.get(id) ?? NO_OVERRIDE
+      }
     })
-  }
-
-  private samples(connectionId: string, eventSessionId: string, since: number, toHundred: number): Sample[] {
-    const rows = statement(
-      this.db,
-      `SELECT taken_at AS at, reliability_score AS score, viewers_count AS viewers FROM snapshots
-       WHERE connection_id = ? AND event_session_id = ? AND taken_at >= ? ORDER BY taken_at`
-    ).all(connectionId, eventSessionId, since) as Sample[]
-    return toHundred === 1 ? rows : rows.map((s) => ({ ...s, score: s.score * toHundred }))
-  }
-
-  /** Scores are judged on 0–100, whatever scale the service reports (units.ts decides). */
-  private scaleFactor(): number {
-    return reliabilityScale(this.db, getDisplaySettings(this.db).reliabilityScale).value === '0-1' ? 100 : 1
   }
 }

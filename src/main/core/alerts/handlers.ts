@@ -1,35 +1,54 @@
 // The alerts requests of the app API. Arguments are validated by the contract before they get
-// here; each change is pushed as `alertsChanged` so the tray and every open view follow it.
-import type { Handlers } from '../app/dispatch'
+// here; each change is pushed (alertsChanged with the situation and the alert as it is now) so
+// the tray and every open view follow it without asking again.
+import type { AlertSituation } from '../../../shared/alerts'
+import type { RequestHandlers } from '../../../shared/contract'
 import type { Db } from '../store/db'
 import { setSessionOverride } from './overrides'
-import { alertsChanged, alertsPage } from './page'
-import { acknowledgeAlert, pauseNotifications, snoozeAlert } from './store'
-import type { AlertsChanged, AlertsPage } from '../../../shared/alerts'
+import { alertsPage } from './page'
+import { acknowledgeAlert, nothingApplied, pauseNotifications, snoozeAlert, type Applied } from './store'
 
-type AlertHandlers = Pick<Handlers, 'listAlerts' | 'acknowledgeAlert' | 'snoozeAlert' | 'setSessionAlertOverride' | 'pauseNotifications'>
+type AlertHandlers = Pick<RequestHandlers, 'listAlerts' | 'acknowledgeAlert' | 'snoozeAlert' | 'setSessionAlertOverride' | 'pauseNotifications'>
 
 export interface AlertHandlerDeps {
   clock?: () => number
-  pollingPaused(): boolean
-  push(payload: AlertsChanged): void
+  situation(): AlertSituation
+  /** Pushes what changed with the new situation, and returns that situation. */
+  publishAlerts(change: Applied): AlertSituation
+  /** Pushes the live rows again: a session's levels decide its health. */
+  publishBoard(): void
 }
 
 export function alertHandlers(db: Db, deps: AlertHandlerDeps): AlertHandlers {
   const clock = deps.clock ?? Date.now
   /** An operator's change: made, pushed, and answered with the alerts view's first page. */
-  const change = (make: (now: number) => void): AlertsPage => {
+  const change = (make: (now: number) => number | null) => {
     const now = clock()
-    make(now)
-    deps.push(alertsChanged(db, now, { fired: [], resolved: [] }, deps.pollingPaused()))
-    return alertsPage(db, {}, now)
+    const id = make(now)
+    const situation = deps.publishAlerts({ ...nothingApplied(), changed: id === null ? [] : [id] })
+    return alertsPage(db, {}, situation, now)
   }
   return {
-    listAlerts: (query) => alertsPage(db, query, clock()),
-    acknowledgeAlert: ({ id, note }) => change((now) => acknowledgeAlert(db, id, note?.trim() || null, now)),
-    snoozeAlert: ({ id, until }) => change((now) => snoozeAlert(db, id, until, now)),
-    setSessionAlertOverride: ({ connectionId, eventSessionId, muted, thresholds }) =>
-      setSessionOverride(db, { connectionId, eventSessionId, muted, thresholds }),
-    pauseNotifications: ({ minutes }) => change((now) => pauseNotifications(db, minutes, now))
+    listAlerts: (query) => alertsPage(db, query, deps.situation(), clock()),
+    acknowledgeAlert: ({ id, note }) =>
+      change((now) => {
+        acknowledgeAlert(db, id, note?.trim() || null, now)
+        return id
+      }),
+    snoozeAlert: ({ id, until }) =>
+      change((now) => {
+        snoozeAlert(db, id, until, now)
+        return id
+      }),
+    setSessionAlertOverride: ({ connectionId, eventSessionId, muted, thresholds }) => {
+      const next = setSessionOverride(db, { connectionId, eventSessionId, muted, thresholds })
+      deps.publishBoard()
+      return next
+    },
+    pauseNotifications: ({ minutes }) =>
+      change((now) => {
+        pauseNotifications(db, minutes, now)
+        return null
+      })
   }
 }

@@ -1,37 +1,39 @@
-// What the faces see of the alerts: a page for the alerts view, and the `alertsChanged` push
-// with the tray's state (paused, blind, critical, warning or ok) and the count it shows.
-import type { Alert, AlertsChanged, AlertsPage } from '../../../shared/alerts'
+// What the faces see of the alerts: the situation (read from the cache and the evaluator's
+// cooldowns), a page for the alerts view, and the `alertsChanged` push that carries both the
+// situation and every alert that changed, so no face has to ask again.
+import type { AlertsChanged, AlertsPage, AlertSituation } from '../../../shared/alerts'
 import type { Db } from '../store/db'
-import { isoOrNull as iso } from '../store/queries/sql'
-import { anyBlind, firingCount, listAlerts, notificationsPausedUntil, worstFiring, type AlertQuery } from './store'
+import type { CoolingCondition } from './evaluator'
+import { decideSituation } from './situation'
+import { blindConnections, getAlerts, listAlerts, notificationsPausedUntil, openAlertCounts, type AlertQuery, type Applied } from './store'
 
-export function alertsPage(db: Db, query: AlertQuery, now: number): AlertsPage {
-  return {
-    alerts: listAlerts(db, query, now),
-    firing: firingCount(db),
-    notificationsPausedUntil: iso(notificationsPausedUntil(db, now))
-  }
+export interface SituationSource {
+  /** Grows with every alerts push. */
+  revision: number
+  cooling(): readonly CoolingCondition[]
+  pollingPaused(): boolean
 }
 
-export function trayState(db: Db, pollingPaused: boolean): AlertsChanged['tray'] {
-  if (pollingPaused) return 'paused'
-  if (anyBlind(db)) return 'blind'
-  return worstFiring(db) ?? 'ok'
+export function readSituation(db: Db, source: SituationSource, now: number): AlertSituation {
+  return decideSituation({
+    revision: source.revision,
+    now,
+    open: openAlertCounts(db),
+    cooling: source.cooling().map((c) => c.severity),
+    blind: blindConnections(db),
+    pollingPaused: source.pollingPaused(),
+    notificationsPausedUntil: notificationsPausedUntil(db, now)
+  })
 }
 
-/** One push for one evaluation: every alert that fired or resolved in it, so faces can group them. */
-export function alertsChanged(
-  db: Db,
-  now: number,
-  change: { fired: Alert[]; resolved: Alert[] },
-  pollingPaused: boolean
-): AlertsChanged {
-  return {
-    at: new Date(now).toISOString(),
-    firing: firingCount(db),
-    tray: trayState(db, pollingPaused),
-    fired: change.fired,
-    resolved: change.resolved,
-    notificationsPausedUntil: iso(notificationsPausedUntil(db, now))
-  }
+export function alertsPage(db: Db, query: AlertQuery, situation: AlertSituation, now: number): AlertsPage {
+  return { alerts: listAlerts(db, query, now), situation }
+}
+
+/** One push for one evaluation or action: every alert that changed, so faces patch and group them. */
+export function alertsChanged(db: Db, change: Applied, situation: AlertSituation): AlertsChanged {
+  const changed = getAlerts(db, change.changed)
+  const byId = new Map(changed.map((a) => [a.id, a]))
+  const pick = (ids: number[]) => ids.flatMap((id) => byId.get(id) ?? [])
+  return { situation, changed, removed: change.removed, fired: pick(change.fired), resolved: pick(change.resolved) }
 }

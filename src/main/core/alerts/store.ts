@@ -2,6 +2,7 @@
 // repeats an alert), every transition with its time, value and note, and the operator's
 // acknowledgements and snoozes. The only place alert SQL lives.
 import type { Alert, AlertRuleId, AlertSeverity, AlertState, AlertTransition, SnoozeChoice } from '../../../shared/alerts'
+import { connectionPresence } from '../store/connections'
 import type { Db } from '../store/db'
 import { statement } from '../store/statements'
 import { isoOrNull as iso } from '../store/queries/sql'
@@ -69,13 +70,19 @@ export interface Applied {
   /** Alerts that began firing (new, after pending, a snooze that ended, worse, unmuted). */
   fired: number[]
   resolved: number[]
-  /** Anything an alerts view would show differently (streak counts alone do not). */
-  changed: boolean
+  /** Every alert an alerts view would show differently (streak counts alone do not). */
+  changed: number[]
+  /** Pending alerts discarded: their condition cleared before they fired. */
+  removed: number[]
 }
+
+export const nothingApplied = (): Applied => ({ fired: [], resolved: [], changed: [], removed: [] })
+
+export const anythingApplied = (applied: Applied): boolean => applied.changed.length > 0 || applied.removed.length > 0
 
 /** The engine's changes for one connection, in one transaction. */
 export function applyActions(db: Db, connectionId: string, actions: AlertAction[], now: number): Applied {
-  const applied: Applied = { fired: [], resolved: [], changed: false }
+  const applied = nothingApplied()
   db.transaction(() => {
     for (const action of actions) {
       switch (action.type) {
@@ -99,27 +106,30 @@ export function applyActions(db: Db, connectionId: string, actions: AlertAction[
           const id = Number(lastInsertRowid)
           addTransition(db, id, now, action.state, action.severity, action.value, null)
           if (action.state === 'firing') applied.fired.push(id)
-          applied.changed = true
+          applied.changed.push(id)
           break
         }
         case 'move':
           move(db, action.id, action.state, action.severity, action.value, action.note, now, action.summary)
           if (action.state === 'firing') applied.fired.push(action.id)
           if (action.state === 'resolved') applied.resolved.push(action.id)
-          applied.changed = true
+          applied.changed.push(action.id)
           break
         case 'streak':
           statement(db, 'UPDATE alerts SET streak = ? WHERE id = ?').run(action.streak, action.id)
           break
         case 'discard':
           statement(db, 'DELETE FROM alerts WHERE id = ?').run(action.id)
-          applied.changed = true
+          applied.removed.push(action.id)
           break
+        case 'cooldown':
+          break // held back by the cooldown: nothing stored (the evaluator remembers it)
       }
     }
   })()
   // A resolve after a fire in the same batch (or the reverse) is reported once, as it ends.
   applied.fired = applied.fired.filter((id) => !applied.resolved.includes(id))
+  applied.changed = [...new Set(applied.changed)].filter((id) => !applied.removed.includes(id))
   return applied
 }
 
@@ -172,8 +182,9 @@ function row(db: Db, id: number): AlertRow {
 }
 
 /**
- * Resolves the open alerts of every connection not in `polled` (disabled, or the demo once a
- * real connection takes over): nothing watches them any more, so they must not hold the tray.
+ * Ends the open alerts of every connection not in `polled` (removed, disabled, the demo once a
+ * real connection takes over, or not chosen by this run): nothing watches them any more, so they
+ * must not hold the tray. Each ends with the reason in words, which the alerts view shows.
  */
 export function resolveUnwatched(db: Db, polled: readonly string[], now: number): Applied {
   const rows = statement(db, 'SELECT id, connection_id, severity, state FROM alerts WHERE resolved_at IS NULL').all() as {
@@ -182,14 +193,25 @@ export function resolveUnwatched(db: Db, polled: readonly string[], now: number)
     severity: AlertSeverity
     state: OpenState
   }[]
-  const applied: Applied = { fired: [], resolved: [], changed: false }
+  const applied = nothingApplied()
   const watched = new Set(polled)
+  const realPolled = polled.some((id) => connectionPresence(db, id)?.isDemo === false)
   for (const r of rows.filter((row) => !watched.has(row.connection_id))) {
-    const one = applyActions(db, r.connection_id, [dismiss(r, 'connection no longer polled')], now)
+    const one = applyActions(db, r.connection_id, [dismiss(r, unwatchedReason(db, r.connection_id, realPolled))], now)
     applied.resolved.push(...one.resolved)
-    applied.changed ||= one.changed
+    applied.changed.push(...one.changed)
+    applied.removed.push(...one.removed)
   }
   return applied
+}
+
+/** Why a connection is no longer polled, in words an operator can check. */
+export function unwatchedReason(db: Db, connectionId: string, realPolled: boolean): string {
+  const presence = connectionPresence(db, connectionId)
+  if (!presence) return 'connection removed'
+  if (presence.isDemo) return realPolled ? 'demo data left behind: a real connection is polled now' : 'demo data no longer polled'
+  if (!presence.enabled) return 'connection disabled: no longer polled'
+  return 'connection not polled by this run'
 }
 
 /** Acknowledged: the operator knows; it stays until it resolves. */
@@ -228,6 +250,8 @@ function transitions(db: Db, alertId: number): AlertTransition[] {
 }
 
 function toAlert(db: Db, r: AlertRow): Alert {
+  const list = transitions(db, r.id)
+  const ended = list.findLast((t) => t.state === 'resolved')
   return {
     id: r.id,
     rule: r.rule,
@@ -241,7 +265,8 @@ function toAlert(db: Db, r: AlertRow): Alert {
     firedAt: iso(r.fired_at),
     resolvedAt: iso(r.resolved_at),
     snoozedUntil: iso(r.snoozed_until),
-    transitions: transitions(db, r.id)
+    endReason: r.state === 'resolved' ? (ended?.note ?? 'resolved') : null,
+    transitions: list
   }
 }
 
@@ -284,22 +309,49 @@ export function alertHistory(db: Db): Alert[] {
   return rows.map((r) => toAlert(db, r))
 }
 
-/** Firing and not acknowledged, snoozed or muted: the tray's count. */
-export function firingCount(db: Db): number {
-  return (statement(db, "SELECT COUNT(*) AS n FROM alerts WHERE state = 'firing'").get() as { n: number }).n
-}
-
-export function worstFiring(db: Db): AlertSeverity | null {
-  const { worst } = statement(
+/** Open alerts counted by state and severity: what the situation is made of (index alerts_by_resolved). */
+export function openAlertCounts(db: Db): { state: OpenState; severity: AlertSeverity; n: number }[] {
+  return statement(
     db,
-    "SELECT MAX(CASE severity WHEN 'critical' THEN 2 ELSE 1 END) AS worst FROM alerts WHERE state = 'firing'"
-  ).get() as { worst: number | null }
-  return worst === null ? null : worst === 2 ? 'critical' : 'warning'
+    'SELECT state, severity, COUNT(*) AS n FROM alerts WHERE resolved_at IS NULL GROUP BY state, severity'
+  ).all() as { state: OpenState; severity: AlertSeverity; n: number }[]
 }
 
-/** Whether any connection has an open "cannot reach the service" alert. */
-export function anyBlind(db: Db): boolean {
-  return statement(db, "SELECT 1 FROM alerts WHERE rule = 'monitor-blind' AND resolved_at IS NULL LIMIT 1").get() !== undefined
+/** Connections with an open "cannot reach the service" alert, with their names. */
+export function blindConnections(db: Db): { connectionId: string; connectionName: string }[] {
+  return statement(
+    db,
+    `SELECT DISTINCT a.connection_id AS connectionId, c.name AS connectionName FROM alerts a JOIN connections c ON c.id = a.connection_id
+     WHERE a.rule = 'monitor-blind' AND a.resolved_at IS NULL ORDER BY c.name`
+  ).all() as { connectionId: string; connectionName: string }[]
+}
+
+/** An open alert about one session, as its row shows it. */
+export interface OpenSessionAlert {
+  id: number
+  rule: AlertRuleId
+  connectionId: string
+  eventSessionId: string
+  state: OpenState
+  severity: AlertSeverity
+  summary: string
+}
+
+/** Every open alert about a session (not the connection-wide ones). */
+export function openSessionAlerts(db: Db): OpenSessionAlert[] {
+  return statement(
+    db,
+    `SELECT id, rule, connection_id AS connectionId, event_session_id AS eventSessionId, state, severity, summary
+     FROM alerts WHERE resolved_at IS NULL AND event_session_id IS NOT NULL ORDER BY id`
+  ).all() as OpenSessionAlert[]
+}
+
+/** The alerts with these ids, as the alerts view shows them (ids that are gone are skipped). */
+export function getAlerts(db: Db, ids: readonly number[]): Alert[] {
+  return ids.flatMap((id) => {
+    const found = statement(db, `${SELECT_ALERT} WHERE a.id = ?`).get(id) as AlertRow | undefined
+    return found ? [toAlert(db, found)] : []
+  })
 }
 
 export function notificationsPausedUntil(db: Db, now: number): number | null {

@@ -5,7 +5,7 @@ import type { ConnectionTarget } from '../api/connection'
 import type { RequestLimiter } from '../api/limiter'
 import { startSimulator, type SimulatorOptions } from '../simulator/server'
 import type { Db } from '../store/db'
-import { upsertConnection } from '../store/sessions'
+import { upsertConnection } from '../store/connections'
 import { createReportingClient } from './client-factory'
 
 export const DEMO_CONNECTION_ID = 'demo'

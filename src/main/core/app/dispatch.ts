@@ -1,12 +1,9 @@
 // Turns a raw (name, args) pair from any face into a validated handler call and a Result.
-import { isRequestName, requests, type RequestName, type RequestResult } from '../../../shared/contract'
+import { isRequestName, requests, type RequestHandlers } from '../../../shared/contract'
 import { fail, ok, type Result } from '../../../shared/result'
-import type { z } from 'zod'
 import { findNonPlainData } from './plain-data'
 
-export type Handlers = {
-  [N in RequestName]: (args: z.output<(typeof requests)[N]['args']>) => Promise<RequestResult<N>> | RequestResult<N>
-}
+export type Handlers = RequestHandlers
 
 export type Dispatch = (name: unknown, args: unknown) => Promise<Result<unknown>>
 

@@ -1,13 +1,12 @@
 // One poller per data source, and the app's status as the sum of theirs: an operator sees
 // the worst state and the oldest update, never a rosier picture than the truth.
 import type { Status } from '../../../shared/domain'
-import { AlertEvaluator, type Evaluation } from '../alerts/evaluator'
-import { alertsChanged } from '../alerts/page'
+import { nothingApplied } from '../alerts/store'
 import type { Db } from '../store/db'
-import { countSessions } from '../store/sessions'
 import { Poller, type Cadences, type PollerStatus, type Timers } from '../sync/poller'
 import type { DataSource } from './demo-source'
 import type { EventHub } from './event-hub'
+import { Monitor } from './monitor'
 
 export interface PollerGroupOptions {
   /** One clock for the pollers and the alert rules; tests move it by hand. */
@@ -19,8 +18,8 @@ export class PollerGroup {
   private running: { source: DataSource; poller: Poller }[] = []
   private pausedAll = false
   private readonly clock: () => number
-  /** Judges every poll's snapshots against the alert rules. */
-  private readonly alerts: AlertEvaluator
+  /** Judges every unit of work (alerts, situation, live rows) and pushes what changed. */
+  readonly monitor: Monitor
 
   constructor(
     private readonly db: Db,
@@ -29,7 +28,11 @@ export class PollerGroup {
     private readonly options: PollerGroupOptions = {}
   ) {
     this.clock = options.clock ?? Date.now
-    this.alerts = new AlertEvaluator(db, this.clock)
+    this.monitor = new Monitor(db, hub, {
+      clock: this.clock,
+      polled: () => this.running.map((r) => r.source.target.id),
+      pollingPaused: () => this.pollingPaused()
+    })
   }
 
   /** Takes effect for pollers started from now on (the app restarts them). */
@@ -42,11 +45,14 @@ export class PollerGroup {
   }
 
   start(sources: DataSource[]): void {
-    // After a unit of work (a pass or a round of details): the sessions, then the alert rules.
-    const afterWork = (source: DataSource, poller: Poller, at: number): void => {
-      const counts = countSessions(this.db)
-      this.hub.emit('sessionsChanged', { at: new Date(at).toISOString(), liveCount: counts.live, storedCount: counts.stored })
-      this.evaluate(source, poller)
+    // After a unit of work (a pass, a round of details, a refresh, a range): alerts, then rows.
+    const afterWork = (source: DataSource, poller: Poller): void => {
+      try {
+        this.monitor.afterWork(source.target.id, poller.currentStatus.lastUpdateAt)
+      } catch (error) {
+        // An alert that cannot be stored must not stop polling; the status says why.
+        this.hub.emit('statusChanged', { ...this.status(), lastError: `alerts: ${error instanceof Error ? error.message : String(error)}` })
+      }
     }
     this.running = sources.map((source) => {
       const poller = new Poller(this.db, source.client, {
@@ -56,8 +62,7 @@ export class PollerGroup {
         ...(this.options.clock ? { clock: this.options.clock } : {}),
         ...(this.options.timers ? { timers: this.options.timers } : {}),
         onStatus: () => this.hub.emit('statusChanged', this.status()),
-        onPolled: (report) => afterWork(source, poller, report.at),
-        onDetails: (report) => afterWork(source, poller, report.at),
+        onWork: () => afterWork(source, poller),
         onConnectivity: (change) =>
           this.hub.emit('connectivityChanged', {
             connectionId: source.target.id,
@@ -71,31 +76,16 @@ export class PollerGroup {
       poller.start()
       return { source, poller }
     })
-    this.forgetUnwatched()
-  }
-
-  /** Alerts after a unit of work; one push for all that fired or resolved in it. */
-  private evaluate(source: DataSource, poller: Poller): void {
     try {
-      const result = this.alerts.evaluate(source.target.id, poller.currentStatus.lastUpdateAt)
-      if (result.changed) this.pushAlerts(result)
-    } catch (error) {
-      // An alert that cannot be stored must not stop polling; the status says why.
-      this.hub.emit('statusChanged', { ...this.status(), lastError: `alerts: ${error instanceof Error ? error.message : String(error)}` })
-    }
-  }
-
-  private pushAlerts(change: Pick<Evaluation, 'fired' | 'resolved'>): void {
-    this.hub.emit('alertsChanged', alertsChanged(this.db, this.clock(), change, this.pollingPaused()))
-  }
-
-  private forgetUnwatched(): void {
-    try {
-      const result = this.alerts.forgetUnwatched(this.running.map((r) => r.source.target.id))
-      if (result.changed) this.pushAlerts(result)
+      this.monitor.pollersChanged()
     } catch {
       // Best effort: the next start tries again.
     }
+  }
+
+  /** The poller of a polled connection, if it is polled. */
+  pollerOf(connectionId: string): Poller | undefined {
+    return this.running.find((r) => r.source.target.id === connectionId)?.poller
   }
 
   /** Whether every connection's polling is paused: the tray shows "paused". */
@@ -110,6 +100,8 @@ export class PollerGroup {
     await Promise.all(stopping.map((r) => r.poller.stop()))
     await Promise.all(stopping.map((r) => r.source.close()))
   }
+
+  /** Every unit of work under way has finished and was judged (tests). */
 
   /** Resolves when every poller's work in hand has finished (tests moving time by hand). */
   async idle(): Promise<void> {
@@ -129,13 +121,29 @@ export class PollerGroup {
       else poller.resume()
     }
     this.hub.emit('statusChanged', this.status())
-    this.pushAlerts({ fired: [], resolved: [] })
+    this.monitor.publishAlerts(nothingApplied())
   }
 
   refreshSession(connectionId: string, eventSessionId: string): Promise<{ viewers: number }> {
-    const entry = this.running.find((r) => r.source.target.id === connectionId)
-    if (!entry) throw new Error(`connection ${connectionId} is not being polled`)
-    return entry.poller.refreshSession(eventSessionId)
+    const poller = this.pollerOf(connectionId)
+    if (!poller) throw new Error(`connection ${connectionId} is not being polled`)
+    return poller.refreshSession(eventSessionId)
+  }
+
+  /**
+   * One date range of a connection's sessions into the cache, through its poller: the one writer
+   * of that connection. A connection not polled now (disabled) gets a poller of its own for this
+   * one unit of work, never started; its rows are pushed, its alerts not judged (nothing watches it).
+   */
+  async fetchRange(source: DataSource, from: Date, to: Date): Promise<{ listed: number }> {
+    const polled = this.pollerOf(source.target.id)
+    if (polled) return polled.fetchRange(from, to)
+    const once = new Poller(this.db, source.client, {
+      connectionId: source.target.id,
+      ...(this.options.clock ? { clock: this.options.clock } : {}),
+      onWork: () => this.monitor.publishBoard()
+    })
+    return once.fetchRange(from, to)
   }
 
   status(): Status {

@@ -1,30 +1,77 @@
 // The operator's screens' requests: named queries over the cache only, so every one of them
-// works offline. Arguments are validated by the contract before they get here.
+// works offline. The store answers with what the service said; the verdicts (scores on 0–100,
+// health under the session's levels) are added here, once. Arguments are validated by the
+// contract before they get here.
+import type { RequestHandlers } from '../../../shared/contract'
 import type { Db } from '../store/db'
 import { exportChunk, viewerDetail } from '../store/export-chunks'
 import { breakdown, pastSessions, snapshotsForChart, viewerPage } from '../store/queries'
 import { isoOrNull } from '../store/queries/sql'
-import { statement } from '../store/statements'
-import type { Handlers } from './dispatch'
+import { newestPollAt } from '../store/sessions'
+import { Verdicts } from './verdicts'
 
-type ScreenHandlers = Pick<Handlers, 'sessionChart' | 'viewerPage' | 'viewerDetail' | 'breakdown' | 'pastSessions' | 'exportChunk'>
+type ScreenHandlers = Pick<
+  RequestHandlers,
+  'sessionChart' | 'liveTrends' | 'viewerPage' | 'viewerDetail' | 'breakdown' | 'pastSessions' | 'exportChunk'
+>
 
 const ms = (iso: string | undefined): number | undefined => (iso === undefined ? undefined : Date.parse(iso))
 
-/** The newest poll the cache holds: what "cached data as of …" means. */
-function cachedAsOf(db: Db): string | null {
-  const { at } = statement(db, 'SELECT MAX(last_polled_at) AS at FROM sessions').get() as { at: number | null }
-  return isoOrNull(at)
+/** Points per sparkline when the screen does not say: one a minute over the hour. */
+const TREND_POINTS = 60
+
+export interface ScreenDeps {
+  /** The connections being polled now: History says which sessions nothing watches any more. */
+  polled(): readonly string[]
 }
 
-export function screenHandlers(db: Db): ScreenHandlers {
+export function screenHandlers(db: Db, deps: ScreenDeps): ScreenHandlers {
+  const chart = (verdicts: Verdicts, connectionId: string, eventSessionId: string, options: { from?: number; maxPoints?: number }) => {
+    const series = snapshotsForChart(db, connectionId, eventSessionId, options)
+    return { ...series, points: series.points.map((p) => verdicts.point(connectionId, p)) }
+  }
   return {
     sessionChart: ({ connectionId, eventSessionId, from, maxPoints }) =>
-      snapshotsForChart(db, connectionId, eventSessionId, { from: ms(from), maxPoints }),
-    viewerPage: ({ connectionId, eventSessionId, ...query }) => viewerPage(db, connectionId, eventSessionId, query),
-    viewerDetail: ({ connectionId, eventSessionId, viewerId }) => viewerDetail(db, connectionId, eventSessionId, viewerId),
-    breakdown: ({ connectionId, eventSessionId, dimension }) => breakdown(db, connectionId, eventSessionId, dimension),
-    pastSessions: ({ from, to, ...query }) => ({ ...pastSessions(db, { ...query, from: ms(from), to: ms(to) }), cachedAsOf: cachedAsOf(db) }),
+      chart(new Verdicts(db), connectionId, eventSessionId, { from: ms(from), maxPoints }),
+    liveTrends: ({ sessions, from, maxPoints }) => {
+      const verdicts = new Verdicts(db)
+      const options = { from: ms(from), maxPoints: maxPoints ?? TREND_POINTS }
+      return {
+        trends: sessions.map(({ connectionId, eventSessionId }) => ({
+          connectionId,
+          eventSessionId,
+          points: chart(verdicts, connectionId, eventSessionId, options).points
+        }))
+      }
+    },
+    viewerPage: ({ connectionId, eventSessionId, ...query }) => {
+      const verdicts = new Verdicts(db)
+      const page = viewerPage(db, connectionId, eventSessionId, query)
+      return { ...page, rows: page.rows.map((row) => ({ ...row, ...verdicts.judge(connectionId, eventSessionId, row.reliabilityScore) })) }
+    },
+    viewerDetail: ({ connectionId, eventSessionId, viewerId }) => {
+      const viewer = viewerDetail(db, connectionId, eventSessionId, viewerId)
+      if (!viewer) return null
+      const raw = typeof viewer.reliabilityScore === 'number' ? viewer.reliabilityScore : null
+      return { viewer, ...new Verdicts(db).judge(connectionId, eventSessionId, raw) }
+    },
+    breakdown: ({ connectionId, eventSessionId, dimension }) => {
+      const verdicts = new Verdicts(db)
+      return breakdown(db, connectionId, eventSessionId, dimension).map((row) => {
+        const { reliability, health } = verdicts.judge(connectionId, eventSessionId, row.avgReliability)
+        return { ...row, avgReliability: reliability, health }
+      })
+    },
+    pastSessions: ({ from, to, ...query }) => {
+      const verdicts = new Verdicts(db)
+      const polled = new Set(deps.polled())
+      const page = pastSessions(db, { ...query, from: ms(from), to: ms(to) })
+      return {
+        ...page,
+        rows: page.rows.map((row) => ({ ...verdicts.of(row), watched: polled.has(row.connectionId) })),
+        cachedAsOf: isoOrNull(newestPollAt(db))
+      }
+    },
     exportChunk: (query) => exportChunk(db, query)
   }
 }

@@ -24,7 +24,6 @@ import type { AppSettings } from '../../../shared/settings'
 import type { Cadences } from '../sync/poller'
 import type { CadenceSettings } from '../../../shared/settings'
 import { listDiagnostics } from '../store/diagnostics'
-import { getSession, listLiveSessions, storeSessionList } from '../store/sessions'
 import { startDemoSource, type DataSource } from './demo-source'
 import { createDispatch } from './dispatch'
 import { EventHub } from './event-hub'
@@ -47,10 +46,12 @@ const RETENTION_FIRST_DELAY_MS = 5 * 60_000
 export async function startAppCore(options: AppCoreOptions & { secrets?: SecretStore }): Promise<AppCore> {
   const db = openDatabase(options.dbFile, { nativeBinding: options.nativeBinding })
   const hub = new EventHub()
-  const connections = new ConnectionService(db, options.secrets ?? osKeychain())
   // Cadences from the command line hold for the run; otherwise the stored settings.
   const cadencesFromSettings = (): Partial<Cadences> => toCadences(getCadenceSettings(db))
   const pollers = new PollerGroup(db, hub, options.cadences ?? cadencesFromSettings())
+  const polled = (): string[] => pollers.sources.map((s) => s.target.id)
+  const { monitor } = pollers
+  const connections = new ConnectionService(db, options.secrets ?? osKeychain(), { polled })
   // One gate for every connection: at most 4 requests in flight and 10 started per second.
   const limiter = new RequestLimiter({ maxInFlight: 4, perSecond: 10 })
 
@@ -97,11 +98,15 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   }
 
   const dispatch = createDispatch({
-    ...screenHandlers(db),
-    ...alertHandlers(db, { pollingPaused: () => pollers.pollingPaused(), push: (payload) => hub.emit('alertsChanged', payload) }),
+    ...screenHandlers(db, { polled }),
+    ...alertHandlers(db, {
+      situation: () => monitor.situation(),
+      publishAlerts: (change) => monitor.publishAlerts(change),
+      publishBoard: () => monitor.publishBoard()
+    }),
     getStatus: () => pollers.status(),
-    listLiveSessions: () => listLiveSessions(db),
-    getSession: ({ connectionId, eventSessionId }) => getSession(db, connectionId, eventSessionId),
+    listLiveSessions: () => monitor.board.current(),
+    getSession: ({ connectionId, eventSessionId }) => monitor.board.session(connectionId, eventSessionId),
     refreshNow: () => {
       pollers.refreshNow()
       return { startedAt: new Date().toISOString() }
@@ -143,7 +148,11 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
         pollers.setCadences(cadencesFromSettings())
         await reconcile()
       }
-      return settings()
+      const saved = settings()
+      // Every window and the wall follow; new levels change the live rows' health at once.
+      hub.emit('settingsChanged', saved)
+      if (thresholds) monitor.publishBoard()
+      return saved
     },
     listDiagnostics: ({ limit }) =>
       listDiagnostics(db, limit).map((d) => ({ ...d, at: new Date(d.at).toISOString() })),
@@ -151,9 +160,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       const source =
         pollers.sources.find((s) => s.target.id === connectionId) ??
         savedSource(db, connections, await connections.get(connectionId), limiter)
-      const list = await source.client.listSessions({ startedAtFrom: new Date(from), startedAtTo: new Date(to) })
-      storeSessionList(db, connectionId, list.sessions, Date.now())
-      return { listed: list.sessions.length }
+      return pollers.fetchRange(source, new Date(from), new Date(to))
     }
   })
 

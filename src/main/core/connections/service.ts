@@ -6,15 +6,15 @@ import { ZodError } from 'zod'
 import {
   ConnectionInputSchema,
   type ConnectionSettings,
-  type ConnectionTestReport,
   type ConnectionView
 } from '../../../shared/connections'
 import type { ConnectionTarget, Credentials } from '../api/connection'
+import { decideScale } from '../health/scale'
 import { KeychainUnavailableError, type SecretStore } from '../secrets/keychain'
 import type { Db } from '../store/db'
+import { connectionScales } from '../store/reliability-scales'
 import { environmentSecret, SECRET_ENV } from './env-secret'
 import { ConnectionError, redact } from './errors'
-import { testConnection } from './test-connection'
 import {
   deleteConnection,
   findConnectionByName,
@@ -24,7 +24,7 @@ import {
   setConnectionEnabled,
   updateConnection,
   type ConnectionRecord
-} from './repository'
+} from '../store/connections'
 
 export { SECRET_ENV }
 
@@ -33,10 +33,16 @@ const MAX_SECRET_LENGTH = 4096
 /** A target for the API client, with the connection's optional Origin/Referer. */
 export type ConnectionTargetWithHeaders = ConnectionTarget & { origin?: string; referer?: string }
 
+export interface ConnectionServiceOptions {
+  /** The connections the app polls now (none for the CLI's own commands). */
+  polled?: () => readonly string[]
+}
+
 export class ConnectionService {
   constructor(
     private readonly db: Db,
-    private readonly secrets: SecretStore
+    private readonly secrets: SecretStore,
+    private readonly options: ConnectionServiceOptions = {}
   ) {}
 
   /** User connections (never the demo row), each with whether the keychain holds its secret. */
@@ -104,7 +110,7 @@ export class ConnectionService {
       throw error
     }
     if (!record) throw notFound(connectionId)
-    return secret ? { ...record, secretStored: true } : this.view(record)
+    return this.view(record, secret ? true : undefined)
   }
 
   /**
@@ -168,11 +174,6 @@ export class ConnectionService {
     }
   }
 
-  /** "Test connection" for a saved connection, with the secret it would really use. */
-  async test(id: string, env: NodeJS.ProcessEnv = process.env): Promise<ConnectionTestReport> {
-    return testConnection(this.target(id), () => this.credentialsFor(id, env))
-  }
-
   /** A user connection by id; the demo row is not one. */
   private record(id: string): ConnectionRecord {
     const record = typeof id === 'string' ? getConnection(this.db, id) : null
@@ -180,8 +181,20 @@ export class ConnectionService {
     return record
   }
 
-  private async view(record: ConnectionRecord): Promise<ConnectionView> {
-    return { ...record, secretStored: await this.hasSecret(record.id) }
+  /** What the UI may see: the record, the keychain's yes/no, the scale in use and why, and whether it is polled. */
+  private async view(record: ConnectionRecord, secretStored?: boolean): Promise<ConnectionView> {
+    const { connectionId: _id, connectionName: _name, ...scale } = connectionScales(this.db).get(record.id) ?? {
+      connectionId: record.id,
+      connectionName: record.name,
+      setting: record.reliabilityScale,
+      ...decideScale(record.reliabilityScale, { count: 0, max: null })
+    }
+    return {
+      ...record,
+      secretStored: secretStored ?? (await this.hasSecret(record.id)),
+      reliabilityScale: scale,
+      polled: this.options.polled?.().includes(record.id) ?? false
+    }
   }
 
   /** Listing must work without a keychain: an unreachable one simply holds nothing. */

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net'
 import { decodeCursor, encodeCursor } from './cursor'
 import { driftSession, driftViewer } from './drift'
 import { SimulatorFaults } from './faults'
-import { sessionRecord } from './records'
+import { sessionRecord, type SimulatedScale } from './records'
 import { sendFailure, sendJson } from './respond'
 import { ENDPOINTS, SimulatorStats } from './stats'
 import { viewerRecord } from './viewers'
@@ -39,6 +39,8 @@ export interface SimulatorOptions extends Partial<Omit<WorldOptions, 'platformId
   clock?: () => number
   /** After this many ms, the first live session's reliability drops (default 25 points for 10 minutes). */
   incident?: { afterMs: number; drop?: number; minutes?: number }
+  /** The scale reliabilityScore is reported on, sessions and viewers alike (default 0–100). */
+  reliabilityScale?: SimulatedScale
 }
 
 export interface RunningSimulator {
@@ -59,6 +61,7 @@ const MAX_TOKENS = 10_000
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const clock = options.clock ?? Date.now
+  const scale = options.reliabilityScale ?? '0-100'
   const credentials = options.credentials ?? DEMO_CREDENTIALS
   const world = new World(
     {
@@ -187,7 +190,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   }
 
   function record(s: SimSession): Record<string, unknown> {
-    return sessionRecord(s, credentials.platformId, credentials.tenantId)
+    return sessionRecord(s, credentials.platformId, credentials.tenantId, scale)
   }
 
   function listSessions(url: URL, res: ServerResponse): void {
@@ -239,7 +242,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       startedAt: new Date(s.startedAt).toISOString(),
       updatedAt: new Date(s.updatedAt).toISOString(),
       data: page.map((v, i) => {
-        const viewer = viewerRecord(v, now, s.reliability)
+        const viewer = viewerRecord(v, now, s.reliability, scale)
         return faults.schemaDrift ? driftViewer(viewer, i) : viewer
       }),
       ...(next ? { pagination: { nextCursor: next } } : {})

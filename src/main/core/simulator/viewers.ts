@@ -1,5 +1,6 @@
 // A simulated viewer: fixed traits drawn once at join; counters derived from time at read,
 // so a session of 5,000 viewers costs nothing per tick.
+import { reportedScore, type SimulatedScale } from './records'
 import { APPS, CONNECTION_KINDS, DEVICES, OS_BY_DEVICE, SITES } from './catalog'
 import type { Random } from './random'
 
@@ -50,7 +51,7 @@ export function createViewer(random: Random, seq: number, at: number, siteBias: 
 }
 
 /** The viewer as the API reports it at time `now`, given the session's reliability (0–100). */
-export function viewerRecord(viewer: SimViewer, now: number, sessionReliability: number): Record<string, unknown> {
+export function viewerRecord(viewer: SimViewer, now: number, sessionReliability: number, scale: SimulatedScale = '0-100'): Record<string, unknown> {
   const until = viewer.endedAt ?? now
   const watchedSeconds = Math.max(0, (until - viewer.startedAt) / 1000)
   const rebufferingTime = watchedSeconds * (1 - viewer.quality) * 0.25
@@ -72,7 +73,7 @@ export function viewerRecord(viewer: SimViewer, now: number, sessionReliability:
         siteCode: viewer.siteCode
       }
     ],
-    reliabilityScore: round(Math.min(100, sessionReliability * viewer.quality + 2), 2),
+    reliabilityScore: reportedScore(Math.min(100, sessionReliability * viewer.quality + 2), scale),
     rebufferingEvents: Math.floor(rebufferingTime / 3),
     rebufferingTime: round(rebufferingTime, 1),
     viewingTime: round(viewingTime, 1),

@@ -1,37 +1,7 @@
 // Named queries over sessions and snapshots: the only place their SQL lives.
-import type { LiveSession } from '../../../shared/domain'
-import type { ConnectionTarget } from '../api/connection'
 import type { EventSessionRecord } from '../api/schemas'
 import type { Db } from './db'
 import { statement } from './statements'
-
-export interface ConnectionRow extends ConnectionTarget {
-  isDemo: boolean
-  /** Whether the app polls it; set on insert only (default true). */
-  enabled?: boolean
-}
-
-export function upsertConnection(db: Db, c: ConnectionRow, now = Date.now()): void {
-  statement(
-    db,
-    `INSERT INTO connections (id, name, base_url, auth_url, platform_id, tenant_id, client_id, is_demo, enabled, created_at)
-     VALUES (@id, @name, @baseUrl, @authUrl, @platformId, @tenantId, @clientId, @isDemo, @enabled, @now)
-     ON CONFLICT (id) DO UPDATE SET name = excluded.name, base_url = excluded.base_url,
-       auth_url = excluded.auth_url, platform_id = excluded.platform_id, tenant_id = excluded.tenant_id,
-       client_id = excluded.client_id, is_demo = excluded.is_demo`
-  ).run({
-    id: c.id,
-    name: c.name,
-    baseUrl: c.baseUrl,
-    authUrl: c.authUrl,
-    platformId: c.platformId,
-    tenantId: c.tenantId,
-    clientId: c.clientId,
-    isDemo: c.isDemo ? 1 : 0,
-    enabled: c.enabled === false ? 0 : 1,
-    now
-  })
-}
 
 // ended_observed_at: when the cache first saw the session ended (kept from then on; NULL while
 // live, also if the service ever reports it live again). peak_viewers: the highest count seen.
@@ -96,7 +66,8 @@ export function storeSessionSnapshot(db: Db, connectionId: string, record: Event
   })()
 }
 
-/** A session joined with its connection's name, as the screens' queries read it. */
+/** A session joined with its connection's name, as the screens' queries read it: what the service
+ *  said, raw. The core's app layer adds the verdicts (score on 0–100, health, alert). */
 export interface SessionRow {
   connection_id: string
   connection_name: string
@@ -121,38 +92,53 @@ const SELECT_SESSION = `
 
 const iso = (ms: number): string => new Date(ms).toISOString()
 
-function toLiveSession(row: SessionRow): LiveSession {
-  return {
-    connectionId: row.connection_id,
-    connectionName: row.connection_name,
-    eventSessionId: row.event_session_id,
-    eventName: row.event_name,
-    contentId: row.content_id,
-    startedAt: iso(row.started_at),
-    updatedAt: iso(row.updated_at),
-    hasEnded: row.has_ended === 1,
-    viewersCount: row.viewers_count,
-    reliabilityScore: row.reliability_score,
-    cdnTraffic: row.cdn_traffic,
-    ecdnTraffic: row.ecdn_traffic,
-    lastPolledAt: row.last_polled_at === null ? null : iso(row.last_polled_at)
-  }
-}
-
 /** Live sessions now, oldest first: every connection's, or one connection's (index sessions_live). */
-export function listLiveSessions(db: Db, connectionId?: string): LiveSession[] {
-  const rows = (
+export function liveSessionRows(db: Db, connectionId?: string): SessionRow[] {
+  return (
     connectionId === undefined
       ? statement(db, `${SELECT_SESSION} WHERE s.has_ended = 0 ORDER BY s.started_at`).all()
       : statement(db, `${SELECT_SESSION} WHERE s.has_ended = 0 AND s.connection_id = ? ORDER BY s.started_at`).all(connectionId)
   ) as SessionRow[]
-  return rows.map(toLiveSession)
 }
 
-export function getSession(db: Db, connectionId: string, eventSessionId: string): LiveSession | null {
-  const row = statement(db, `${SELECT_SESSION} WHERE s.connection_id = ? AND s.event_session_id = ?`)
-    .get(connectionId, eventSessionId) as SessionRow | undefined
-  return row ? toLiveSession(row) : null
+export function sessionRow(db: Db, connectionId: string, eventSessionId: string): SessionRow | null {
+  const row = statement(db, `${SELECT_SESSION} WHERE s.connection_id = ? AND s.event_session_id = ?`).get(connectionId, eventSessionId) as
+    | SessionRow
+    | undefined
+  return row ?? null
+}
+
+/** The ids of the sessions the cache holds as live for one connection. */
+export function liveSessionIds(db: Db, connectionId: string): string[] {
+  const rows = statement(db, 'SELECT event_session_id AS id FROM sessions WHERE connection_id = ? AND has_ended = 0').all(
+    connectionId
+  ) as { id: string }[]
+  return rows.map((r) => r.id)
+}
+
+/** The newest poll the cache holds (of one connection, or of all): "cached data as of …". */
+export function newestPollAt(db: Db, connectionId?: string): number | null {
+  const row = (
+    connectionId === undefined
+      ? statement(db, 'SELECT MAX(last_polled_at) AS at FROM sessions').get()
+      : statement(db, 'SELECT MAX(last_polled_at) AS at FROM sessions WHERE connection_id = ?').get(connectionId)
+  ) as { at: number | null }
+  return row.at
+}
+
+/** What the alert rules need of a session: its name and whether it is still live. */
+export interface SessionLiveness {
+  id: string
+  name: string | null
+  ended: boolean
+}
+
+export function sessionLiveness(db: Db, connectionId: string, eventSessionId: string): SessionLiveness | null {
+  const row = statement(
+    db,
+    'SELECT event_session_id AS id, event_name AS name, has_ended AS ended FROM sessions WHERE connection_id = ? AND event_session_id = ?'
+  ).get(connectionId, eventSessionId) as { id: string; name: string | null; ended: number } | undefined
+  return row ? { id: row.id, name: row.name, ended: row.ended === 1 } : null
 }
 
 export function countSessions(db: Db): { stored: number; live: number } {
@@ -197,6 +183,27 @@ export interface SnapshotRow {
   reliabilityScore: number
   cdnTraffic: number
   ecdnTraffic: number
+}
+
+/** A session's snapshots taken at or after `since`, oldest first: the alert rules' windows. */
+export function snapshotsSince(db: Db, connectionId: string, eventSessionId: string, since: number): SnapshotRow[] {
+  return statement(
+    db,
+    `SELECT taken_at AS takenAt, viewers_count AS viewersCount, reliability_score AS reliabilityScore,
+       cdn_traffic AS cdnTraffic, ecdn_traffic AS ecdnTraffic
+     FROM snapshots WHERE connection_id = ? AND event_session_id = ? AND taken_at >= ? ORDER BY taken_at`
+  ).all(connectionId, eventSessionId, since) as SnapshotRow[]
+}
+
+/** A session's newest snapshot (index snapshots by session and time), or null before the first. */
+export function latestSnapshot(db: Db, connectionId: string, eventSessionId: string): SnapshotRow | null {
+  const row = statement(
+    db,
+    `SELECT taken_at AS takenAt, viewers_count AS viewersCount, reliability_score AS reliabilityScore,
+       cdn_traffic AS cdnTraffic, ecdn_traffic AS ecdnTraffic
+     FROM snapshots WHERE connection_id = ? AND event_session_id = ? ORDER BY taken_at DESC LIMIT 1`
+  ).get(connectionId, eventSessionId) as SnapshotRow | undefined
+  return row ?? null
 }
 
 export function listSnapshots(db: Db, connectionId: string, eventSessionId: string): SnapshotRow[] {

@@ -4,8 +4,9 @@
 import type { Db } from './db'
 import { statement } from './statements'
 
-/** What started the run; free to grow (the column is plain TEXT). */
-export const SYNC_RUN_KINDS = ['pass', 'once', 'range', 'discovery', 'details', 'viewers', 'refresh', 'backfill'] as const
+/** What started the run: `sync --once`, a poller's discovery pass or round of live details, an
+ *  operator's refresh of one session or fetch of a date range. Free to grow (plain TEXT). */
+export const SYNC_RUN_KINDS = ['once', 'discovery', 'details', 'refresh', 'range'] as const
 export type SyncRunKind = (typeof SYNC_RUN_KINDS)[number]
 
 export const SYNC_RUN_OUTCOMES = ['ok', 'partial', 'failed', 'stopped'] as const

@@ -1,41 +1,11 @@
-// The units the API does not state, resolved for the screens: the operator's setting, else what
-// the cached data shows, else a stated default. Each comes with the reason, which the Settings
-// screen shows ("detected: every reliabilityScore cached is between 0 and 1").
+// The viewer units the API does not state, resolved for the screens: the operator's setting,
+// else what the cached data shows, else a stated default. Each comes with the reason, which the
+// Settings screen shows. (The reliability scale is each connection's: reliability-scales.ts.)
 import type { DisplaySettings, ResolvedUnits } from '../../../shared/settings'
 import type { Db } from './db'
-import { statement } from './statements'
+import { viewerUnitSample, type ViewerSample } from './viewers'
 
 type Resolved<T> = { value: T; source: 'setting' | 'detected' | 'default'; reason: string }
-
-/** Viewers sampled for the time and traffic units: enough to be sure, cheap at any cache size. */
-const SAMPLE = 500
-
-export function reliabilityScale(db: Db, setting: DisplaySettings['reliabilityScale']): Resolved<'0-1' | '0-100'> {
-  if (setting !== 'auto') return { value: setting, source: 'setting', reason: 'set in Settings' }
-  const { max, n } = statement(db, 'SELECT MAX(reliability_score) AS max, COUNT(*) AS n FROM sessions').get() as {
-    max: number | null
-    n: number
-  }
-  if (n === 0 || max === null) return { value: '0-100', source: 'default', reason: 'no sessions cached yet; assumed 0–100' }
-  if (max <= 1) return { value: '0-1', source: 'detected', reason: `every session's reliabilityScore cached is between 0 and 1 (${n} sessions)` }
-  return { value: '0-100', source: 'detected', reason: 'sessions report reliabilityScore values above 1' }
-}
-
-interface ViewerSample {
-  viewing: number
-  spanMs: number
-  traffic: number
-}
-
-function viewerSample(db: Db): ViewerSample[] {
-  return statement(
-    db,
-    `SELECT viewing_time AS viewing, ended_at - started_at AS spanMs, COALESCE(cdn_traffic, 0) + COALESCE(ecdn_traffic, 0) AS traffic
-     FROM viewers
-     WHERE viewing_time > 0 AND started_at IS NOT NULL AND ended_at > started_at
-     LIMIT ${SAMPLE}`
-  ).all() as ViewerSample[]
-}
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b)
@@ -75,10 +45,9 @@ function trafficUnit(
 }
 
 export function resolveUnits(db: Db, display: DisplaySettings): ResolvedUnits {
-  const sample = display.viewerTimeUnit === 'auto' || display.trafficUnit === 'auto' ? viewerSample(db) : []
+  const sample = display.viewerTimeUnit === 'auto' || display.trafficUnit === 'auto' ? viewerUnitSample(db) : []
   const time = viewerTimeUnit(sample, display.viewerTimeUnit)
   return {
-    reliabilityScale: reliabilityScale(db, display.reliabilityScale),
     trafficUnit: trafficUnit(sample, time, display.trafficUnit),
     viewerTimeUnit: time
   }

@@ -97,3 +97,23 @@ export function sessionsWithViewerLists(db: Db, connectionId: string): Set<strin
   ) as { id: string }[]
   return new Set(rows.map((r) => r.id))
 }
+
+/** A viewer sample for the unit detection (units.ts). */
+export interface ViewerSample {
+  viewing: number
+  spanMs: number
+  traffic: number
+}
+
+/** Viewers sampled for the time and traffic units: enough to be sure, cheap at any cache size. */
+const UNIT_SAMPLE = 500
+
+export function viewerUnitSample(db: Db): ViewerSample[] {
+  return statement(
+    db,
+    `SELECT viewing_time AS viewing, ended_at - started_at AS spanMs, COALESCE(cdn_traffic, 0) + COALESCE(ecdn_traffic, 0) AS traffic
+     FROM viewers
+     WHERE viewing_time > 0 AND started_at IS NOT NULL AND ended_at > started_at
+     LIMIT ${UNIT_SAMPLE}`
+  ).all() as ViewerSample[]
+}

@@ -4,20 +4,12 @@ import { describeApiError, type ReportingClient } from '../api/client'
 import type { Db } from '../store/db'
 import { recordDiagnostic } from '../store/diagnostics'
 import { storeSessionSnapshot } from '../store/sessions'
-import { statement } from '../store/statements'
 import { forEachLimited } from './limit'
 import type { SyncProblem } from './sync-pass'
 
 export interface DetailsReport {
   snapshots: number
   problems: SyncProblem[]
-}
-
-export function cachedLiveSessionIds(db: Db, connectionId: string): string[] {
-  const rows = statement(db, 'SELECT event_session_id AS id FROM sessions WHERE connection_id = ? AND has_ended = 0').all(
-    connectionId
-  ) as { id: string }[]
-  return rows.map((r) => r.id)
 }
 
 export async function refreshDetails(

@@ -4,11 +4,13 @@
 // session now, and says once when the service becomes unreachable and once when it is back,
 // backing off in between. The same poller serves the desktop app, the browser host and the CLI.
 import type { PollState } from '../../../shared/domain'
-import type { ReportingClient } from '../api/client'
+import type { Timers } from '../../../shared/timers'
+import { describeApiError, type ReportingClient } from '../api/client'
 import type { Db } from '../store/db'
-import { storeSessionSnapshot } from '../store/sessions'
+import { liveSessionIds, storeSessionList, storeSessionSnapshot } from '../store/sessions'
+import { finishSyncRun, startSyncRun, type SyncRunKind } from '../store/sync-runs'
 import { inThreadViewerStore, type ViewerListStore } from '../store/viewer-store'
-import { cachedLiveSessionIds, refreshDetails, type DetailsReport } from './details'
+import { refreshDetails, type DetailsReport } from './details'
 import { recordedSyncPass } from './recorded-pass'
 import type { SyncProblem, SyncProgress, SyncReport } from './sync-pass'
 
@@ -40,11 +42,7 @@ export interface Connectivity {
   reason: string | null
 }
 
-/** setTimeout/clearTimeout, injectable so tests move time by hand. */
-export interface Timers {
-  setTimeout(callback: () => void, ms: number): unknown
-  clearTimeout(handle: unknown): void
-}
+export type { Timers }
 
 const realTimers: Timers = {
   setTimeout: (callback, ms) => setTimeout(callback, ms),
@@ -64,11 +62,21 @@ export interface PollerOptions {
   random?: () => number
   onPolled?: (outcome: PollOutcome) => void
   onDetails?: (report: DetailsReport & { at: number }) => void
+  /** After every unit of work that wrote to the cache, whatever its kind: the app judges and pushes. */
+  onWork?: (kind: SyncRunKind) => void
   onStatus?: (status: PollerStatus) => void
   onConnectivity?: (change: Connectivity) => void
   onProgress?: (progress: SyncProgress) => void
   /** Where viewer lists are stored (default: on this thread); the owner closes it. */
   viewerStore?: ViewerListStore
+}
+
+/** What a unit of work stored, for its sync run. */
+interface RunCounts {
+  listed?: number
+  snapshots?: number
+  viewerLists?: number
+  viewers?: number
 }
 
 export class Poller {
@@ -148,17 +156,54 @@ export class Poller {
     return this.currentPass
   }
 
-  /** One session's record, snapshot and viewer list, now. */
+  /** One session's record, snapshot and viewer list, now: a unit of work like any other. */
   refreshSession(eventSessionId: string): Promise<{ snapshot: boolean; viewers: number }> {
-    return this.exclusive(async () => {
-      const now = this.clock()
-      const detail = await this.client.getSession(eventSessionId)
-      storeSessionSnapshot(this.db, this.options.connectionId, detail, now)
-      const list = await this.client.listViewers(eventSessionId)
-      await this.viewerStore.store(this.options.connectionId, eventSessionId, list.viewers, this.clock(), list.pages)
-      this.viewersFetchedAt.set(eventSessionId, now)
-      return { snapshot: true, viewers: list.viewers.length }
-    })
+    return this.exclusive(() =>
+      this.recorded('refresh', async (run) => {
+        const now = this.clock()
+        const detail = await this.client.getSession(eventSessionId)
+        storeSessionSnapshot(this.db, this.options.connectionId, detail, now)
+        run.snapshots = 1
+        const list = await this.client.listViewers(eventSessionId)
+        await this.viewerStore.store(this.options.connectionId, eventSessionId, list.viewers, this.clock(), list.pages)
+        this.viewersFetchedAt.set(eventSessionId, now)
+        run.viewerLists = 1
+        run.viewers = list.viewers.length
+        return { snapshot: true, viewers: list.viewers.length }
+      })
+    )
+  }
+
+  /** One date range of sessions from the service into the cache (Connections → fetch a range). */
+  fetchRange(from: Date, to: Date): Promise<{ listed: number }> {
+    return this.exclusive(() =>
+      this.recorded('range', async (run) => {
+        const list = await this.client.listSessions({ startedAtFrom: from, startedAtTo: to })
+        storeSessionList(this.db, this.options.connectionId, list.sessions, this.clock())
+        run.listed = list.sessions.length
+        return { listed: list.sessions.length }
+      })
+    )
+  }
+
+  /**
+   * A unit of work with its sync run: started before its first request, finished with what it
+   * stored (or its error), then announced through onWork even when it failed halfway.
+   */
+  private async recorded<T>(kind: SyncRunKind, work: (run: RunCounts) => Promise<T>): Promise<T> {
+    const run: RunCounts = {}
+    const id = startSyncRun(this.db, this.options.connectionId, kind, this.clock())
+    try {
+      const result = await work(run)
+      finishSyncRun(this.db, id, { outcome: 'ok', ...run }, this.clock())
+      return result
+    } catch (error) {
+      const problem = describeApiError(error)
+      finishSyncRun(this.db, id, { outcome: run.snapshots || run.listed ? 'partial' : 'failed', ...run, problems: 1, error: problem.message }, this.clock())
+      throw error
+    } finally {
+      this.options.onWork?.(kind)
+    }
   }
 
   /** One unit at a time per connection: passes, detail ticks and refreshes never overlap. */
@@ -232,17 +277,31 @@ export class Poller {
     this.nextDiscoveryAt = now + (this.failures > 0 ? this.backoffMs() : this.cadences.discoveryMs)
     if (this.failures > 0) this.nextDetailAt = this.nextDiscoveryAt // no detail ticks while unreachable
     this.options.onPolled?.(report)
+    this.options.onWork?.('discovery')
     return report
   }
 
   private async details(): Promise<void> {
-    const ids = cachedLiveSessionIds(this.db, this.options.connectionId)
+    const ids = liveSessionIds(this.db, this.options.connectionId)
+    const runId = startSyncRun(this.db, this.options.connectionId, 'details', this.clock())
     const report = await refreshDetails(this.db, this.options.connectionId, this.client, ids, this.clock, this.options.concurrency)
     const allFailed = ids.length > 0 && report.snapshots === 0
+    finishSyncRun(
+      this.db,
+      runId,
+      {
+        outcome: allFailed ? 'failed' : report.problems.length > 0 ? 'partial' : 'ok',
+        snapshots: report.snapshots,
+        problems: report.problems.length,
+        error: report.problems[0]?.message ?? null
+      },
+      this.clock()
+    )
     this.afterUnit(allFailed ? report.problems : [], report.problems[0])
     this.nextDetailAt = this.clock() + this.cadences.detailMs
     if (this.failures > 0) this.nextDiscoveryAt = this.clock() // let discovery own the back-off
     this.options.onDetails?.({ ...report, at: this.clock() })
+    this.options.onWork?.('details')
   }
 
   /** Bookkeeping after a unit of work: failure counting, offline/online, status. */

@@ -11,8 +11,7 @@ import { describeApiError } from '../api/client'
 import type { EventSessionRecord } from '../api/schemas'
 import type { Db } from '../store/db'
 import { recordDiagnostic } from '../store/diagnostics'
-import { storeSessionList, storeSessionSnapshot } from '../store/sessions'
-import { statement } from '../store/statements'
+import { liveSessionIds, storeSessionList, storeSessionSnapshot } from '../store/sessions'
 import { inThreadViewerStore, type ViewerListStore } from '../store/viewer-store'
 import { sessionsWithViewerLists } from '../store/viewers'
 import { forEachLimited } from './limit'
@@ -192,10 +191,7 @@ export async function syncPass(options: SyncPassOptions): Promise<SyncReport> {
 }
 
 function cachedLiveSessions(db: Db, connectionId: string): Set<string> {
-  const rows = statement(db, 'SELECT event_session_id AS id FROM sessions WHERE connection_id = ? AND has_ended = 0').all(
-    connectionId
-  ) as { id: string }[]
-  return new Set(rows.map((r) => r.id))
+  return new Set(liveSessionIds(db, connectionId))
 }
 
 function endpointOf(error: unknown): string {

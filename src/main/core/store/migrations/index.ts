@@ -6,6 +6,8 @@ import { viewerIntegerKeys } from './004-viewer-integer-keys'
 import { searchContentId } from './005-search-content-id'
 import { sessionSearchText } from './006-session-search-text'
 import { alerts } from './007-alerts'
+import { connectionReliabilityScale } from './008-connection-reliability-scale'
 import type { Migration } from './types'
 
-export const migrations: readonly Migration[] = [initial, connectionsViewersDiagnostics, cacheComplete, viewerIntegerKeys, searchContentId, sessionSearchText, alerts]
+export const migrations: readonly Migration[] = [initial, connectionsViewersDiagnostics, cacheComplete, viewerIntegerKeys, searchContentId, sessionSearchText, alerts,
+  connectionReliabilityScale]

@@ -14,8 +14,9 @@ export interface ChartOptions {
   maxPoints?: number
 }
 
-/** Times are ms since epoch here (not ISO strings): charts compute with them. */
-export interface ChartPoint {
+/** A snapshot or bucket as stored, with the service's own reliabilityScore (the app layer puts
+ *  it on 0–100 as a ChartPoint). Times are ms since epoch here: charts compute with them. */
+export interface SnapshotPoint {
   /** The snapshot's time; for a bucket, the mean time of its snapshots. */
   takenAt: number
   viewersCount: number
@@ -29,7 +30,7 @@ export interface ChartPoint {
 }
 
 export interface ChartSeries {
-  points: ChartPoint[]
+  points: SnapshotPoint[]
   /** Snapshots in the window before any bucketing. */
   total: number
   bucketed: boolean
@@ -59,7 +60,7 @@ export function snapshotsForChart(db: Db, connectionId: string, sessionId: strin
          cdn_traffic AS cdnTraffic, ecdn_traffic AS ecdnTraffic, reliability_score AS minReliabilityScore,
          viewers_count AS maxViewersCount, 1 AS samples
        FROM snapshots WHERE ${RANGE} ORDER BY taken_at, id`
-    ).all(params) as ChartPoint[]
+    ).all(params) as SnapshotPoint[]
     return { points, total: span.total, bucketed: false }
   }
 
@@ -73,6 +74,6 @@ export function snapshotsForChart(db: Db, connectionId: string, sessionId: strin
      FROM snapshots WHERE ${RANGE}
      GROUP BY CAST((taken_at - @first) / @width AS INTEGER)
      ORDER BY 1`
-  ).all({ ...params, first: span.first, width }) as ChartPoint[]
+  ).all({ ...params, first: span.first, width }) as SnapshotPoint[]
   return { points, total: span.total, bucketed: true }
 }

@@ -1,13 +1,17 @@
-// Named queries over the connections table: the only place its SQL lives (the demo row is
-// written by store/sessions.ts). The demo row (is_demo = 1) is never listed, changed or deleted
-// here as a user connection. No secret is ever a column: the keychain holds those.
+// Named queries over the connections table: the only place its SQL lives. The demo row
+// (is_demo = 1) is written by upsertConnection and never listed, changed or deleted as a user
+// connection. No secret is ever a column: the keychain holds those.
 import { randomUUID } from 'node:crypto'
 import type { ConnectionSettings, ConnectionView } from '../../../shared/connections'
-import type { Db } from '../store/db'
-import { statement } from '../store/statements'
+import type { ReliabilityScaleSetting } from '../../../shared/reliability'
+import type { ConnectionTarget } from '../api/connection'
+import type { Db } from './db'
+import { statement } from './statements'
 
-/** A stored connection as the UI may see it, less the keychain's yes/no. */
-export type ConnectionRecord = Omit<ConnectionView, 'secretStored'>
+/** A stored connection as the UI may see it, less the keychain's yes/no and what the app decides of it. */
+export type ConnectionRecord = Omit<ConnectionView, 'secretStored' | 'reliabilityScale' | 'polled'> & {
+  reliabilityScale: ReliabilityScaleSetting
+}
 
 interface Row {
   id: string
@@ -22,10 +26,11 @@ interface Row {
   enabled: number
   lookback_days: number
   is_demo: number
+  reliability_scale: ReliabilityScaleSetting
 }
 
 const SELECT = `SELECT id, name, base_url, auth_url, platform_id, tenant_id, client_id, origin, referer,
-  enabled, lookback_days, is_demo FROM connections`
+  enabled, lookback_days, is_demo, reliability_scale FROM connections`
 
 function toRecord(row: Row): ConnectionRecord {
   return {
@@ -40,7 +45,8 @@ function toRecord(row: Row): ConnectionRecord {
     referer: row.referer,
     enabled: row.enabled === 1,
     lookbackDays: row.lookback_days,
-    isDemo: row.is_demo === 1
+    isDemo: row.is_demo === 1,
+    reliabilityScale: row.reliability_scale
   }
 }
 
@@ -56,7 +62,8 @@ function params(settings: ConnectionSettings) {
     origin: settings.origin || null,
     referer: settings.referer || null,
     enabled: settings.enabled ? 1 : 0,
-    lookbackDays: settings.lookbackDays
+    lookbackDays: settings.lookbackDays,
+    reliabilityScale: settings.reliabilityScale
   }
 }
 
@@ -87,9 +94,9 @@ export function insertConnection(
   statement(
     db,
     `INSERT INTO connections (id, name, base_url, auth_url, platform_id, tenant_id, client_id, origin, referer,
-       enabled, lookback_days, is_demo, created_at, updated_at)
+       enabled, lookback_days, reliability_scale, is_demo, created_at, updated_at)
      VALUES (@id, @name, @baseUrl, @authUrl, @platformId, @tenantId, @clientId, @origin, @referer,
-       @enabled, @lookbackDays, 0, @now, @now)`
+       @enabled, @lookbackDays, @reliabilityScale, 0, @now, @now)`
   ).run({ ...params(settings), id, now })
   return mustGet(db, id)
 }
@@ -105,7 +112,7 @@ export function updateConnection(
     db,
     `UPDATE connections SET name = @name, base_url = @baseUrl, auth_url = @authUrl, platform_id = @platformId,
        tenant_id = @tenantId, client_id = @clientId, origin = @origin, referer = @referer, enabled = @enabled,
-       lookback_days = @lookbackDays, updated_at = @now
+       lookback_days = @lookbackDays, reliability_scale = @reliabilityScale, updated_at = @now
      WHERE id = @id AND is_demo = 0`
   ).run({ ...params(settings), id, now })
   return changes > 0 ? mustGet(db, id) : null
@@ -134,4 +141,61 @@ function mustGet(db: Db, id: string): ConnectionRecord {
   const record = getConnection(db, id)
   if (!record) throw new Error(`connection ${id} vanished while being written`)
   return record
+}
+
+export interface ConnectionRow extends ConnectionTarget {
+  isDemo: boolean
+  /** Whether the app polls it; set on insert only (default true). */
+  enabled?: boolean
+}
+
+/** The demo's row, or a command line's connection: created, or its target brought up to date. */
+export function upsertConnection(db: Db, c: ConnectionRow, now = Date.now()): void {
+  statement(
+    db,
+    `INSERT INTO connections (id, name, base_url, auth_url, platform_id, tenant_id, client_id, is_demo, enabled, created_at)
+     VALUES (@id, @name, @baseUrl, @authUrl, @platformId, @tenantId, @clientId, @isDemo, @enabled, @now)
+     ON CONFLICT (id) DO UPDATE SET name = excluded.name, base_url = excluded.base_url,
+       auth_url = excluded.auth_url, platform_id = excluded.platform_id, tenant_id = excluded.tenant_id,
+       client_id = excluded.client_id, is_demo = excluded.is_demo`
+  ).run({
+    id: c.id,
+    name: c.name,
+    baseUrl: c.baseUrl,
+    authUrl: c.authUrl,
+    platformId: c.platformId,
+    tenantId: c.tenantId,
+    clientId: c.clientId,
+    isDemo: c.isDemo ? 1 : 0,
+    enabled: c.enabled === false ? 0 : 1,
+    now
+  })
+}
+
+/** Per connection: its scale setting, and how many of its sessions have a score and the highest
+ *  (index sessions_by_score): what an `auto` scale is decided from. */
+export interface ScaleFacts {
+  id: string
+  name: string
+  setting: ReliabilityScaleSetting
+  count: number
+  max: number | null
+}
+
+export function connectionScaleFacts(db: Db): ScaleFacts[] {
+  return statement(
+    db,
+    `SELECT c.id, c.name, c.reliability_scale AS setting,
+       (SELECT COUNT(reliability_score) FROM sessions s WHERE s.connection_id = c.id) AS count,
+       (SELECT MAX(reliability_score) FROM sessions s WHERE s.connection_id = c.id) AS max
+     FROM connections c`
+  ).all() as ScaleFacts[]
+}
+
+/** Whether a connection still exists, is enabled, and is the demo: why it may no longer be polled. */
+export function connectionPresence(db: Db, id: string): { enabled: boolean; isDemo: boolean } | null {
+  const row = statement(db, 'SELECT enabled, is_demo FROM connections WHERE id = ?').get(id) as
+    | { enabled: number; is_demo: number }
+    | undefined
+  return row ? { enabled: row.enabled === 1, isDemo: row.is_demo === 1 } : null
 }

@@ -1,0 +1,74 @@
+// The alert situation, decided once: from the open alerts counted by state and severity, the
+// conditions held back by a cooldown, the connections that cannot be polled and the pauses, one
+// verdict that every face shows (header, alerts view, wall, window title, tray, notifications).
+// Pure: test/unit/alert-situation.test.ts is its table.
+import type { AlertSeverity, AlertSituation, SituationTone, TrayState } from '../../../shared/alerts'
+import type { OpenState } from './engine'
+
+export interface SituationFacts {
+  revision: number
+  now: number
+  /** Open alerts counted by state and severity. */
+  open: readonly { state: OpenState; severity: AlertSeverity; n: number }[]
+  /** Severities of the conditions the cooldown holds back. */
+  cooling: readonly AlertSeverity[]
+  blind: readonly { connectionId: string; connectionName: string }[]
+  pollingPaused: boolean
+  notificationsPausedUntil: number | null
+}
+
+const worstOf = (severities: Iterable<AlertSeverity>): AlertSeverity | null => {
+  let worst: AlertSeverity | null = null
+  for (const s of severities) if (s === 'critical' || worst === null) worst = s
+  return worst
+}
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
+
+export function decideSituation(facts: SituationFacts): AlertSituation {
+  const count = (states: OpenState[]): number => facts.open.filter((o) => states.includes(o.state)).reduce((n, o) => n + o.n, 0)
+  const severities = (states: OpenState[]): AlertSeverity[] => facts.open.filter((o) => states.includes(o.state) && o.n > 0).map((o) => o.severity)
+  // An acknowledged alert still fires: the operator knows, the problem is not gone.
+  const firing = count(['firing', 'acknowledged'])
+  const acknowledged = count(['acknowledged'])
+  const worst = worstOf(severities(['firing', 'acknowledged']))
+  const pending = count(['pending'])
+  const worstPending = worstOf(severities(['pending']))
+  const snoozed = count(['snoozed'])
+  const muted = count(['muted'])
+  const cooldown = facts.cooling.length
+
+  const tone: SituationTone =
+    facts.blind.length > 0 ? 'blind' : (worst ?? (pending > 0 ? 'pending' : snoozed + muted + cooldown > 0 ? 'held' : 'ok'))
+  const tray: TrayState = facts.pollingPaused ? 'paused' : facts.blind.length > 0 ? 'blind' : (worst ?? 'ok')
+
+  const parts: string[] = []
+  if (facts.blind.length > 0) parts.push(`cannot reach ${facts.blind.map((b) => b.connectionName).join(', ')}`)
+  if (firing > 0) parts.push(`${plural(firing, 'alert')} firing${acknowledged > 0 ? ` (${acknowledged} acknowledged)` : ''}`)
+  if (pending > 0) parts.push(pending === 1 ? `1 pending ${worstPending}` : `${pending} pending (worst ${worstPending})`)
+  if (snoozed > 0) parts.push(`${snoozed} snoozed`)
+  if (muted > 0) parts.push(`${muted} muted`)
+  if (cooldown > 0) parts.push(`${cooldown} in cooldown`)
+  const headline = parts.length === 0 ? 'No alerts' : capitalise(parts.join(' · '))
+
+  return {
+    revision: facts.revision,
+    at: new Date(facts.now).toISOString(),
+    firing,
+    acknowledged,
+    worst,
+    pending,
+    worstPending,
+    snoozed,
+    muted,
+    cooldown,
+    blind: [...facts.blind],
+    pollingPaused: facts.pollingPaused,
+    notificationsPausedUntil: facts.notificationsPausedUntil === null ? null : new Date(facts.notificationsPausedUntil).toISOString(),
+    tone,
+    tray,
+    headline
+  }
+}
+
+const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1)

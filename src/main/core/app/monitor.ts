@@ -1,0 +1,80 @@
+// The core's one voice: after every unit of work of a poller, and after every operator action,
+// it judges the alerts, decides the situation and pushes what changed — the alerts with the
+// situation, then the live rows with their health and alert. Every face follows these pushes.
+import type { AlertSituation } from '../../../shared/alerts'
+import { AlertEvaluator, type Evaluation } from '../alerts/evaluator'
+import { alertsChanged, readSituation } from '../alerts/page'
+import { anythingApplied, type Applied } from '../alerts/store'
+import type { Db } from '../store/db'
+import type { EventHub } from './event-hub'
+import { LiveBoard } from './live-board'
+
+export interface MonitorDeps {
+  clock: () => number
+  /** The connections being polled now. */
+  polled(): readonly string[]
+  pollingPaused(): boolean
+}
+
+export class Monitor {
+  readonly evaluator: AlertEvaluator
+  readonly board: LiveBoard
+  private alertRevision = 0
+
+  constructor(
+    private readonly db: Db,
+    private readonly hub: EventHub,
+    private readonly deps: MonitorDeps
+  ) {
+    this.evaluator = new AlertEvaluator(db, deps.clock)
+    this.board = new LiveBoard(db, {
+      polled: deps.polled,
+      cooling: () => this.evaluator.cooling(),
+      emit: (payload) => hub.emit('sessionsChanged', payload),
+      clock: deps.clock
+    })
+  }
+
+  situation(): AlertSituation {
+    return readSituation(
+      this.db,
+      { revision: this.alertRevision, cooling: () => this.evaluator.cooling(), pollingPaused: this.deps.pollingPaused },
+      this.deps.clock()
+    )
+  }
+
+  /** After a unit of work of one connection: its alerts, then the board. Throws only what the
+   *  alerts could not store; the board is pushed either way. */
+  afterWork(connectionId: string, lastSuccessAt: number | null): void {
+    try {
+      this.settle(this.evaluator.evaluate(connectionId, lastSuccessAt))
+    } finally {
+      this.board.publish()
+    }
+  }
+
+  /** The connections polled changed: what the others left open ends, their rows leave Live. */
+  pollersChanged(): void {
+    try {
+      this.settle(this.evaluator.forgetUnwatched(this.deps.polled()))
+    } finally {
+      this.board.publish()
+    }
+  }
+
+  /** Pushes the alerts that changed (possibly none: a pause changes only the situation). */
+  publishAlerts(change: Applied): AlertSituation {
+    this.alertRevision++
+    const situation = this.situation()
+    this.hub.emit('alertsChanged', alertsChanged(this.db, change, situation))
+    return situation
+  }
+
+  publishBoard(): void {
+    this.board.publish()
+  }
+
+  private settle(evaluation: Evaluation): void {
+    if (evaluation.any || anythingApplied(evaluation)) this.publishAlerts(evaluation)
+  }
+}

@@ -1,0 +1,105 @@
+// What the core decides of every session, viewer, breakdown row and chart point it hands out:
+// the score on 0–100 (by its connection's own scale) and its health under the levels that apply
+// (the session's override, else the settings). One instance per answer: the scales, levels and
+// overrides are read once, lazily, so a page of a thousand rows costs a few queries, not one each.
+import type { ChartPoint } from '../../../shared/chart-point'
+import type { Session } from '../../../shared/domain'
+import type { EffectiveLevels, Health, ReliabilityScale } from '../../../shared/reliability'
+import type { ReliabilityThresholds } from '../../../shared/settings'
+import type { SessionOverride } from '../alerts/engine'
+import { sessionOverrides } from '../alerts/overrides'
+import { effectiveLevels, healthOf } from '../health/health'
+import { toHundred } from '../health/scale'
+import type { Db } from '../store/db'
+import { connectionScales, scaleOf, type ScaleBook } from '../store/reliability-scales'
+import type { SessionRow } from '../store/sessions'
+import { getThresholds } from '../store/settings'
+
+/** A stored snapshot (or bucket of them), with the service's own reliabilityScore. */
+export interface RawPoint {
+  takenAt: number
+  viewersCount: number
+  reliabilityScore: number
+  cdnTraffic: number
+  ecdnTraffic: number
+  minReliabilityScore?: number
+  maxViewersCount?: number
+  samples?: number
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString()
+
+export class Verdicts {
+  private book: ScaleBook | undefined
+  private settingsLevels: ReliabilityThresholds | undefined
+  private readonly overridesBy = new Map<string, Map<string, SessionOverride>>()
+
+  constructor(private readonly db: Db) {}
+
+  scale(connectionId: string): ReliabilityScale {
+    this.book ??= connectionScales(this.db)
+    return scaleOf(this.book, connectionId)
+  }
+
+  /** A reliabilityScore as the service reported it, on 0–100. */
+  score(connectionId: string, raw: number | null | undefined): number | null {
+    return toHundred(raw, this.scale(connectionId))
+  }
+
+  levels(connectionId: string, eventSessionId: string): EffectiveLevels {
+    this.settingsLevels ??= getThresholds(this.db)
+    let overrides = this.overridesBy.get(connectionId)
+    if (!overrides) {
+      overrides = sessionOverrides(this.db, connectionId)
+      this.overridesBy.set(connectionId, overrides)
+    }
+    return effectiveLevels(overrides.get(eventSessionId)?.thresholds ?? null, this.settingsLevels)
+  }
+
+  /** A score of this session (its own, a viewer's, a group of viewers'): on 0–100, and its health. */
+  judge(connectionId: string, eventSessionId: string, raw: number | null | undefined): { reliability: number | null; health: Health } {
+    const reliability = this.score(connectionId, raw)
+    return { reliability, health: healthOf(reliability, this.levels(connectionId, eventSessionId)) }
+  }
+
+  /** A session as stored, with the verdicts added: its score on 0–100, its levels and health. */
+  of<T extends { connectionId: string; eventSessionId: string; reliabilityScore: number }>(
+    s: T
+  ): T & { reliability: number | null; health: Health; levels: EffectiveLevels } {
+    const levels = this.levels(s.connectionId, s.eventSessionId)
+    const reliability = this.score(s.connectionId, s.reliabilityScore)
+    return { ...s, reliability, health: healthOf(reliability, levels), levels }
+  }
+
+  session(row: SessionRow): Session {
+    return this.of({
+      connectionId: row.connection_id,
+      connectionName: row.connection_name,
+      eventSessionId: row.event_session_id,
+      eventName: row.event_name,
+      contentId: row.content_id,
+      startedAt: iso(row.started_at),
+      updatedAt: iso(row.updated_at),
+      hasEnded: row.has_ended === 1,
+      viewersCount: row.viewers_count,
+      reliabilityScore: row.reliability_score,
+      cdnTraffic: row.cdn_traffic,
+      ecdnTraffic: row.ecdn_traffic,
+      lastPolledAt: row.last_polled_at === null ? null : iso(row.last_polled_at)
+    })
+  }
+
+  point(connectionId: string, p: RawPoint): ChartPoint {
+    const reliability = this.score(connectionId, p.reliabilityScore) ?? Number.NaN
+    return {
+      takenAt: p.takenAt,
+      viewersCount: p.viewersCount,
+      reliability,
+      cdnTraffic: p.cdnTraffic,
+      ecdnTraffic: p.ecdnTraffic,
+      minReliability: p.minReliabilityScore === undefined ? reliability : (this.score(connectionId, p.minReliabilityScore) ?? Number.NaN),
+      maxViewersCount: p.maxViewersCount ?? p.viewersCount,
+      samples: p.samples ?? 1
+    }
+  }
+}
