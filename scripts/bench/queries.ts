@@ -1,7 +1,9 @@
 // Part 3: the screens' queries on a large cache — 10,000 sessions, 2 million snapshots, 500,000
 // viewers (with one network connection each) — built fast with direct SQL in big transactions
 // (deterministic data, indexes dropped during the load and rebuilt after), then each query run
-// repeatedly through the app's own query module (src/main/core/store/queries), median and p95.
+// repeatedly through the app's own query module (src/main/core/store/queries) — and, for the
+// live board and History, through the app layer that adds the core's verdicts (score on 0–100,
+// health, alert, newest point), as the screens receive them — median and p95.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,10 +13,11 @@ import type { ViewerRecord } from '../../src/main/core/api/schemas'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
 import { exportViewers } from '../../src/main/core/store/exports'
 import { storeViewerList } from '../../src/main/core/store/viewers'
+import { LiveBoard } from '../../src/main/core/app/live-board'
+import { screenHandlers } from '../../src/main/core/app/screen-handlers'
 import {
   BREAKDOWN_DIMENSIONS,
   breakdown,
-  listLiveSessions,
   pastSessions,
   snapshotsForChart,
   viewerPage
@@ -208,8 +211,17 @@ export function benchQueries(options: QueriesOptions = QUERIES_DEFAULTS): Figure
       const ended = sessionIds.slice(options.liveSessions)
       const windows = Array.from({ length: 12 }, (_, i) => ({ from: now - (i + 1) * 30 * DAY, to: now - i * 30 * DAY }))
       const searches = ['town', 'Launch', 'demo day', 'q&a', 'kickoff emea', 'zzz-no-match']
+      const board = new LiveBoard(db, { polled: () => [CONNECTION], cooling: () => [], emit: () => undefined })
+      const screens = screenHandlers(db, { polled: () => [CONNECTION], realConnectionPolled: () => true })
+      const isoWindows = windows.map((w) => ({ from: new Date(w.from).toISOString(), to: new Date(w.to).toISOString() }))
       const figures: Figure[] = [
-        measure('live list (listLiveSessions)', runs, [0], () => listLiveSessions(db)),
+        measure(`live board (${options.liveSessions} sessions with health, alert and newest point)`, runs, [0], () => board.sessions()),
+        measure('past sessions by date, as History receives them (verdicts added)', runs, isoWindows, (w) =>
+          screens.pastSessions({ from: w.from, to: w.to, sort: 'started', descending: true, limit: 50 })
+        ),
+        measure('past sessions by reliability, worst first, as History receives them', runs, [0, 50, 450], (offset) =>
+          screens.pastSessions({ sort: 'reliability', limit: 50, offset })
+        ),
         measure('past sessions by date (30-day window, page of 50)', runs, windows, (w) =>
           pastSessions(db, { connectionId: CONNECTION, from: w.from, to: w.to, sort: 'started', descending: true, limit: 50 })
         ),

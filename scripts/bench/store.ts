@@ -9,7 +9,8 @@ import { ViewerSchema, type ViewerRecord } from '../../src/main/core/api/schemas
 import { viewerRecord } from '../../src/main/core/simulator/viewers'
 import { World } from '../../src/main/core/simulator/world'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
-import { storeSessionList, upsertConnection } from '../../src/main/core/store/sessions'
+import { storeSessionList } from '../../src/main/core/store/sessions'
+import { upsertConnection } from '../../src/main/core/store/connections'
 import { storeViewerList } from '../../src/main/core/store/viewers'
 import { int, log, median, type Figure } from './stats'
 

@@ -1,7 +1,8 @@
 // `eventwatch connections`: save, list, test, enable/disable and remove connections without the
 // desktop app (a headless NOC box). Secrets go to the OS keychain, from EVENTWATCH_CLIENT_SECRET
 // or a hidden prompt — never from the command line.
-import type { Command } from 'commander'
+import { Option, type Command } from 'commander'
+import { RELIABILITY_SCALE_SETTINGS, type ReliabilityScaleSetting } from '../../../shared/reliability'
 import type { ConnectionTarget } from '../../core/api/connection'
 import { environmentSecret } from '../../core/connections/env-secret'
 import { ConnectionService, SECRET_ENV } from '../../core/connections/service'
@@ -35,6 +36,7 @@ interface AddOptions extends Pick<ConnectionTarget, 'baseUrl' | 'authUrl' | 'pla
   origin?: string
   referer?: string
   lookbackDays?: number
+  reliabilityScale?: ReliabilityScaleSetting
   disabled?: boolean
 }
 
@@ -54,7 +56,7 @@ export function registerConnections(program: Command): void {
         for (const c of list) {
           process.stdout.write(
             `${c.name}\t${c.enabled ? 'enabled' : 'disabled'}\t${c.baseUrl}\tplatform ${c.platformId}\ttenant ${c.tenantId}\t` +
-              `secret ${c.secretStored ? 'stored' : 'missing'}\n`
+              `secret ${c.secretStored ? 'stored' : 'missing'}\treliability ${c.reliabilityScale.value} (${c.reliabilityScale.reason})\n`
           )
         }
       })
@@ -71,6 +73,11 @@ export function registerConnections(program: Command): void {
     .option('--origin <value>', 'Origin header to send')
     .option('--referer <value>', 'Referer header to send')
     .option('--lookback-days <days>', 'how far back to list sessions', integerOption(1, 365))
+    .addOption(
+      new Option('--reliability-scale <scale>', 'the scale its service reports reliabilityScore on (auto: decided from its data)')
+        .choices(RELIABILITY_SCALE_SETTINGS)
+        .default('auto')
+    )
     .option('--disabled', 'save it disabled')
     .option('--db <file>', DB_HELP, defaultDbFile())
     .action((name: string, opts: AddOptions) =>
@@ -88,6 +95,7 @@ export function registerConnections(program: Command): void {
             ...(opts.origin ? { origin: opts.origin } : {}),
             ...(opts.referer ? { referer: opts.referer } : {}),
             ...(opts.lookbackDays ? { lookbackDays: opts.lookbackDays } : {}),
+            ...(opts.reliabilityScale ? { reliabilityScale: opts.reliabilityScale } : {}),
             enabled: !opts.disabled
           },
           secret

@@ -14,6 +14,7 @@ interface ServeOptions extends ConnectionFlags {
   db: string
   interval?: number
   demoIncident?: number
+  demoLive?: number
 }
 
 export function registerServe(program: Command): void {
@@ -32,6 +33,8 @@ export function registerServe(program: Command): void {
         .argParser(secondsOption(0, 86_400))
         .hideHelp()
     )
+    // For the UI's end-to-end tests: how many demo sessions are live at start (the default is 6).
+    .addOption(new Option('--demo-live <n>', 'live demo sessions at start').argParser(integerOption(0, 500)).hideHelp())
   addConnectionOptions(command).action(async (opts: ServeOptions) => {
     const rendererDir = ensureRendererBuilt()
     // With a connection on the command line, poll just that one; else the saved ones (or the demo).
@@ -40,6 +43,7 @@ export function registerServe(program: Command): void {
       dbFile: opts.db,
       cadences: cadencesFor(opts.interval),
       ...(opts.demoIncident !== undefined ? { demoIncidentAfterSeconds: opts.demoIncident } : {}),
+      ...(opts.demoLive !== undefined ? { demoLiveSessions: opts.demoLive } : {}),
       ...(named ? { sources: async (db) => [await resolveSource(db, opts)] } : {})
     })
     // The default port may be taken (a second Eventwatch); a port the user chose may not.

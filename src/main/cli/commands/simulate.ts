@@ -1,5 +1,5 @@
 // `eventwatch simulate`: the demo reporting API, standalone, until Ctrl-C.
-import type { Command } from 'commander'
+import { Option, type Command } from 'commander'
 import { startSimulator } from '../../core/simulator/server'
 import { integerOption, secondsOption, untilSignal } from '../options'
 
@@ -12,12 +12,14 @@ export function registerSimulate(program: Command): void {
     .option('--live <n>', 'live sessions at start', integerOption(0, 500), 6)
     .option('--viewers <n>', 'typical audience of a live session', integerOption(0, 200_000), 1500)
     .option('--incident <seconds>', 'after SECONDS, the first live session loses 25 points of reliability for 10 minutes', secondsOption(0, 86_400))
-    .action(async (opts: { port: number; seed: number; live: number; viewers: number; incident?: number }) => {
+    .addOption(new Option('--reliability-scale <scale>', 'the scale reliabilityScore is reported on').choices(['0-1', '0-100']).default('0-100'))
+    .action(async (opts: { port: number; seed: number; live: number; viewers: number; incident?: number; reliabilityScale: '0-1' | '0-100' }) => {
       const sim = await startSimulator({
         port: opts.port,
         seed: opts.seed,
         liveSessions: opts.live,
         viewersPerSession: opts.viewers,
+        reliabilityScale: opts.reliabilityScale,
         ...(opts.incident !== undefined ? { incident: { afterMs: opts.incident * 1000 } } : {})
       })
       const c = sim.credentials
@@ -30,6 +32,7 @@ export function registerSimulate(program: Command): void {
           `client secret: ${c.clientSecret}`,
           `platform-id:   ${c.platformId}`,
           `tenant-id:     ${c.tenantId}`,
+          `reliability:   reported on ${opts.reliabilityScale}`,
           ...(opts.incident !== undefined ? [`incident:      the first live session drops 25 points in ${opts.incident} s, for 10 minutes`] : []),
           'Press Ctrl-C to stop.',
           ''

@@ -346,6 +346,11 @@ export function openSessionAlerts(db: Db): OpenSessionAlert[] {
   ).all() as OpenSessionAlert[]
 }
 
+/** Every alert of a connection, open or not: what goes when the connection is removed. */
+export function alertIdsOf(db: Db, connectionId: string): number[] {
+  return (statement(db, 'SELECT id FROM alerts WHERE connection_id = ?').all(connectionId) as { id: number }[]).map((r) => r.id)
+}
+
 /** The alerts with these ids, as the alerts view shows them (ids that are gone are skipped). */
 export function getAlerts(db: Db, ids: readonly number[]): Alert[] {
   return ids.flatMap((id) => {

@@ -7,6 +7,7 @@ import type { Db } from '../store/db'
 import { exportChunk, viewerDetail } from '../store/export-chunks'
 import { breakdown, pastSessions, snapshotsForChart, viewerPage } from '../store/queries'
 import { isoOrNull } from '../store/queries/sql'
+import { connectionScales } from '../store/reliability-scales'
 import { newestPollAt } from '../store/sessions'
 import { Verdicts } from './verdicts'
 
@@ -23,6 +24,8 @@ const TREND_POINTS = 60
 export interface ScreenDeps {
   /** The connections being polled now: History says which sessions nothing watches any more. */
   polled(): readonly string[]
+  /** Whether a real (not demo) connection is polled now. */
+  realConnectionPolled(): boolean
 }
 
 export function screenHandlers(db: Db, deps: ScreenDeps): ScreenHandlers {
@@ -63,9 +66,17 @@ export function screenHandlers(db: Db, deps: ScreenDeps): ScreenHandlers {
       })
     },
     pastSessions: ({ from, to, ...query }) => {
-      const verdicts = new Verdicts(db)
+      const scales = connectionScales(db)
+      const verdicts = new Verdicts(db, scales)
       const polled = new Set(deps.polled())
-      const page = pastSessions(db, { ...query, from: ms(from), to: ms(to) })
+      const page = pastSessions(db, {
+        ...query,
+        from: ms(from),
+        to: ms(to),
+        // Once a real connection is polled, the demo's sessions stay out unless asked for by name.
+        excludeDemo: query.connectionId === undefined && deps.realConnectionPolled(),
+        scaledConnectionIds: [...scales.values()].filter((s) => s.value === '0-1').map((s) => s.connectionId)
+      })
       return {
         ...page,
         rows: page.rows.map((row) => ({ ...verdicts.of(row), watched: polled.has(row.connectionId) })),

@@ -7,6 +7,7 @@ import { osKeychain, type SecretStore } from '../secrets/keychain'
 import { openDatabase } from '../store/db'
 import { RetentionJob } from '../store/retention-job'
 import { alertHandlers } from '../alerts/handlers'
+import { alertIdsOf, nothingApplied } from '../alerts/store'
 import {
   getAlertRules,
   getCadenceSettings,
@@ -60,7 +61,11 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     const saved = await enabledSavedSources(db, connections, limiter)
     if (saved.length > 0) return saved
     const incident = options.demoIncidentAfterSeconds
-    const simulator = { seed: options.demoSeed ?? 42, ...(incident !== undefined ? { incident: { afterMs: incident * 1000 } } : {}) }
+    const simulator = {
+      seed: options.demoSeed ?? 42,
+      ...(options.demoLiveSessions !== undefined ? { liveSessions: options.demoLiveSessions } : {}),
+      ...(incident !== undefined ? { incident: { afterMs: incident * 1000 } } : {})
+    }
     return [await startDemoSource(db, simulator, limiter)]
   }
 
@@ -98,7 +103,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   }
 
   const dispatch = createDispatch({
-    ...screenHandlers(db, { polled }),
+    ...screenHandlers(db, { polled, realConnectionPolled: () => pollers.sources.some((s) => !s.isDemo) }),
     ...alertHandlers(db, {
       situation: () => monitor.situation(),
       publishAlerts: (change) => monitor.publishAlerts(change),
@@ -123,9 +128,14 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       return view
     },
     deleteConnection: async ({ id }) => {
+      // Its alerts go with its cached data: every face drops them at once.
+      const alertIds = alertIdsOf(db, id)
       // An unknown id deletes nothing: say so, and leave the pollers alone.
       const deleted = await connections.remove(id)
-      if (deleted) await reconcile()
+      if (deleted) {
+        await reconcile()
+        monitor.publishAlerts({ ...nothingApplied(), removed: alertIds })
+      }
       return { deleted }
     },
     setConnectionEnabled: async ({ id, enabled }) => {

@@ -27,6 +27,8 @@ export interface AppCoreOptions {
   demoSeed?: number
   /** After this many seconds, the demo's first live session drops 25 points for 10 minutes (e2e tests). */
   demoIncidentAfterSeconds?: number
+  /** Live demo sessions at start (default 6): the e2e tests measure the UI with 4 and with 40. */
+  demoLiveSessions?: number
   /** What to poll instead of the saved connections (the CLI's `serve --connection …`). */
   sources?: (db: Db) => Promise<DataSource[]>
 }

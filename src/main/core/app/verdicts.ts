@@ -34,7 +34,13 @@ export class Verdicts {
   private settingsLevels: ReliabilityThresholds | undefined
   private readonly overridesBy = new Map<string, Map<string, SessionOverride>>()
 
-  constructor(private readonly db: Db) {}
+  /** `book`: the scales, when the caller has read them already. */
+  constructor(
+    private readonly db: Db,
+    book?: ScaleBook
+  ) {
+    this.book = book
+  }
 
   scale(connectionId: string): ReliabilityScale {
     this.book ??= connectionScales(this.db)

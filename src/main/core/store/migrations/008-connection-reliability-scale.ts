@@ -1,7 +1,8 @@
 // Version 8: the reliability scale belongs to each connection (two tenants may report on
 // different scales), not to the whole cache. A scale the operator had set app-wide is carried
-// over to every connection; an index lets "the highest score of one connection" (what an
-// `auto` scale is decided from) read a single entry.
+// over to every connection. One index lets "the highest score of one connection" (what an
+// `auto` scale is decided from) read a single entry; another lets History sorted by reliability
+// walk the scores in order and stop at the page.
 import type { Migration } from './types'
 
 const SCALES = new Set(['0-1', '0-100'])
@@ -14,6 +15,7 @@ export const connectionReliabilityScale: Migration = {
       ALTER TABLE connections ADD COLUMN reliability_scale TEXT NOT NULL DEFAULT 'auto'
         CHECK (reliability_scale IN ('auto', '0-1', '0-100'));
       CREATE INDEX sessions_by_score ON sessions (connection_id, reliability_score);
+      CREATE INDEX sessions_by_reliability ON sessions (reliability_score);
     `)
     const row = db.prepare("SELECT value_json FROM settings WHERE key = 'display'").get() as { value_json: string } | undefined
     if (!row) return

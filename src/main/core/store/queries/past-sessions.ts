@@ -22,6 +22,11 @@ export interface PastSessionsQuery {
   descending?: boolean
   /** Live sessions are on the live screen; include them here too when true. */
   includeLive?: boolean
+  /** Leave out the demo simulator's sessions (a real connection is polled: its data stays apart). */
+  excludeDemo?: boolean
+  /** Connections whose scores are on 0–1: sorting by reliability across connections puts them
+   *  on 0–100 first, so two scales never interleave wrongly. */
+  scaledConnectionIds?: readonly string[]
   limit?: number
   offset?: number
 }
@@ -83,9 +88,18 @@ function tieBreak(sort: PastSessionSort, descending: boolean | undefined): strin
   return sort === 'started' || sort === 'name' ? `s.search_text ${dir}, s.rowid ${dir}` : `s.rowid ${dir}`
 }
 
+/** The sort's expression: the plain column (an index serves it) unless reliability spans scales. */
+function sortExpression(q: PastSessionsQuery): string {
+  if (q.sort === 'reliability' && q.connectionId === undefined && (q.scaledConnectionIds?.length ?? 0) > 0) {
+    return 's.reliability_score * (CASE WHEN s.connection_id IN (SELECT value FROM json_each(@scaled)) THEN 100 ELSE 1 END)'
+  }
+  return SORT_COLUMNS[q.sort]
+}
+
 function whereClause(q: PastSessionsQuery): string {
   const parts: string[] = []
   if (!q.includeLive) parts.push('s.has_ended = 1')
+  if (q.excludeDemo) parts.push('s.connection_id NOT IN (SELECT id FROM connections WHERE is_demo = 1)')
   if (q.connectionId !== undefined) parts.push('s.connection_id = @connectionId')
   if (q.from !== undefined) parts.push('s.started_at >= @from')
   if (q.to !== undefined) parts.push('s.started_at < @to')
@@ -104,6 +118,7 @@ export function pastSessions(db: Db, q: PastSessionsQuery): Page<PastSession> {
   if (q.from !== undefined) params.from = q.from
   if (q.to !== undefined) params.to = q.to
   if (hasText(q.search)) params.search = containsPattern(q.search.trim())
+  const sort = sortExpression(q)
 
   const count = (): number => (statement(db, `SELECT COUNT(*) AS total FROM sessions s ${where}`).get(params) as { total: number }).total
   if (limit === 0) return { rows: [], total: count() }
@@ -119,9 +134,9 @@ export function pastSessions(db: Db, q: PastSessionsQuery): Page<PastSession> {
      JOIN connections c ON c.id = s.connection_id
      LEFT JOIN viewer_lists vl ON vl.connection_id = s.connection_id AND vl.event_session_id = s.event_session_id
      ${where}
-     ORDER BY ${SORT_COLUMNS[q.sort]} ${direction(q.descending)}, ${tieBreak(q.sort, q.descending)}
+     ORDER BY ${sort} ${direction(q.descending)}, ${tieBreak(q.sort, q.descending)}
      LIMIT @limit OFFSET @offset`
-  ).all({ ...params, limit, offset }) as Row[]
+  ).all({ ...params, limit, offset, ...(sort === SORT_COLUMNS[q.sort] ? {} : { scaled: JSON.stringify(q.scaledConnectionIds) }) }) as Row[]
   // A short page is the last one, and says the total itself: a search that matches little (the
   // slowest kind: every row is tested) then scans once, not twice.
   const lastPage = rows.length < limit && (rows.length > 0 || offset === 0)
