@@ -1,6 +1,6 @@
 // clock.svelte.ts: one shared "now" that ticks every second, so ages update without new data.
-import { flushSync } from 'svelte'
 import { afterAll, describe, expect, it, vi } from 'vitest'
+import { effectRuns } from './effects.svelte'
 
 // The module's single instance starts its interval on import: import it under fake timers.
 // (Once per file: a re-import after vi.resetModules would bring its own Svelte runtime, which
@@ -31,22 +31,8 @@ describe('clock', () => {
   })
 
   it('each tick re-runs what reads now', () => {
-    const seen: number[] = []
-    const stop = $effect.root(() => {
-      $effect(() => {
-        seen.push(clock.now)
-      })
-    })
-    try {
-      flushSync()
-      const first = clock.now
-      vi.advanceTimersByTime(1000)
-      flushSync()
-      vi.advanceTimersByTime(1000)
-      flushSync()
-      expect(seen).toEqual([first, first + 1000, first + 2000])
-    } finally {
-      stop()
-    }
+    const first = clock.now
+    const tick = () => vi.advanceTimersByTime(1000)
+    expect(effectRuns(() => clock.now, [tick, tick])).toEqual([first, first + 1000, first + 2000])
   })
 })

@@ -53,5 +53,3 @@ export class FakeClient implements AppClient {
   on: AppClient['on'] = () => () => {}
 }
 
-/** Lets every promise callback queued so far run (a held request's settle reaches its awaiter). */
-export const settled = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0))

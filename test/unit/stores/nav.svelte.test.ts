@@ -1,16 +1,22 @@
 // nav.svelte.ts: where the operator is, and where `Esc` takes them back to.
-import { flushSync } from 'svelte'
 import { describe, expect, it } from 'vitest'
-import { NavStore } from '../../../src/renderer/src/lib/stores/nav.svelte'
+import { NavStore, type Route } from '../../../src/renderer/src/lib/stores/nav.svelte'
+import { effectRuns } from './effects.svelte'
 
 const key = { connectionId: 'c1', eventSessionId: 's1' }
 
+/** Presses `Esc` until it does nothing: the routes it went through. */
+function escapes(nav: NavStore): Route[] {
+  const routes: Route[] = []
+  while (nav.back() && routes.length < 10) routes.push(nav.route)
+  return routes
+}
+
 describe('NavStore', () => {
-  it('starts on live, at the top', () => {
+  it('starts on live, at the top: back does nothing', () => {
     const nav = new NavStore()
-    expect(nav.route).toEqual({ view: 'live' })
     expect(nav.top).toBe('live')
-    expect(nav.back()).toBe(false)
+    expect(escapes(nav)).toEqual([])
     expect(nav.route).toEqual({ view: 'live' })
   })
 
@@ -20,10 +26,7 @@ describe('NavStore', () => {
     nav.openSession(key)
     expect(nav.route).toEqual({ view: 'session', ...key, from: 'history' })
     expect(nav.top).toBe('history')
-    expect(nav.back()).toBe(true)
-    expect(nav.route).toEqual({ view: 'history' })
-    expect(nav.back()).toBe(false)
-    expect(nav.route).toEqual({ view: 'history' })
+    expect(escapes(nav)).toEqual([{ view: 'history' }])
   })
 
   it('opening a session from a session remembers the top view, not the first session', () => {
@@ -32,8 +35,7 @@ describe('NavStore', () => {
     nav.openSession(key)
     nav.openSession({ connectionId: 'c2', eventSessionId: 's2' })
     expect(nav.route).toEqual({ view: 'session', connectionId: 'c2', eventSessionId: 's2', from: 'alerts' })
-    nav.back()
-    expect(nav.route).toEqual({ view: 'alerts' })
+    expect(escapes(nav)).toEqual([{ view: 'alerts' }])
   })
 
   it('the wall counts as live: a session opened there goes back to live, and so does the wall', () => {
@@ -43,31 +45,12 @@ describe('NavStore', () => {
     nav.openSession(key)
     expect(nav.route).toMatchObject({ view: 'session', from: 'live' })
     nav.show('wall')
-    expect(nav.back()).toBe(true)
-    expect(nav.route).toEqual({ view: 'live' })
+    expect(escapes(nav)).toEqual([{ view: 'live' }])
   })
 
-  it('top is reactive: an effect reading it re-runs when the view changes, not when a session opens', () => {
+  it('top is reactive: what reads it re-runs when the view changes, not when a session opens or closes', () => {
     const nav = new NavStore()
-    const seen: string[] = []
-    const stop = $effect.root(() => {
-      $effect(() => {
-        seen.push(nav.top)
-      })
-    })
-    try {
-      flushSync()
-      nav.show('diagnostics')
-      flushSync()
-      nav.openSession(key)
-      flushSync()
-      nav.back()
-      flushSync()
-      nav.show('settings')
-      flushSync()
-      expect(seen).toEqual(['live', 'diagnostics', 'settings'])
-    } finally {
-      stop()
-    }
+    const steps = [() => nav.show('diagnostics'), () => nav.openSession(key), () => nav.back(), () => nav.show('settings')]
+    expect(effectRuns(() => nav.top, steps)).toEqual(['live', 'diagnostics', 'settings'])
   })
 })
