@@ -27,10 +27,12 @@ describe('built desktop app: tray', () => {
     expect(tray.image.path).toBe(trayIconPath(join(root, 'resources'), 'ok', process.platform))
     expect(existsSync(tray.image.path)).toBe(true)
 
-    // The simulator's live sessions appear in the menu, each with its state in words.
+    // The simulator's live sessions appear in the menu, each with the core's verdict in words.
     const sessionItems = (): MenuItem[] => {
       const menu = tray.setContextMenu.mock.calls.at(-1)?.[0] as { items: MenuItem[] } | undefined
-      return (menu?.items ?? []).filter((i) => / — (OK|warning|critical|cannot reach the service)$/.test(i.label ?? ''))
+      return (menu?.items ?? []).filter((i) =>
+        / — (good|warning|critical|no reliability score|cannot reach the service)(, .+)?$/.test(i.label ?? '')
+      )
     }
     await vi.waitFor(() => expect(sessionItems().length).toBeGreaterThan(0), { timeout: 20_000 })
     expect(tray.setToolTip).toHaveBeenCalledWith(expect.stringMatching(/^Eventwatch — /))

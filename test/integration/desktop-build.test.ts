@@ -70,18 +70,29 @@ describe('built desktop app with a fake electron', () => {
     const pushes: unknown[] = []
     bridge.on('sessionsChanged', (payload) => pushes.push(payload))
     await vi.waitFor(() => expect(pushes.length).toBeGreaterThan(0), { timeout: 20_000 })
-    expect(pushes[0]).toMatchObject({ liveCount: expect.any(Number), storedCount: expect.any(Number) })
+    // The push carries the live rows, each with the core's verdict on it.
+    expect(pushes[0]).toMatchObject({ revision: expect.any(Number), liveCount: expect.any(Number), rows: expect.any(Array) })
 
     const status = (await bridge.request('getStatus', {})) as { ok: boolean; value: { mode: string } }
     expect(status).toMatchObject({ ok: true, value: { mode: 'demo' } })
-    const live = (await bridge.request('listLiveSessions', {})) as { ok: boolean; value: unknown[] }
+    const live = (await bridge.request('listLiveSessions', {})) as { ok: boolean; value: { revision: number; sessions: unknown[] } }
     expect(live.ok).toBe(true)
-    expect(live.value.length).toBeGreaterThan(0)
+    expect(live.value.sessions.length).toBeGreaterThan(0)
+    expect(live.value.sessions[0]).toMatchObject({ health: expect.any(String) })
+    expect(live.value.sessions[0]).toHaveProperty('alert')
     expect(await bridge.request('listLiveSessions', { extra: 1 })).toMatchObject({
       ok: false,
       error: { code: 'invalid-arguments' }
     })
     expect(await bridge.request('notARequest', {})).toMatchObject({ ok: false, error: { code: 'unknown-request' } })
+
+    // Saved settings are pushed to the page (every window follows them).
+    const settingsPushes: unknown[] = []
+    bridge.on('settingsChanged', (payload) => settingsPushes.push(payload))
+    const settings = (await bridge.request('getSettings', {})) as { ok: boolean; value: { display: object } }
+    expect(await bridge.request('saveSettings', { display: settings.value.display })).toMatchObject({ ok: true })
+    await vi.waitFor(() => expect(settingsPushes).toHaveLength(1))
+    expect(settingsPushes[0]).toMatchObject({ display: settings.value.display })
 
     // Quitting waits for the core to close the cache, then quits for real.
     const beforeQuit = app.handlers.get('before-quit')?.[0]

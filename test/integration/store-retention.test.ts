@@ -10,7 +10,8 @@ import type { EventSessionRecord, ViewerRecord } from '../../src/main/core/api/s
 import { openDatabase, type Db } from '../../src/main/core/store/db'
 import { migrate } from '../../src/main/core/store/migrate'
 import { pruneOnce, type PruneBatch } from '../../src/main/core/store/retention'
-import { RetentionJob, type JobTimers } from '../../src/main/core/store/retention-job'
+import { RetentionJob } from '../../src/main/core/store/retention-job'
+import type { Timers } from '../../src/shared/timers'
 import { storeSessionList } from '../../src/main/core/store/sessions'
 import { upsertConnection } from '../../src/main/core/store/connections'
 import { DEFAULT_RETENTION, setRetentionSettings, type RetentionSettings } from '../../src/main/core/store/settings'
@@ -168,7 +169,7 @@ describe('pruneOnce', () => {
 function manualTimers() {
   const pending: { callback: () => void; ms: number; id: number }[] = []
   let next = 1
-  const timers: JobTimers = {
+  const timers: Timers = {
     setTimeout: (callback, ms) => {
       pending.push({ callback, ms, id: next })
       return next++

@@ -21,7 +21,8 @@ import { oneTimeHints } from './one-time-hints'
 import type { OneTimeHints } from './one-time-hints'
 import { denyAllPermissions } from './permissions'
 import { createTrayController } from './tray'
-import type { TrayController, TrayTimers } from './tray'
+import type { TrayController } from './tray'
+import { realTimers, type Timers } from '../../shared/timers'
 import { createMainWindow, loadAppPage } from './window'
 
 // electron-vite layout: out/main/index.js, out/preload/index.cjs, out/renderer/index.html.
@@ -38,7 +39,7 @@ export interface DesktopOptions {
   /** The OS to behave as (tests); defaults to process.platform. */
   platform?: NodeJS.Platform
   /** Timers for the tray menu's throttle and the clock for notification pauses (tests). */
-  timers?: TrayTimers
+  timers?: Timers
   now?: () => number
 }
 
@@ -134,7 +135,7 @@ export function startDesktop(options: DesktopOptions = {}): void {
   app.on('second-instance', () => showWindow())
 
   // A tray that cannot be created costs the tray, not the app.
-  const startTray = (started: AppCore): TrayController | undefined => {
+  const startTray = (started: AppCore): void => {
     try {
       tray = createTrayController({
         core: started,
@@ -142,16 +143,12 @@ export function startDesktop(options: DesktopOptions = {}): void {
         platform,
         open: showWindow,
         quit: () => app.quit(),
-        timers: options.timers ?? {
-          setTimeout: (callback, ms) => setTimeout(callback, ms),
-          clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>)
-        },
+        timers: options.timers ?? realTimers,
         now
       })
     } catch (error) {
       console.error('eventwatch: no tray icon; closing the window will quit', error)
     }
-    return tray
   }
 
   // Must precede the first window: its webContents is hardened on creation.
@@ -170,10 +167,9 @@ export function startDesktop(options: DesktopOptions = {}): void {
     registerIpcHandlers(ipcMain, started, appFrameCheck(appUrlCheck))
     openWindow(started)
 
-    const trayController = startTray(started)
+    startTray(started)
     const notifier = createAlertNotifier({
       open: showWindow,
-      isPollingPaused: () => trayController?.pollingPaused ?? false,
       isWindowFocused,
       now
     })

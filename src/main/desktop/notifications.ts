@@ -1,5 +1,6 @@
 // OS notifications for alerts: one grouped notification per evaluation that fired alerts, a
-// quieter one for resolved alerts, nothing while the operator paused notifications or polling.
+// quieter one for resolved alerts, nothing while the operator paused notifications or polling —
+// as the situation that comes with each alertsChanged says (the core's word, not ours).
 //
 // "Do not disturb": everything goes through the OS notification centre (Electron's
 // Notification), never a window of our own, so macOS Focus, Windows Focus Assist and the Linux
@@ -19,7 +20,6 @@ import type { AppTarget } from '../../shared/deep-link'
 export interface AlertNotifierDeps {
   /** Brings the window up at this place. */
   open(target: AppTarget): void
-  isPollingPaused(): boolean
   isWindowFocused(): boolean
   /** Milliseconds since the epoch (for the notification pause's end). */
   now(): number
@@ -62,7 +62,8 @@ export function createAlertNotifier(deps: AlertNotifierDeps): AlertNotifier {
   return {
     onAlertsChanged(change) {
       if (!Notification.isSupported()) return
-      if (deps.isPollingPaused() || notificationsPaused(change.notificationsPausedUntil, deps.now())) return
+      const { pollingPaused, notificationsPausedUntil } = change.situation
+      if (pollingPaused || notificationsPaused(notificationsPausedUntil, deps.now())) return
       try {
         if (change.fired.length > 0) show(firedText(change.fired), false)
         if (change.resolved.length > 0 && !deps.isWindowFocused()) show(resolvedText(change.resolved), true)

@@ -1,13 +1,11 @@
 // The tray's five states, each a different shape (resources/tray/, drawn by
 // scripts/make-tray-icons.js): the state reads without colour. macOS gets the black "Template"
 // versions, which the menu bar recolours for light and dark; @2x files load alongside.
+// Which state shows is the core's word (AlertSituation.tray); this file only finds its picture.
 import { join } from 'node:path'
 import { nativeImage } from 'electron'
 import type { NativeImage } from 'electron'
-import type { AlertsChanged } from '../../shared/alerts'
-
-export type TrayState = AlertsChanged['tray']
-export const TRAY_STATES: readonly TrayState[] = ['ok', 'warning', 'critical', 'blind', 'paused']
+import type { AlertSituation, TrayState } from '../../shared/alerts'
 
 export function trayIconPath(resourcesDir: string, state: TrayState, platform: NodeJS.Platform): string {
   const template = platform === 'darwin' ? 'Template' : ''
@@ -27,27 +25,23 @@ export function loadTrayIcon(resourcesDir: string, state: TrayState, platform: N
   return image
 }
 
-const STATE_WORDS: Record<TrayState, string> = {
-  ok: 'all clear',
-  warning: 'warning',
-  critical: 'critical',
-  blind: 'cannot reach the service',
-  paused: 'polling paused'
-}
+/** Windows cuts a tray tooltip at 127 characters: cut it ourselves, visibly. */
+export const MAX_TOOLTIP_LENGTH = 127
 
-export interface TrayTooltipFacts {
-  state: TrayState
-  firing: number
-  /** Set while notifications are paused: when they resume, already formatted. */
+/**
+ * "Eventwatch — 2 alerts firing (1 acknowledged) · 1 pending critical · polling paused": the
+ * core's headline, then the pauses. No situation yet (the core has not answered): says so
+ * rather than "all clear".
+ * `notificationsPausedUntil`: set while notifications are paused, already formatted.
+ */
+export function trayTooltip(
+  situation: Pick<AlertSituation, 'headline' | 'pollingPaused'> | undefined,
   notificationsPausedUntil?: string
-}
-
-/** "Eventwatch — 2 alerts firing"; the state in words when nothing fires. */
-export function trayTooltip(facts: TrayTooltipFacts): string {
-  const parts = [
-    facts.firing > 0 ? `${facts.firing} ${facts.firing === 1 ? 'alert' : 'alerts'} firing` : STATE_WORDS[facts.state]
-  ]
-  if (facts.firing > 0 && (facts.state === 'blind' || facts.state === 'paused')) parts.push(STATE_WORDS[facts.state])
-  if (facts.notificationsPausedUntil) parts.push(`notifications paused until ${facts.notificationsPausedUntil}`)
-  return `Eventwatch — ${parts.join(', ')}`
+): string {
+  if (!situation) return 'Eventwatch — alerts not known yet'
+  const parts = [situation.headline]
+  if (situation.pollingPaused) parts.push('polling paused')
+  if (notificationsPausedUntil) parts.push(`notifications paused until ${notificationsPausedUntil}`)
+  const text = `Eventwatch — ${parts.join(' · ')}`
+  return text.length > MAX_TOOLTIP_LENGTH ? `${text.slice(0, MAX_TOOLTIP_LENGTH - 1)}…` : text
 }

@@ -1,21 +1,18 @@
-// The tray menu as data: built from what the core says (live sessions, active alerts, status),
-// with the actions injected, so tests read labels and click items without a real Menu.
+// The tray menu as data: built from what the core decided (each live session's health and most
+// pressing alert, the connections it cannot reach, the pauses), with the actions injected, so
+// tests read labels and click items without a real Menu. Nothing is judged here: the words say
+// the core's verdicts, and the order follows them.
 import type { MenuItemConstructorOptions } from 'electron'
-import type { Alert } from '../../shared/alerts'
-import type { LiveSession } from '../../shared/domain'
+import type { AlertSeverity, AlertSituation, SessionAlert } from '../../shared/alerts'
 import type { AppTarget } from '../../shared/deep-link'
-
-export type SessionState = 'ok' | 'warning' | 'critical' | 'blind'
-
-export interface TraySession {
-  connectionId: string
-  eventSessionId: string
-  name: string
-  state: SessionState
-}
+import type { LiveSession } from '../../shared/domain'
+import type { Health } from '../../shared/reliability'
 
 export interface TrayMenuModel {
-  sessions: TraySession[]
+  /** The live sessions as the core handed them out, in any order. */
+  sessions: readonly LiveSession[]
+  /** The connections the core cannot reach (situation.blind). */
+  blind: AlertSituation['blind']
   pollingPaused: boolean
   /** When notifications resume, already formatted for people; undefined when not paused. */
   notificationsPausedUntil?: string
@@ -28,53 +25,74 @@ export interface TrayMenuActions {
   quit(): void
 }
 
-const RANK: Record<SessionState, number> = { critical: 0, blind: 1, warning: 2, ok: 3 }
-const WORDS: Record<SessionState, string> = {
-  ok: 'OK',
+const HEALTH_WORDS: Record<Health, string> = {
+  good: 'good',
   warning: 'warning',
   critical: 'critical',
-  blind: 'cannot reach the service'
+  unknown: 'no reliability score'
+}
+const BLIND_WORDS = 'cannot reach the service'
+
+const ALERT_WORDS: Record<SessionAlert['state'], string> = {
+  firing: 'alert firing',
+  acknowledged: 'alert acknowledged',
+  pending: 'alert pending',
+  snoozed: 'alert snoozed',
+  muted: 'alert muted',
+  cooldown: 'alert in cooldown'
 }
 
-/** Alerts the operator has not put aside: they set a session's state. */
-const isActive = (alert: Alert): boolean => alert.state === 'firing' || alert.state === 'acknowledged'
+/** Whether the core cannot reach this session's connection. */
+const isBlind = (session: LiveSession, blind: AlertSituation['blind']): boolean =>
+  blind.some((b) => b.connectionId === session.connectionId)
 
-/** Each live session with the worst state its active alerts give it, worst first. */
-export function traySessions(live: readonly LiveSession[], alerts: readonly Alert[]): TraySession[] {
-  const active = alerts.filter(isActive)
-  const blindConnections = new Set(active.filter((a) => a.rule === 'monitor-blind').map((a) => a.connectionId))
-  return live
-    .filter((s) => !s.hasEnded)
-    .map((session): TraySession => {
-      let state: SessionState = blindConnections.has(session.connectionId) ? 'blind' : 'ok'
-      for (const alert of active) {
-        if (alert.connectionId !== session.connectionId || alert.eventSessionId !== session.eventSessionId) continue
-        if (RANK[alert.severity] < RANK[state]) state = alert.severity
-      }
-      return {
-        connectionId: session.connectionId,
-        eventSessionId: session.eventSessionId,
-        name: session.eventName || session.eventSessionId,
-        state
-      }
-    })
-    .sort((a, b) => RANK[a.state] - RANK[b.state] || a.name.localeCompare(b.name))
+/**
+ * "critical, alert acknowledged", "good, warning alert firing", "good", "cannot reach the service":
+ * the session's health in words (or that its connection cannot be reached), then its alert's
+ * state, with the alert's severity when the health does not already say it.
+ */
+export function sessionVerdict(session: LiveSession, blind: AlertSituation['blind']): string {
+  const health = isBlind(session, blind) ? null : session.health
+  const words = health === null ? BLIND_WORDS : HEALTH_WORDS[health]
+  const alert = session.alert
+  if (!alert) return words
+  const severity = alert.severity === health ? '' : `${alert.severity} `
+  return `${words}, ${severity}${ALERT_WORDS[alert.state]}`
 }
+
+const SEVERITY_RANK: Record<AlertSeverity | 'none', number> = { critical: 0, warning: 1, none: 2 }
+const HEALTH_RANK: Record<Health | 'blind', number> = { critical: 0, blind: 1, warning: 2, unknown: 3, good: 4 }
+
+/** Worst first, by the core's verdicts: the alert's severity, then the health (a connection that
+ *  cannot be reached just after critical), then by name, so entries keep their places. */
+export function traySessionOrder(sessions: readonly LiveSession[], blind: AlertSituation['blind']): LiveSession[] {
+  const rank = (s: LiveSession): [number, number] => [
+    SEVERITY_RANK[s.alert?.severity ?? 'none'],
+    HEALTH_RANK[isBlind(s, blind) ? 'blind' : s.health]
+  ]
+  return sessions
+    .map((session) => ({ session, rank: rank(session), name: sessionName(session) }))
+    .sort((a, b) => a.rank[0] - b.rank[0] || a.rank[1] - b.rank[1] || a.name.localeCompare(b.name))
+    .map((entry) => entry.session)
+}
+
+const sessionName = (session: LiveSession): string => session.eventName || session.eventSessionId
 
 /** Enough to scan at a glance; the window has the rest. */
 export const MAX_MENU_SESSIONS = 12
 
 export function trayMenuTemplate(model: TrayMenuModel, actions: TrayMenuActions): MenuItemConstructorOptions[] {
+  const ordered = traySessionOrder(model.sessions, model.blind)
   const sessions: MenuItemConstructorOptions[] =
-    model.sessions.length === 0
+    ordered.length === 0
       ? [{ label: 'No live sessions', enabled: false }]
-      : model.sessions.slice(0, MAX_MENU_SESSIONS).map((s) => ({
-          label: `${s.name} — ${WORDS[s.state]}`,
+      : ordered.slice(0, MAX_MENU_SESSIONS).map((s) => ({
+          label: `${sessionName(s)} — ${sessionVerdict(s, model.blind)}`,
           click: () => actions.open({ view: 'session', connectionId: s.connectionId, eventSessionId: s.eventSessionId })
         }))
-  if (model.sessions.length > MAX_MENU_SESSIONS) {
+  if (ordered.length > MAX_MENU_SESSIONS) {
     sessions.push({
-      label: `${model.sessions.length - MAX_MENU_SESSIONS} more live sessions…`,
+      label: `${ordered.length - MAX_MENU_SESSIONS} more live sessions…`,
       click: () => actions.open()
     })
   }

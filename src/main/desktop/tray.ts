@@ -1,21 +1,20 @@
-// The tray: its icon follows the alerts at once (one shape per state), its tooltip carries the
-// firing count, and its menu is rebuilt from the core's answers — at most once per throttle
-// period, however many events a poll brings.
+// The tray shows the core's one verdict and nothing of its own: the icon is the situation's
+// tray state, the tooltip its headline (with the pauses), the macOS title its firing count
+// (acknowledged alerts included, as in the header), and the menu lists the live rows with the
+// health and alert the core decided. The situation and the live board are read once at start
+// (so a tray started mid-incident is right at once), then followed from the pushes, which carry
+// them: alertsChanged the situation, sessionsChanged the changed rows and the removed keys. The
+// icon and tooltip follow at once; the menu is rebuilt at most once per throttle period.
 import { Menu, Tray } from 'electron'
-import { notificationsPaused, type AlertsChanged, type AlertsPage } from '../../shared/alerts'
-import type { Status } from '../../shared/domain'
+import { notificationsPaused, type AlertsChanged, type AlertSituation, type TrayState } from '../../shared/alerts'
+import type { AppTarget } from '../../shared/deep-link'
+import type { SessionsChanged } from '../../shared/domain'
+import type { Timers } from '../../shared/timers'
 import type { AppCore } from '../core/app/types'
 import { ask } from './core-requests'
-import type { AppTarget } from '../../shared/deep-link'
+import { LiveRows } from './live-rows'
 import { loadTrayIcon, trayTooltip } from './tray-icons'
-import type { TrayState } from './tray-icons'
-import { trayMenuTemplate, traySessions } from './tray-menu'
-import type { TraySession } from './tray-menu'
-
-export interface TrayTimers {
-  setTimeout(callback: () => void, ms: number): unknown
-  clearTimeout(handle: unknown): void
-}
+import { trayMenuTemplate } from './tray-menu'
 
 export interface TrayControllerDeps {
   core: Pick<AppCore, 'dispatch' | 'onEvent'>
@@ -24,7 +23,7 @@ export interface TrayControllerDeps {
   platform: NodeJS.Platform
   open(target?: AppTarget): void
   quit(): void
-  timers: TrayTimers
+  timers: Timers
   now(): number
   /** How a time of day is shown in the menu ("paused until 14:30"). */
   formatTime?: (ms: number) => string
@@ -32,80 +31,74 @@ export interface TrayControllerDeps {
 }
 
 export interface TrayController {
-  /** Asks the core for sessions, alerts and status, and rebuilds the menu now. */
-  refresh(): Promise<void>
-  /** The state the icon shows (tests). */
+  /** Settles once the start-up reads are answered (or failed) and shown. */
+  readonly ready: Promise<void>
+  /** The situation shown, as the core last told it; undefined before its first word. */
+  readonly situation: AlertSituation | undefined
+  /** The state the icon shows: the situation's tray state ('ok' before the first situation). */
   readonly state: TrayState
-  /** Whether polling is paused, as last heard from the core. */
-  readonly pollingPaused: boolean
   dispose(): void
 }
 
 const defaultFormatTime = (ms: number): string =>
   new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
 
-/** The tray state from a page of alerts, until the core's first alertsChanged says it outright.
- *  The core's order (alerts/page.ts trayState): blind while any "cannot reach" alert is open,
- *  then the worst alert still firing (acknowledged, snoozed and muted ones no longer shout). */
-export function trayStateFromAlerts(page: AlertsPage): TrayState {
-  if (page.alerts.some((a) => a.rule === 'monitor-blind' && a.state !== 'resolved')) return 'blind'
-  const firing = page.alerts.filter((a) => a.state === 'firing')
-  if (firing.some((a) => a.severity === 'critical')) return 'critical'
-  if (firing.length > 0) return 'warning'
-  return 'ok'
-}
+const logFailure = (error: unknown): void => console.error('eventwatch: tray refresh failed', error)
 
 export function createTrayController(deps: TrayControllerDeps): TrayController {
   const formatTime = deps.formatTime ?? defaultFormatTime
   const throttleMs = deps.menuThrottleMs ?? 1000
 
-  let alertsState: TrayState | undefined // from alertsChanged: the core's word
-  let derivedState: TrayState = 'ok' // from listAlerts, before the first alertsChanged
-  let firing = 0
-  let pausedUntil: string | null = null
-  let pollingPaused = false
-  let sessions: TraySession[] = []
-  let shownState: TrayState | undefined
+  let situation: AlertSituation | undefined
+  const rows = new LiveRows()
+  let shownState: TrayState = 'ok'
   let scheduled: unknown
+  /** Rebuilds when a notification pause ends, which no push announces. */
+  let pauseEnds: unknown
+  let reading: Promise<void> | undefined
   let disposed = false
 
-  const currentState = (): TrayState => (pollingPaused ? 'paused' : (alertsState ?? derivedState))
-  const pausedUntilText = (): string | undefined =>
-    pausedUntil && notificationsPaused(pausedUntil, deps.now()) ? formatTime(Date.parse(pausedUntil)) : undefined
-
-  const tray = new Tray(loadTrayIcon(deps.resourcesDir, 'ok', deps.platform))
-  shownState = 'ok'
+  const tray = new Tray(loadTrayIcon(deps.resourcesDir, shownState, deps.platform))
+  tray.setToolTip(trayTooltip(undefined))
   // Windows and Linux: a click opens the window; macOS opens the menu on click by itself.
   if (deps.platform !== 'darwin') tray.on('click', () => deps.open())
 
+  /** Takes `next` unless an older one: a push must be newer than what is held, an answer may
+   *  repeat the revision of the push its request caused. */
+  const take = (next: AlertSituation, orEqual: boolean): boolean => {
+    if (situation && (next.revision < situation.revision || (next.revision === situation.revision && !orEqual))) return false
+    situation = next
+    return true
+  }
+
+  const pausedUntil = (): number | undefined => {
+    const until = situation?.notificationsPausedUntil ?? null
+    return notificationsPaused(until, deps.now()) ? Date.parse(until!) : undefined
+  }
+
   const applyIcon = (): void => {
     if (disposed) return
-    const state = currentState()
+    const state = situation?.tray ?? 'ok'
     if (state !== shownState) {
       tray.setImage(loadTrayIcon(deps.resourcesDir, state, deps.platform))
       shownState = state
     }
-    const notificationsPausedUntil = pausedUntilText()
-    tray.setToolTip(trayTooltip({ state, firing, ...(notificationsPausedUntil ? { notificationsPausedUntil } : {}) }))
-    // The count beside the icon in the macOS menu bar.
-    if (deps.platform === 'darwin') tray.setTitle(firing > 0 ? String(firing) : '')
+    const until = pausedUntil()
+    tray.setToolTip(trayTooltip(situation, until === undefined ? undefined : formatTime(until)))
+    // The count beside the icon in the macOS menu bar: every alert still firing.
+    if (deps.platform === 'darwin') tray.setTitle(situation && situation.firing > 0 ? String(situation.firing) : '')
   }
 
   const actions = {
     open: (target?: AppTarget) => (target ? deps.open(target) : deps.open()),
     quit: () => deps.quit(),
+    // The core pushes the new situation (polling paused or not) before it answers.
     setPollingPaused: (paused: boolean) => {
-      void ask(deps.core, 'setPaused', { paused }).then((status) => {
-        if (status) pollingPaused = status.paused
-        rebuildMenu()
-      })
+      void ask(deps.core, 'setPaused', { paused }).then(() => rebuildMenu())
     },
     pauseNotifications: (minutes: number) => {
       void ask(deps.core, 'pauseNotifications', { minutes }).then((page) => {
-        if (page) {
-          pausedUntil = page.notificationsPausedUntil
-          firing = page.firing
-        }
+        if (page) take(page.situation, true)
         rebuildMenu()
       })
     }
@@ -114,68 +107,77 @@ export function createTrayController(deps: TrayControllerDeps): TrayController {
   const rebuildMenu = (): void => {
     if (disposed) return
     applyIcon()
-    const notificationsPausedUntil = pausedUntilText()
+    const until = pausedUntil()
     tray.setContextMenu(
       Menu.buildFromTemplate(
-        trayMenuTemplate({ sessions, pollingPaused, ...(notificationsPausedUntil ? { notificationsPausedUntil } : {}) }, actions)
+        trayMenuTemplate(
+          {
+            sessions: rows.sessions,
+            blind: situation?.blind ?? [],
+            pollingPaused: situation?.pollingPaused ?? false,
+            ...(until === undefined ? {} : { notificationsPausedUntil: formatTime(until) })
+          },
+          actions
+        )
       )
     )
+    if (pauseEnds !== undefined) deps.timers.clearTimeout(pauseEnds)
+    pauseEnds = until === undefined ? undefined : deps.timers.setTimeout(rebuildMenu, until - deps.now())
   }
 
-  const refresh = async (): Promise<void> => {
-    const [status, live, page] = await Promise.all([
-      ask(deps.core, 'getStatus', {}),
-      ask(deps.core, 'listLiveSessions', {}),
-      ask(deps.core, 'listAlerts', { historyHours: 0 })
-    ])
-    if (status) pollingPaused = status.paused
-    if (page) {
-      derivedState = trayStateFromAlerts(page)
-      firing = page.firing
-      pausedUntil = page.notificationsPausedUntil
-    }
-    // Without the alerts, sessions still show (as OK) rather than vanish.
-    if (live) sessions = traySessions(live, page?.alerts ?? [])
-    rebuildMenu()
+  /** Asks for what is not known yet: at start the situation and the live board; later only one
+   *  whose answer never came. One read at a time. */
+  const readMissing = (): Promise<void> => {
+    reading ??= (async () => {
+      const needBoard = !rows.loaded
+      if (needBoard) rows.reading()
+      const [page, board] = await Promise.all([
+        situation ? undefined : ask(deps.core, 'listAlerts', { historyHours: 0, limit: 1 }),
+        needBoard ? ask(deps.core, 'listLiveSessions', {}) : undefined
+      ])
+      if (page) take(page.situation, true)
+      if (needBoard) rows.load(board)
+    })().finally(() => {
+      reading = undefined
+    })
+    return reading
   }
 
-  const scheduleRefresh = (): void => {
+  const scheduleRebuild = (): void => {
     if (scheduled !== undefined || disposed) return
     scheduled = deps.timers.setTimeout(() => {
       scheduled = undefined
-      refresh().catch((error: unknown) => console.error('eventwatch: tray refresh failed', error))
+      const known = situation !== undefined && rows.loaded
+      ;(known ? Promise.resolve() : readMissing()).then(rebuildMenu).catch(logFailure)
     }, throttleMs)
   }
 
   const unsubscribe = deps.core.onEvent((name, payload) => {
     if (name === 'alertsChanged') {
-      const change = payload as AlertsChanged
-      alertsState = change.tray
-      firing = change.firing
-      pausedUntil = change.notificationsPausedUntil
+      if (!take((payload as AlertsChanged).situation, false)) return
       applyIcon()
-    } else if (name === 'statusChanged') {
-      pollingPaused = (payload as Status).paused === true
-      applyIcon()
+      scheduleRebuild()
+    } else if (name === 'sessionsChanged') {
+      if (rows.patch(payload as SessionsChanged) || !rows.loaded) scheduleRebuild()
     }
-    if (name === 'alertsChanged' || name === 'statusChanged' || name === 'sessionsChanged') scheduleRefresh()
   })
 
-  void refresh().catch((error: unknown) => console.error('eventwatch: tray refresh failed', error))
+  const ready = readMissing().then(rebuildMenu).catch(logFailure)
 
   return {
-    refresh,
-    get state() {
-      return currentState()
+    ready,
+    get situation() {
+      return situation
     },
-    get pollingPaused() {
-      return pollingPaused
+    get state() {
+      return shownState
     },
     dispose() {
       if (disposed) return
       disposed = true
       unsubscribe()
       if (scheduled !== undefined) deps.timers.clearTimeout(scheduled)
+      if (pauseEnds !== undefined) deps.timers.clearTimeout(pauseEnds)
       tray.destroy()
     }
   }

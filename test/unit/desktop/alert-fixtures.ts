@@ -1,6 +1,10 @@
-// Alerts, live sessions and a core that answers the tray's requests, for the desktop tests.
-import type { Alert, AlertsChanged, AlertsPage } from '../../../src/shared/alerts'
-import type { LiveSession, Status } from '../../../src/shared/domain'
+// Alerts, situations, live rows and a core that answers the tray's requests, for the desktop
+// tests. Every situation is the core's own verdict (decideSituation) on the facts a test names,
+// never a hand-written object.
+import { decideSituation, type SituationFacts } from '../../../src/main/core/alerts/situation'
+import type { Alert, AlertsChanged, AlertSituation, SessionAlert } from '../../../src/shared/alerts'
+import type { LiveSession, SessionsChanged } from '../../../src/shared/domain'
+import type { SessionKey } from '../../../src/shared/schema-parts'
 import { fakeCore } from '../../support/fake-electron'
 
 export const AT = '2025-03-10T09:00:00.000Z'
@@ -19,13 +23,28 @@ export function alert(overrides: Partial<Alert> = {}): Alert {
     firedAt: AT,
     resolvedAt: null,
     snoozedUntil: null,
+    endReason: null,
     transitions: [],
     ...overrides
   }
 }
 
+/** What a situation is decided from, less the revision and the time. */
+export type Facts = Omit<SituationFacts, 'revision' | 'now'>
+
+export const QUIET: Facts = { open: [], cooling: [], blind: [], pollingPaused: false, notificationsPausedUntil: null }
+
+/** The core's situation on these facts (nothing open, unless said). */
+export function situation(facts: Partial<Facts> = {}, revision = 1, now = Date.parse(AT)): AlertSituation {
+  return decideSituation({ ...QUIET, ...facts, revision, now })
+}
+
 export function change(overrides: Partial<AlertsChanged> = {}): AlertsChanged {
-  return { at: AT, firing: 0, tray: 'ok', fired: [], resolved: [], notificationsPausedUntil: null, ...overrides }
+  return { situation: situation(), changed: [], removed: [], fired: [], resolved: [], ...overrides }
+}
+
+export function sessionAlert(overrides: Partial<SessionAlert> = {}): SessionAlert {
+  return { id: 1, rule: 'reliability-below', state: 'firing', severity: 'critical', summary: 'Reliability 86.2, below the critical level 90', ...overrides }
 }
 
 export function liveSession(overrides: Partial<LiveSession> = {}): LiveSession {
@@ -43,66 +62,73 @@ export function liveSession(overrides: Partial<LiveSession> = {}): LiveSession {
     cdnTraffic: 0,
     ecdnTraffic: 0,
     lastPolledAt: AT,
+    reliability: 99,
+    health: 'good',
+    levels: { warning: 95, critical: 90, source: 'settings' },
+    alert: null,
+    latestPoint: null,
     ...overrides
   }
 }
 
-export function status(overrides: Partial<Status> = {}): Status {
-  return {
-    mode: 'demo',
-    connectionName: 'Demo',
-    pollState: 'ok',
-    lastUpdateAt: AT,
-    lastError: null,
-    offlineSince: null,
-    paused: false,
-    pollIntervalSeconds: 15,
-    ...overrides
-  }
+export function sessionsChanged(revision: number, rows: LiveSession[] = [], removed: SessionKey[] = []): SessionsChanged {
+  return { revision, at: AT, liveCount: rows.length, storedCount: rows.length, rows, removed }
 }
 
 export interface CoreWorld {
-  status: Status
   live: LiveSession[]
-  page: AlertsPage
+  boardRevision: number
+  alerts: Alert[]
+  facts: Facts
+  revision: number
 }
 
-/** A fake core answering getStatus, listLiveSessions, listAlerts, setPaused and
- *  pauseNotifications from `world`, which tests change. */
-export function answeringCore(world: CoreWorld, now: () => number = () => Date.parse(AT)) {
+export function world(overrides: Partial<CoreWorld> = {}): CoreWorld {
+  return { live: [liveSession()], boardRevision: 1, alerts: [], facts: QUIET, revision: 1, ...overrides }
+}
+
+/** A fake core answering listAlerts, listLiveSessions, getStatus, setPaused and
+ *  pauseNotifications from `world`, which tests change. As the core does, setPaused and
+ *  pauseNotifications push the new situation (alertsChanged) before they answer. */
+export function answeringCore(w: CoreWorld, now: () => number = () => Date.parse(AT)) {
   const core = fakeCore()
+  const current = (): AlertSituation => situation(w.facts, w.revision, now())
+  const publish = (facts: Partial<Facts>): AlertSituation => {
+    w.facts = { ...w.facts, ...facts }
+    w.revision++
+    core.push('alertsChanged', change({ situation: current() }))
+    return current()
+  }
+  const status = () => ({
+    mode: 'demo',
+    connectionName: 'Demo',
+    pollState: w.facts.pollingPaused ? 'paused' : 'ok',
+    lastUpdateAt: AT,
+    lastError: null,
+    offlineSince: null,
+    paused: w.facts.pollingPaused,
+    pollIntervalSeconds: 15
+  })
   core.dispatch.mockImplementation(async (name: unknown, args: unknown) => {
     const a = args as Record<string, unknown>
     switch (name) {
       case 'getStatus':
-        return { ok: true, value: world.status }
+        return { ok: true, value: status() }
       case 'listLiveSessions':
-        return { ok: true, value: world.live }
+        return { ok: true, value: { revision: w.boardRevision, sessions: w.live } }
       case 'listAlerts':
-        return { ok: true, value: world.page }
+        return { ok: true, value: { alerts: w.alerts, situation: current() } }
       case 'setPaused':
-        world.status = { ...world.status, paused: a['paused'] as boolean }
-        return { ok: true, value: world.status }
+        publish({ pollingPaused: a['paused'] as boolean })
+        return { ok: true, value: status() }
       case 'pauseNotifications': {
         const minutes = a['minutes'] as number
-        world.page = {
-          ...world.page,
-          notificationsPausedUntil: minutes > 0 ? new Date(now() + minutes * 60_000).toISOString() : null
-        }
-        return { ok: true, value: world.page }
+        const situation = publish({ notificationsPausedUntil: minutes > 0 ? now() + minutes * 60_000 : null })
+        return { ok: true, value: { alerts: w.alerts, situation } }
       }
       default:
         return { ok: false, error: { code: 'unknown-request', message: `no ${String(name)}` } }
     }
   })
   return core
-}
-
-export function world(overrides: Partial<CoreWorld> = {}): CoreWorld {
-  return {
-    status: status(),
-    live: [liveSession()],
-    page: { alerts: [], firing: 0, notificationsPausedUntil: null },
-    ...overrides
-  }
 }

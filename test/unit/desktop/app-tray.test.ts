@@ -14,15 +14,15 @@ import { startDesktop } from '../../../src/main/desktop/app'
 import { APP_USER_MODEL_ID } from '../../../src/main/desktop/app-identity'
 import { TRAY_HINT_TITLE } from '../../../src/main/desktop/close-to-tray'
 import { ManualTimers } from '../../support/manual-timers'
-import { AT, alert, answeringCore, change, world } from './alert-fixtures'
+import { AT, alert, answeringCore, change, situation, world } from './alert-fixtures'
+import { DETAIL_MS, realCore } from './real-core'
 
 let home: string
 let core: ReturnType<typeof answeringCore>
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve))
 
-async function launch(platform: NodeJS.Platform = 'linux') {
-  const timers = new ManualTimers(Date.parse(AT))
+async function launch(platform: NodeJS.Platform = 'linux', timers = new ManualTimers(Date.parse(AT))) {
   startDesktop({ platform, timers, now: timers.clock })
   await vi.waitFor(() => expect(Tray.instances).toHaveLength(1))
   await flush()
@@ -90,7 +90,7 @@ describe('the desktop app with its tray', () => {
   it('a click on an alert notification shows the window at that session', async () => {
     const { window } = await launch()
     window.emit('close', fakeEvent({}))
-    core.push('alertsChanged', change({ tray: 'critical', firing: 1, fired: [alert()] }))
+    core.push('alertsChanged', change({ situation: situation({ open: [{ state: 'firing', severity: 'critical', n: 1 }] }, 2), fired: [alert()] }))
     const notification = Notification.instances.find((n) => n.options['title'] === 'Reliability critical: Town Hall')!
     notification.emit('click')
     expect(window.loadFile).toHaveBeenLastCalledWith(expect.stringMatching(/renderer[\\/]index\.html$/), {
@@ -103,7 +103,7 @@ describe('the desktop app with its tray', () => {
   it('from the dev server, the session is in the URL hash', async () => {
     process.env['ELECTRON_RENDERER_URL'] = 'http://localhost:5173'
     const { window, tray } = await launch()
-    menuItem(tray, 'Town Hall — OK').click!()
+    menuItem(tray, 'Town Hall — good').click!()
     expect(window.loadURL).toHaveBeenLastCalledWith('http://localhost:5173/#session/c1/s1')
   })
 
@@ -118,8 +118,32 @@ describe('the desktop app with its tray', () => {
 
   it('the tray icon follows alertsChanged', async () => {
     const { tray } = await launch()
-    core.push('alertsChanged', change({ tray: 'blind', firing: 1 }))
+    const blind = situation({ blind: [{ connectionId: 'c1', connectionName: 'Contoso' }], open: [{ state: 'firing', severity: 'warning', n: 1 }] }, 2)
+    core.push('alertsChanged', change({ situation: blind }))
     expect(tray.setImage).toHaveBeenLastCalledWith(expect.objectContaining({ path: expect.stringMatching(/tray-blind\.png$/) }))
-    expect(tray.setToolTip).toHaveBeenLastCalledWith('Eventwatch — 1 alert firing, cannot reach the service')
+    expect(tray.setToolTip).toHaveBeenLastCalledWith('Eventwatch — Cannot reach Contoso · 1 alert firing')
+  })
+
+  it('notifications follow the situation pushed with the alerts: none while polling is paused', async () => {
+    const { window } = await launch()
+    window.emit('close', fakeEvent({}))
+    core.push('alertsChanged', change({ situation: situation({ pollingPaused: true }, 2), fired: [alert()] }))
+    expect(Notification.instances.filter((n) => n.options['title'] === 'Reliability critical: Town Hall')).toHaveLength(0)
+    core.push('alertsChanged', change({ situation: situation({}, 3), fired: [alert()] }))
+    expect(Notification.instances.filter((n) => n.options['title'] === 'Reliability critical: Town Hall')).toHaveLength(1)
+  })
+
+  it('with the real core: the notification, the icon, the tooltip and the menu tell the same incident', async () => {
+    const real = await realCore(3)
+    start.startAppCore.mockResolvedValue(real.core)
+    const { tray } = await launch('linux', real.timers)
+    const victim = real.live()[0]!
+    real.holdReliability(victim.eventSessionId, 85)
+    await real.advance(2 * DETAIL_MS + 1_000)
+
+    expect(Notification.instances.map((n) => n.options['title'])).toContain(`Reliability critical: ${victim.eventName}`)
+    expect(tray.setImage).toHaveBeenLastCalledWith(expect.objectContaining({ path: expect.stringMatching(/tray-critical\.png$/) }))
+    expect(tray.setToolTip).toHaveBeenLastCalledWith('Eventwatch — 1 alert firing')
+    expect(menuItem(tray, `${victim.eventName} — critical, alert firing`)).toBeDefined()
   })
 })

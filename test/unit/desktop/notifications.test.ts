@@ -5,15 +5,14 @@ vi.mock('electron', () => import('../../support/fake-electron'))
 import { Notification, resetFakeElectron } from '../../support/fake-electron'
 import { createAlertNotifier } from '../../../src/main/desktop/notifications'
 import { notificationsPaused } from '../../../src/shared/alerts'
-import { AT, alert, change } from './alert-fixtures'
+import { AT, alert, change, situation } from './alert-fixtures'
 
 const NOW = Date.parse(AT)
 
-function setup(overrides: { pollingPaused?: boolean; focused?: boolean } = {}) {
+function setup(overrides: { focused?: boolean } = {}) {
   const open = vi.fn()
   const notifier = createAlertNotifier({
     open,
-    isPollingPaused: () => overrides.pollingPaused ?? false,
     isWindowFocused: () => overrides.focused ?? false,
     now: () => NOW
   })
@@ -27,7 +26,7 @@ describe('alert notifications', () => {
     const { notifier } = setup()
     notifier.onAlertsChanged(
       change({
-        firing: 3,
+        situation: situation({ open: [{ state: 'firing', severity: 'critical', n: 3 }] }),
         fired: [
           alert({ id: 1 }),
           alert({ id: 2, eventSessionId: 's2', eventName: 'Launch' }),
@@ -43,7 +42,7 @@ describe('alert notifications', () => {
 
   it('shows nothing for an evaluation without fired or resolved alerts', () => {
     const { notifier } = setup()
-    notifier.onAlertsChanged(change({ firing: 2, tray: 'critical' }))
+    notifier.onAlertsChanged(change({ situation: situation({ open: [{ state: 'firing', severity: 'critical', n: 2 }] }) }))
     expect(Notification.instances).toHaveLength(0)
   })
 
@@ -63,17 +62,17 @@ describe('alert notifications', () => {
     expect(open).toHaveBeenCalledWith({ view: 'alerts' })
   })
 
-  it('stays quiet while notifications are paused, and speaks once the pause is over', () => {
+  it('stays quiet while the situation says notifications are paused, and speaks once the pause is over', () => {
     const { notifier } = setup()
-    notifier.onAlertsChanged(change({ fired: [alert()], notificationsPausedUntil: new Date(NOW + 60_000).toISOString() }))
+    notifier.onAlertsChanged(change({ situation: situation({ notificationsPausedUntil: NOW + 60_000 }), fired: [alert()] }))
     expect(Notification.instances).toHaveLength(0)
-    notifier.onAlertsChanged(change({ fired: [alert()], notificationsPausedUntil: new Date(NOW - 1).toISOString() }))
+    notifier.onAlertsChanged(change({ situation: situation({ notificationsPausedUntil: NOW - 1 }), fired: [alert()] }))
     expect(Notification.instances).toHaveLength(1)
   })
 
-  it('stays quiet while polling is paused', () => {
-    const { notifier } = setup({ pollingPaused: true })
-    notifier.onAlertsChanged(change({ fired: [alert()] }))
+  it('stays quiet while the situation says polling is paused', () => {
+    const { notifier } = setup()
+    notifier.onAlertsChanged(change({ situation: situation({ pollingPaused: true }), fired: [alert()], resolved: [alert({ id: 2, state: 'resolved' })] }))
     expect(Notification.instances).toHaveLength(0)
   })
 

@@ -6,8 +6,9 @@ import { describe, expect, it, vi } from 'vitest'
 
 vi.mock('electron', () => import('../../support/fake-electron'))
 
-import { TRAY_STATES, trayIconPath, trayTooltip } from '../../../src/main/desktop/tray-icons'
-import type { TrayState } from '../../../src/main/desktop/tray-icons'
+import { MAX_TOOLTIP_LENGTH, trayIconPath, trayTooltip } from '../../../src/main/desktop/tray-icons'
+import { TRAY_STATES, type TrayState } from '../../../src/shared/alerts'
+import { situation } from './alert-fixtures'
 
 const resources = resolve(import.meta.dirname, '../../../resources')
 
@@ -69,16 +70,31 @@ describe('tray icon files', () => {
 })
 
 describe('trayTooltip', () => {
-  it('counts firing alerts', () => {
-    expect(trayTooltip({ state: 'critical', firing: 2 })).toBe('Eventwatch — 2 alerts firing')
-    expect(trayTooltip({ state: 'warning', firing: 1 })).toBe('Eventwatch — 1 alert firing')
+  it("is the core's headline, firing alerts counted with the acknowledged ones", () => {
+    const open = [
+      { state: 'firing', severity: 'critical', n: 1 },
+      { state: 'acknowledged', severity: 'warning', n: 1 },
+      { state: 'pending', severity: 'critical', n: 1 }
+    ] as const
+    expect(trayTooltip(situation({ open: [...open] }))).toBe('Eventwatch — 2 alerts firing (1 acknowledged) · 1 pending critical')
+    expect(trayTooltip(situation())).toBe('Eventwatch — No alerts')
   })
 
-  it('says the state when nothing fires, and a notification pause', () => {
-    expect(trayTooltip({ state: 'ok', firing: 0 })).toBe('Eventwatch — all clear')
-    expect(trayTooltip({ state: 'paused', firing: 0 })).toBe('Eventwatch — polling paused')
-    expect(trayTooltip({ state: 'blind', firing: 1, notificationsPausedUntil: '10:15' })).toBe(
-      'Eventwatch — 1 alert firing, cannot reach the service, notifications paused until 10:15'
+  it('adds the pauses', () => {
+    expect(trayTooltip(situation({ pollingPaused: true }))).toBe('Eventwatch — No alerts · polling paused')
+    expect(trayTooltip(situation({ blind: [{ connectionId: 'c1', connectionName: 'Contoso' }] }), '10:15')).toBe(
+      'Eventwatch — Cannot reach Contoso · notifications paused until 10:15'
     )
+  })
+
+  it('never claims all clear before the core has said anything', () => {
+    expect(trayTooltip(undefined)).toBe('Eventwatch — alerts not known yet')
+  })
+
+  it('fits what Windows shows, cut visibly', () => {
+    const blind = Array.from({ length: 12 }, (_, i) => ({ connectionId: `c${i}`, connectionName: `Tenant number ${i}` }))
+    const tooltip = trayTooltip(situation({ blind }))
+    expect(tooltip).toHaveLength(MAX_TOOLTIP_LENGTH)
+    expect(tooltip).toMatch(/^Eventwatch — Cannot reach Tenant number 0, .*…$/)
   })
 })

@@ -3,19 +3,21 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 vi.mock('electron', () => import('../../support/fake-electron'))
 
 import { Menu, resetFakeElectron, Tray } from '../../support/fake-electron'
-import { createTrayController, trayStateFromAlerts } from '../../../src/main/desktop/tray'
+import { createTrayController } from '../../../src/main/desktop/tray'
 import { MAX_MENU_SESSIONS } from '../../../src/main/desktop/tray-menu'
 import { ManualTimers } from '../../support/manual-timers'
-import { AT, alert, answeringCore, change, liveSession, status, world } from './alert-fixtures'
+import { AT, alert, answeringCore, change, liveSession, sessionAlert, sessionsChanged, situation, world } from './alert-fixtures'
 
 /** Lets pending promise callbacks (the fake core's answers) run. */
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 type MenuItem = { label?: string; type?: string; enabled?: boolean; click?: () => void }
 
-function setup(platform: NodeJS.Platform = 'linux', w = world()) {
+/** `prepare` runs before the tray is created (and asks the core). */
+function setup(platform: NodeJS.Platform = 'linux', w = world(), prepare?: (core: ReturnType<typeof answeringCore>) => void) {
   const timers = new ManualTimers(Date.parse(AT))
   const core = answeringCore(w, timers.clock)
+  prepare?.(core)
   const open = vi.fn()
   const quit = vi.fn()
   const controller = createTrayController({
@@ -32,72 +34,112 @@ function setup(platform: NodeJS.Platform = 'linux', w = world()) {
   const tray = Tray.instances[0]!
   /** The items of the menu last set on the tray. */
   const menu = (): MenuItem[] => (tray.setContextMenu.mock.calls.at(-1)?.[0] as { items: MenuItem[] }).items
+  const labels = (): (string | undefined)[] => menu().map((i) => i.label ?? i.type)
   const item = (label: string | RegExp): MenuItem => {
     const found = menu().find((i) => (typeof label === 'string' ? i.label === label : label.test(i.label ?? '')))
     if (!found) throw new Error(`no menu item ${String(label)} in ${menu().map((i) => i.label).join(' | ')}`)
     return found
   }
-  return { timers, core, open, quit, controller, tray, menu, item, world: w }
+  const asked = (name: string): number => core.dispatch.mock.calls.filter(([n]) => n === name).length
+  return { timers, core, open, quit, controller, tray, menu, labels, item, asked, world: w }
 }
 
 const iconOf = (tray: Tray): string => (tray.setImage.mock.calls.at(-1)?.[0] ?? tray.image).path
+const tooltipOf = (tray: Tray): string => tray.setToolTip.mock.calls.at(-1)?.[0] as string
 
 beforeEach(() => resetFakeElectron())
 
-describe('the tray icon', () => {
-  it('starts OK and follows the state each alertsChanged brings, one shape per state', async () => {
+describe('the tray icon and tooltip', () => {
+  it('start from the situation the core answers, then follow each alertsChanged, one shape per state', async () => {
     const { tray, core, controller } = setup()
     await flush()
     expect(iconOf(tray)).toBe('/res/tray/tray-ok.png')
-    expect(tray.setToolTip).toHaveBeenLastCalledWith('Eventwatch — all clear')
+    expect(tooltipOf(tray)).toBe('Eventwatch — No alerts')
 
-    core.push('alertsChanged', change({ tray: 'critical', firing: 2, fired: [alert()] }))
+    core.push('alertsChanged', change({ situation: situation({ open: [{ state: 'firing', severity: 'critical', n: 2 }] }, 2), fired: [alert()] }))
     expect(controller.state).toBe('critical')
     expect(iconOf(tray)).toBe('/res/tray/tray-critical.png')
-    expect(tray.setToolTip).toHaveBeenLastCalledWith('Eventwatch — 2 alerts firing')
+    expect(tooltipOf(tray)).toBe('Eventwatch — 2 alerts firing')
 
-    for (const state of ['warning', 'blind', 'paused', 'ok'] as const) {
-      core.push('alertsChanged', change({ tray: state, firing: state === 'ok' ? 0 : 1 }))
+    const facts = {
+      warning: { open: [{ state: 'firing', severity: 'warning', n: 1 }] },
+      blind: { blind: [{ connectionId: 'c1', connectionName: 'Contoso' }] },
+      paused: { pollingPaused: true },
+      ok: {}
+    } as const
+    let revision = 3
+    for (const [state, f] of Object.entries(facts)) {
+      core.push('alertsChanged', change({ situation: situation(f, revision++) }))
       expect(iconOf(tray)).toBe(`/res/tray/tray-${state}.png`)
     }
-    expect(tray.setToolTip).toHaveBeenLastCalledWith('Eventwatch — all clear')
+    expect(tooltipOf(tray)).toBe('Eventwatch — No alerts')
   })
 
-  it('shows paused while polling is paused, whatever the alerts say', async () => {
+  it('count acknowledged alerts as firing: an acknowledged alert still fires', async () => {
+    const { tray, core } = setup('darwin')
+    await flush()
+    const open = [
+      { state: 'firing', severity: 'critical', n: 1 },
+      { state: 'acknowledged', severity: 'warning', n: 2 }
+    ] as const
+    core.push('alertsChanged', change({ situation: situation({ open: [...open] }, 2) }))
+    expect(iconOf(tray)).toBe('/res/tray/tray-criticalTemplate.png')
+    expect(tooltipOf(tray)).toBe('Eventwatch — 3 alerts firing (2 acknowledged)')
+    expect(tray.setTitle).toHaveBeenLastCalledWith('3')
+  })
+
+  it('are right at once when the tray starts mid-incident', async () => {
+    const w = world({ facts: { ...world().facts, open: [{ state: 'acknowledged', severity: 'warning', n: 1 }] } })
+    const { tray, asked } = setup('linux', w)
+    await flush()
+    expect(iconOf(tray)).toBe('/res/tray/tray-warning.png')
+    expect(tooltipOf(tray)).toBe('Eventwatch — 1 alert firing (1 acknowledged)')
+    expect(asked('listAlerts')).toBe(1)
+    expect(asked('getStatus')).toBe(0) // the situation says whether polling is paused
+  })
+
+  it('ignore a situation no newer than the one shown', async () => {
     const { tray, core } = setup()
     await flush()
-    core.push('alertsChanged', change({ tray: 'warning', firing: 1 }))
-    core.push('statusChanged', status({ paused: true }))
-    expect(iconOf(tray)).toBe('/res/tray/tray-paused.png')
-    core.push('statusChanged', status({ paused: false }))
-    expect(iconOf(tray)).toBe('/res/tray/tray-warning.png')
+    core.push('alertsChanged', change({ situation: situation({ open: [{ state: 'firing', severity: 'critical', n: 1 }] }, 5) }))
+    core.push('alertsChanged', change({ situation: situation({}, 4) }))
+    core.push('alertsChanged', change({ situation: situation({}, 5) }))
+    expect(iconOf(tray)).toBe('/res/tray/tray-critical.png')
+    expect(tooltipOf(tray)).toBe('Eventwatch — 1 alert firing')
   })
 
-  it('takes its first state from the alerts already firing at start', async () => {
-    const w = world({
-      page: { alerts: [alert({ severity: 'warning' })], firing: 1, notificationsPausedUntil: null }
-    })
-    const { tray } = setup('linux', w)
+  it('keep a situation pushed before the start-up answer, which is older', async () => {
+    const { tray, core } = setup()
+    // The core read the situation at revision 1 when asked; this push comes before that answer.
+    core.push('alertsChanged', change({ situation: situation({ open: [{ state: 'pending', severity: 'critical', n: 1 }] }, 2) }))
     await flush()
-    expect(iconOf(tray)).toBe('/res/tray/tray-warning.png')
-    expect(tray.setToolTip).toHaveBeenLastCalledWith('Eventwatch — 1 alert firing')
+    expect(tooltipOf(tray)).toBe('Eventwatch — 1 pending critical')
   })
 
-  it('on macOS: template icons and the count as the title', async () => {
+  it('say when polling and notifications are paused', async () => {
+    const { tray, core } = setup()
+    await flush()
+    const until = Date.parse(AT) + 75 * 60_000
+    core.push('alertsChanged', change({ situation: situation({ pollingPaused: true, notificationsPausedUntil: until }, 2) }))
+    expect(iconOf(tray)).toBe('/res/tray/tray-paused.png')
+    expect(tooltipOf(tray)).toBe('Eventwatch — No alerts · polling paused · notifications paused until 10:15')
+  })
+
+  it('on macOS: template icons and the firing count as the title', async () => {
     const { tray, core } = setup('darwin')
     await flush()
     expect(iconOf(tray)).toBe('/res/tray/tray-okTemplate.png')
-    core.push('alertsChanged', change({ tray: 'critical', firing: 3 }))
+    core.push('alertsChanged', change({ situation: situation({ open: [{ state: 'firing', severity: 'critical', n: 3 }] }, 2) }))
     expect(iconOf(tray)).toBe('/res/tray/tray-criticalTemplate.png')
     expect(tray.setTitle).toHaveBeenLastCalledWith('3')
-    core.push('alertsChanged', change({ tray: 'ok', firing: 0 }))
+    core.push('alertsChanged', change({ situation: situation({}, 3) }))
     expect(tray.setTitle).toHaveBeenLastCalledWith('')
     expect(tray.handlers.has('click')).toBe(false)
   })
 
   it('elsewhere no title, and a click opens the window', async () => {
     const { tray, core, open } = setup('win32')
-    core.push('alertsChanged', change({ tray: 'critical', firing: 3 }))
+    core.push('alertsChanged', change({ situation: situation({ open: [{ state: 'firing', severity: 'critical', n: 3 }] }, 2) }))
     expect(tray.setTitle).not.toHaveBeenCalled()
     tray.emit('click')
     expect(open).toHaveBeenCalledWith()
@@ -105,27 +147,29 @@ describe('the tray icon', () => {
 })
 
 describe('the tray menu', () => {
-  it('lists the live sessions with their state, worst first, each opening its session', async () => {
+  it('lists the live sessions with the core verdict on each, worst first, each opening its session', async () => {
     const w = world({
       live: [
         liveSession({ eventSessionId: 's1', eventName: 'Town Hall' }),
-        liveSession({ eventSessionId: 's2', eventName: 'Launch' }),
-        liveSession({ eventSessionId: 's3', eventName: 'Old one', hasEnded: true })
-      ],
-      page: {
-        alerts: [alert({ eventSessionId: 's2', eventName: 'Launch', severity: 'critical' })],
-        firing: 1,
-        notificationsPausedUntil: null
-      }
+        liveSession({ eventSessionId: 's2', eventName: 'Launch', health: 'critical', reliability: 80, alert: sessionAlert({ id: 2 }) }),
+        liveSession({
+          eventSessionId: 's3',
+          eventName: 'Keynote',
+          health: 'warning',
+          reliability: 93,
+          alert: sessionAlert({ id: 3, state: 'acknowledged', severity: 'warning' })
+        })
+      ]
     })
-    const { menu, item, open } = setup('linux', w)
+    const { labels, item, open } = setup('linux', w)
     await flush()
-    expect(menu().map((i) => i.label ?? i.type)).toEqual([
+    expect(labels()).toEqual([
       'Open Eventwatch',
       'separator',
       'Live sessions',
-      'Launch — critical',
-      'Town Hall — OK',
+      'Launch — critical, alert firing',
+      'Keynote — warning, alert acknowledged',
+      'Town Hall — good',
       'separator',
       'Pause polling',
       'Pause notifications for 15 minutes',
@@ -133,24 +177,23 @@ describe('the tray menu', () => {
       'separator',
       'Quit Eventwatch'
     ])
-    item('Launch — critical').click!()
+    item('Launch — critical, alert firing').click!()
     expect(open).toHaveBeenCalledWith({ view: 'session', connectionId: 'c1', eventSessionId: 's2' })
     item('Open Eventwatch').click!()
     expect(open).toHaveBeenLastCalledWith()
   })
 
-  it('marks every session of a connection the monitor cannot reach', async () => {
+  it('marks every session of a connection the core cannot reach, and only those', async () => {
     const w = world({
-      live: [liveSession({ eventSessionId: 's1', eventName: 'Town Hall' })],
-      page: {
-        alerts: [alert({ rule: 'monitor-blind', eventSessionId: null, eventName: null })],
-        firing: 1,
-        notificationsPausedUntil: null
-      }
+      live: [liveSession({ eventSessionId: 's1', eventName: 'Town Hall' }), liveSession({ connectionId: 'c2', eventSessionId: 's2', eventName: 'Launch' })],
+      facts: { ...world().facts, blind: [{ connectionId: 'c1', connectionName: 'Contoso' }] }
     })
-    const { item } = setup('linux', w)
+    const { item, tray } = setup('linux', w)
     await flush()
     expect(item(/^Town Hall/).label).toBe('Town Hall — cannot reach the service')
+    expect(item(/^Launch/).label).toBe('Launch — good')
+    expect(iconOf(tray)).toBe('/res/tray/tray-blind.png')
+    expect(tooltipOf(tray)).toBe('Eventwatch — Cannot reach Contoso')
   })
 
   it('shows at most a screenful of sessions, then how many more', async () => {
@@ -163,17 +206,19 @@ describe('the tray menu', () => {
     expect(item('3 more live sessions…')).toBeDefined()
   })
 
-  it('pauses and resumes polling through setPaused', async () => {
+  it('pauses and resumes polling through setPaused, and shows the situation the core pushes', async () => {
     const { item, core, tray } = setup()
     await flush()
     item('Pause polling').click!()
     await flush()
     expect(core.dispatch).toHaveBeenCalledWith('setPaused', { paused: true })
     expect(iconOf(tray)).toBe('/res/tray/tray-paused.png')
+    expect(tooltipOf(tray)).toBe('Eventwatch — No alerts · polling paused')
     item('Resume polling').click!()
     await flush()
     expect(core.dispatch).toHaveBeenLastCalledWith('setPaused', { paused: false })
     expect(item('Pause polling')).toBeDefined()
+    expect(iconOf(tray)).toBe('/res/tray/tray-ok.png')
   })
 
   it('pauses notifications for 15 min or 1 h through pauseNotifications, and resumes them', async () => {
@@ -183,15 +228,26 @@ describe('the tray menu', () => {
     await flush()
     expect(core.dispatch).toHaveBeenCalledWith('pauseNotifications', { minutes: 60 })
     expect(item('Notifications paused until 10:00').enabled).toBe(false)
-    expect(tray.setToolTip).toHaveBeenLastCalledWith('Eventwatch — all clear, notifications paused until 10:00')
+    expect(tooltipOf(tray)).toBe('Eventwatch — No alerts · notifications paused until 10:00')
 
     item('Resume notifications').click!()
     await flush()
     expect(core.dispatch).toHaveBeenLastCalledWith('pauseNotifications', { minutes: 0 })
+    expect(tooltipOf(tray)).toBe('Eventwatch — No alerts')
     item('Pause notifications for 15 minutes').click!()
     await flush()
     expect(core.dispatch).toHaveBeenLastCalledWith('pauseNotifications', { minutes: 15 })
     expect(item('Notifications paused until 09:15')).toBeDefined()
+  })
+
+  it('offers to pause notifications again once a pause has ended, without a push', async () => {
+    const { item, tray, timers } = setup()
+    await flush()
+    item('Pause notifications for 15 minutes').click!()
+    await flush()
+    await timers.advance(15 * 60_000, flush)
+    expect(item('Pause notifications for 15 minutes')).toBeDefined()
+    expect(tooltipOf(tray)).toBe('Eventwatch — No alerts')
   })
 
   it('quits from the menu', async () => {
@@ -201,60 +257,75 @@ describe('the tray menu', () => {
     expect(quit).toHaveBeenCalled()
   })
 
-  it('is rebuilt once per throttle period however many events come', async () => {
-    const w = world()
-    const { core, timers, menu } = setup('linux', w)
+  it('patches its sessions from sessionsChanged without asking again, rebuilt once per throttle period', async () => {
+    const w = world({
+      live: [liveSession({ eventSessionId: 's1', eventName: 'Town Hall' }), liveSession({ eventSessionId: 's2', eventName: 'Launch' })]
+    })
+    const { core, timers, labels, asked, tray } = setup('linux', w)
     await flush()
     const builds = Menu.buildFromTemplate.mock.calls.length
 
-    w.live = [...w.live, liveSession({ eventSessionId: 's9', eventName: 'New event' })]
-    core.push('sessionsChanged', { at: AT, liveCount: 2, storedCount: 2 })
-    core.push('alertsChanged', change())
-    core.push('statusChanged', status())
+    core.push(
+      'sessionsChanged',
+      sessionsChanged(
+        2,
+        [
+          liveSession({ eventSessionId: 's9', eventName: 'New event' }),
+          liveSession({ eventSessionId: 's1', eventName: 'Town Hall', health: 'warning', alert: sessionAlert({ state: 'pending', severity: 'warning' }) })
+        ],
+        [{ connectionId: 'c1', eventSessionId: 's2' }]
+      )
+    )
+    core.push('alertsChanged', change({ situation: situation({ open: [{ state: 'pending', severity: 'warning', n: 1 }] }, 2) }))
+    core.push('sessionsChanged', sessionsChanged(2, [liveSession({ eventSessionId: 's7', eventName: 'Stale' })])) // not newer: ignored
     expect(timers.scheduled).toHaveLength(1)
-    expect(menu().some((i) => i.label === 'New event — OK')).toBe(false)
+    expect(labels()).toContain('Launch — good')
+    // The icon and tooltip do not wait for the menu.
+    expect(tooltipOf(tray)).toBe('Eventwatch — 1 pending warning')
 
     await timers.advance(1000, flush)
     expect(Menu.buildFromTemplate.mock.calls.length).toBe(builds + 1)
-    expect(menu().some((i) => i.label === 'New event — OK')).toBe(true)
+    expect(labels().filter((l) => / — /.test(l ?? ''))).toEqual(['Town Hall — warning, alert pending', 'New event — good'])
+    expect(asked('listLiveSessions')).toBe(1)
+    expect(asked('listAlerts')).toBe(1)
   })
 
-  it('keeps going when the core cannot answer', async () => {
-    const { core, tray, menu } = setup()
-    core.dispatch.mockResolvedValue({ ok: false, error: { code: 'internal', message: 'broken' } })
+  it('applies pushes heard while the board was being read, once it is in', async () => {
+    const { core, labels } = setup()
+    // The core read the board (revision 1) when asked; these come before its answer.
+    core.push('sessionsChanged', sessionsChanged(2, [liveSession({ eventSessionId: 's2', eventName: 'Launch' })]))
+    core.push('sessionsChanged', sessionsChanged(1, [liveSession({ eventSessionId: 's3', eventName: 'Old news' })]))
+    await flush()
+    expect(labels().filter((l) => / — /.test(l ?? ''))).toEqual(['Launch — good', 'Town Hall — good'])
+  })
+
+  it('says it does not know yet when the core cannot answer, and asks again at the next push', async () => {
+    let answer: Parameters<ReturnType<typeof answeringCore>['dispatch']['mockImplementation']>[0] | undefined
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    const { core, tray, menu, labels, timers } = setup('linux', world(), (c) => {
+      answer = c.dispatch.getMockImplementation()
+      c.dispatch.mockResolvedValue({ ok: false, error: { code: 'internal', message: 'broken' } })
+    })
     await flush()
     expect(menu().map((i) => i.label)).toContain('Quit Eventwatch')
     expect(iconOf(tray)).toBe('/res/tray/tray-ok.png')
+    expect(tooltipOf(tray)).toBe('Eventwatch — alerts not known yet')
     error.mockRestore()
+
+    core.dispatch.mockImplementation(answer!)
+    core.push('sessionsChanged', sessionsChanged(2))
+    await timers.advance(1000, flush)
+    expect(tooltipOf(tray)).toBe('Eventwatch — No alerts')
+    expect(labels()).toContain('Town Hall — good')
   })
 
   it('stops listening and removes the icon when disposed', async () => {
     const { controller, core, tray, timers } = setup()
     await flush()
-    core.push('sessionsChanged', { at: AT, liveCount: 1, storedCount: 1 })
+    core.push('sessionsChanged', sessionsChanged(2))
     controller.dispose()
     expect(tray.destroy).toHaveBeenCalled()
     expect(timers.scheduled).toHaveLength(0)
     expect(core.listenerCount()).toBe(0)
-  })
-})
-
-describe('trayStateFromAlerts', () => {
-  const page = (alerts: ReturnType<typeof alert>[]) => ({ alerts, firing: 0, notificationsPausedUntil: null })
-  it('orders the states as the core does: blind, critical, warning, ok', () => {
-    expect(trayStateFromAlerts(page([]))).toBe('ok')
-    expect(trayStateFromAlerts(page([alert({ severity: 'warning' })]))).toBe('warning')
-    expect(trayStateFromAlerts(page([alert({ severity: 'warning' }), alert({ id: 2 })]))).toBe('critical')
-    expect(
-      trayStateFromAlerts(page([alert(), alert({ id: 2, rule: 'monitor-blind', eventSessionId: null, state: 'acknowledged' })]))
-    ).toBe('blind')
-  })
-
-  it('ignores alerts that no longer shout', () => {
-    for (const state of ['acknowledged', 'snoozed', 'muted', 'pending', 'resolved'] as const) {
-      expect(trayStateFromAlerts(page([alert({ state })])), state).toBe('ok')
-    }
-    expect(trayStateFromAlerts(page([alert({ rule: 'monitor-blind', state: 'resolved' })]))).toBe('ok')
   })
 })

@@ -26,6 +26,8 @@ export function alertHandlers(db: Db, deps: AlertHandlerDeps): AlertHandlers {
     const now = clock()
     const id = make(now)
     const situation = deps.publishAlerts({ ...nothingApplied(), changed: id === null ? [] : [id] })
+    // The session's row shows its alert's state: it follows at once, not at the next poll.
+    if (id !== null) deps.publishBoard()
     return alertsPage(db, {}, situation, now)
   }
   return {

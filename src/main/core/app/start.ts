@@ -49,7 +49,11 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   const hub = new EventHub()
   // Cadences from the command line hold for the run; otherwise the stored settings.
   const cadencesFromSettings = (): Partial<Cadences> => toCadences(getCadenceSettings(db))
-  const pollers = new PollerGroup(db, hub, options.cadences ?? cadencesFromSettings())
+  const clock = options.clock ?? Date.now
+  const pollers = new PollerGroup(db, hub, options.cadences ?? cadencesFromSettings(), {
+    clock,
+    ...(options.timers ? { timers: options.timers } : {})
+  })
   const polled = (): string[] => pollers.sources.map((s) => s.target.id)
   const { monitor } = pollers
   const connections = new ConnectionService(db, options.secrets ?? osKeychain(), { polled })
@@ -87,7 +91,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     throw error
   }
   // Old snapshots and viewer lists go in small batches, hourly, without holding up the UI.
-  const retention = new RetentionJob(db)
+  const retention = new RetentionJob(db, { clock, ...(options.timers ? { timers: options.timers } : {}) })
   retention.start(RETENTION_INTERVAL_MS, RETENTION_FIRST_DELAY_MS)
 
   const settings = (): AppSettings => {
@@ -105,6 +109,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   const dispatch = createDispatch({
     ...screenHandlers(db, { polled, realConnectionPolled: () => pollers.sources.some((s) => !s.isDemo) }),
     ...alertHandlers(db, {
+      clock,
       situation: () => monitor.situation(),
       publishAlerts: (change) => monitor.publishAlerts(change),
       publishBoard: () => monitor.publishBoard()

@@ -2,6 +2,7 @@
 import type { EventName, EventPayload } from '../../../shared/contract'
 import type { Result } from '../../../shared/result'
 import type { Db } from '../store/db'
+import type { Timers } from '../../../shared/timers'
 import type { Cadences } from '../sync/poller'
 import type { DataSource } from './demo-source'
 
@@ -29,6 +30,9 @@ export interface AppCoreOptions {
   demoIncidentAfterSeconds?: number
   /** Live demo sessions at start (default 6): the e2e tests measure the UI with 4 and with 40. */
   demoLiveSessions?: number
+  /** One clock and one set of timers for the pollers, the alert rules and retention (tests move them by hand). */
+  clock?: () => number
+  timers?: Timers
   /** What to poll instead of the saved connections (the CLI's `serve --connection …`). */
   sources?: (db: Db) => Promise<DataSource[]>
 }

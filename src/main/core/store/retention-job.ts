@@ -1,21 +1,11 @@
 // Runs retention in the background of the app's own process: every `intervalMs` (setTimeout,
 // injectable), one short transaction at a time with a turn of the event loop (setImmediate)
 // between them, so IPC, the UI's queries and the poller's writes interleave with a big prune.
+import { realTimers, type Timers } from '../../../shared/timers'
 import type { Db } from './db'
 import { compactSteps, type CompactOptions, type CompactResult } from './compact'
 import { pruneSteps, type PruneCounts, type PruneOptions, type PruneResult } from './retention'
 import { getRetentionSettings, type RetentionSettings } from './settings'
-
-/** setTimeout/clearTimeout, injectable so tests move time by hand. */
-export interface JobTimers {
-  setTimeout(callback: () => void, ms: number): unknown
-  clearTimeout(handle: unknown): void
-}
-
-const realTimers: JobTimers = {
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout)
-}
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
@@ -23,7 +13,7 @@ export interface RetentionJobOptions extends PruneOptions, CompactOptions {
   /** Where the settings come from at each run (default: the settings table). */
   settings?: () => RetentionSettings
   clock?: () => number
-  timers?: JobTimers
+  timers?: Timers
   /** Between two transactions (default: one setImmediate). */
   yieldBetween?: () => Promise<void>
   onPruned?: (result: PruneResult) => void
@@ -50,7 +40,7 @@ export class RetentionJob {
   private running: Promise<PruneResult> | null = null
   private cancelled = false
   private readonly clock: () => number
-  private readonly timers: JobTimers
+  private readonly timers: Timers
   private readonly yieldBetween: () => Promise<void>
 
   constructor(

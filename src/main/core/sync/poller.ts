@@ -4,7 +4,7 @@
 // session now, and says once when the service becomes unreachable and once when it is back,
 // backing off in between. The same poller serves the desktop app, the browser host and the CLI.
 import type { PollState } from '../../../shared/domain'
-import type { Timers } from '../../../shared/timers'
+import { realTimers, type Timers } from '../../../shared/timers'
 import { describeApiError, type ReportingClient } from '../api/client'
 import type { Db } from '../store/db'
 import { liveSessionIds, storeSessionList, storeSessionSnapshot } from '../store/sessions'
@@ -44,10 +44,6 @@ export interface Connectivity {
 
 export type { Timers }
 
-const realTimers: Timers = {
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout)
-}
 
 export interface PollerOptions {
   connectionId: string

@@ -1,0 +1,95 @@
+// The real core on a clock the test moves, for the desktop tests: the simulator over loopback,
+// a SQLite cache, the pollers, the alert rules, the monitor that decides the situation and the
+// live rows, and the requests the tray and notifications make, dispatched as the app does.
+// startAppCore takes no clock or timers, so this composes the same parts as it does
+// (core/app/start.ts) with the test's ManualTimers.
+import { onTestFinished } from 'vitest'
+import { ReportingClient } from '../../../src/main/core/api/client'
+import { alertHandlers } from '../../../src/main/core/alerts/handlers'
+import { createDispatch, type Handlers } from '../../../src/main/core/app/dispatch'
+import { EventHub } from '../../../src/main/core/app/event-hub'
+import { PollerGroup } from '../../../src/main/core/app/pollers'
+import type { AppCore } from '../../../src/main/core/app/types'
+import { startSimulator } from '../../../src/main/core/simulator/server'
+import { getAlertRules, setAlertRules } from '../../../src/main/core/store/settings'
+import { T0 } from '../../support/fake-clock'
+import { ManualTimers } from '../../support/manual-timers'
+import { simulatorCache } from '../../support/simulator-connection'
+
+/** Details every 15 s (the app's default), as the alert rules count polls. */
+export const DETAIL_MS = 15_000
+
+/**
+ * A core polling a quiet simulated tenant ("Tenant", connection c1) of `liveSessions` sessions.
+ * Only the reliability-below rule is on, so each test's trouble raises exactly the alert it
+ * builds. Closed when the test ends.
+ */
+export async function realCore(liveSessions = 3) {
+  const timers = new ManualTimers(T0)
+  const sim = await startSimulator({
+    clock: timers.clock,
+    liveSessions,
+    endedSessions: 0,
+    viewersPerSession: 50,
+    churnSessions: false,
+    randomIncidents: false
+  })
+  onTestFinished(() => sim.close())
+  const { db, target } = simulatorCache(sim)
+  const rules = getAlertRules(db)
+  setAlertRules(db, {
+    ...rules,
+    reliabilityFalling: { ...rules.reliabilityFalling, enabled: false },
+    viewersDropping: { ...rules.viewersDropping, enabled: false }
+  })
+  const client = new ReportingClient(target, async () => sim.credentials, {
+    clock: timers.clock,
+    retry: { sleep: async () => undefined, maxAttempts: 2 }
+  })
+  const hub = new EventHub()
+  const group = new PollerGroup(db, hub, { discoveryMs: 30_000, detailMs: DETAIL_MS, viewersMs: 60_000 }, { clock: timers.clock, timers })
+  const { monitor } = group
+  // Only what the desktop asks for; any other request fails as an internal error.
+  const handlers: Partial<Handlers> = {
+    ...alertHandlers(db, {
+      clock: timers.clock,
+      situation: () => monitor.situation(),
+      publishAlerts: (change) => monitor.publishAlerts(change),
+      publishBoard: () => monitor.publishBoard()
+    }),
+    getStatus: () => group.status(),
+    listLiveSessions: () => monitor.board.current(),
+    setPaused: ({ paused, connectionId }) => {
+      group.setPaused(paused, connectionId)
+      return group.status()
+    }
+  }
+  const core: AppCore = {
+    dispatch: createDispatch(handlers as Handlers),
+    onEvent: (listener) => hub.subscribe(listener),
+    close: () => group.stop()
+  }
+  group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
+  onTestFinished(() => group.stop())
+  await group.idle()
+
+  const settle = async (): Promise<void> => {
+    await group.idle()
+    await new Promise<void>((resolve) => setImmediate(resolve))
+  }
+  /** Moves the clock, letting every poll and every answer it causes finish. */
+  const advance = (ms: number): Promise<void> => timers.advance(ms, settle)
+
+  /** The live sessions the simulator serves, as the service names them. */
+  const live = () => sim.world.sessions.filter((s) => !s.hasEnded)
+
+  /** The session's reliability held at `level` (0–100) from now on, as the next poll sees it. */
+  const holdReliability = (eventSessionId: string, level: number): void => {
+    const session = live().find((s) => s.eventSessionId === eventSessionId)!
+    sim.faults.incident(eventSessionId, { drop: session.baselineReliability - level, minutes: 60 })
+  }
+
+  return { core, timers, sim, db, group, advance, settle, live, holdReliability }
+}
+
+export type RealCore = Awaited<ReturnType<typeof realCore>>
