@@ -2,63 +2,46 @@
 // (`serve --demo-incident`), the alertsChanged push, then list, acknowledge, snooze, override,
 // pause. A real SQLite file and the demo simulator over loopback; the test waits for pushes,
 // never for a set time.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startAppCore } from '../../src/main/core/app/start'
-import type { AppCore } from '../../src/main/core/app/types'
-import { AlertsPageSchema, type AlertsChanged, type AlertsPage } from '../../src/shared/alerts'
+import { AlertsPageSchema, type AlertsPage } from '../../src/shared/alerts'
+import { Cleanups, Pushes, startCore, value } from '../support/app-core'
+import { tempDirs } from '../support/temp-dirs'
 
-const cleanups: (() => Promise<void> | void)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-async function value<T>(core: AppCore, name: string, args: unknown): Promise<T> {
-  const result = await core.dispatch(name, args)
-  if (!result.ok) throw new Error(`${name}: ${result.error.message}`)
-  return result.value as T
-}
-
-/** The next alertsChanged push that passes `test`. */
-function nextPush(core: AppCore, test: (p: AlertsChanged) => boolean): Promise<AlertsChanged> {
-  return new Promise((resolve) => {
-    const stop = core.onEvent((name, payload) => {
-      if (name !== 'alertsChanged' || !test(payload as AlertsChanged)) return
-      stop()
-      resolve(payload as AlertsChanged)
-    })
-  })
-}
+const cleanups = new Cleanups()
+afterEach(() => cleanups.runAll())
+const tempDir = tempDirs('eventwatch-alerts-app-')
 
 describe('alerts through the app API', () => {
   it('pushes the demo incident, then lists, acknowledges, snoozes, overrides and pauses', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'eventwatch-alerts-app-'))
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
-    const core = await startAppCore({
-      dbFile: join(dir, 'cache.db'),
+    const core = await startCore(cleanups, {
+      dbFile: join(tempDir(), 'cache.db'),
       cadences: { discoveryMs: 1000, detailMs: 1000, viewersMs: 60_000 },
       demoIncidentAfterSeconds: 0
     })
-    cleanups.push(() => core.close())
+    const pushes = new Pushes(core)
 
-    const push = await nextPush(core, (p) => p.fired.some((a) => a.rule === 'reliability-below'))
+    const push = await pushes.next('alertsChanged', (p) => p.fired.some((a) => a.rule === 'reliability-below'))
     const alert = push.fired.find((a) => a.rule === 'reliability-below')
     expect(alert).toMatchObject({ connectionId: 'demo', connectionName: 'Demo data', state: 'firing', severity: 'critical' })
-    expect(push.tray).toBe('critical')
+    expect(push.situation).toMatchObject({ worst: 'critical', tone: 'critical', tray: 'critical' })
+    expect(push.changed.map((a) => a.id)).toEqual(expect.arrayContaining(push.fired.map((a) => a.id)))
     // One incident, one session: every alert in the push is about it.
     expect(new Set(push.fired.map((a) => a.eventSessionId))).toEqual(new Set([alert?.eventSessionId]))
     const id = alert?.id ?? 0
 
     const page = await value<AlertsPage>(core, 'listAlerts', { eventSessionId: alert?.eventSessionId })
     expect(page.alerts[0]).toMatchObject({ state: 'firing' })
-    expect(page.firing).toBeGreaterThanOrEqual(1)
+    expect(page.situation.firing).toBeGreaterThanOrEqual(1)
+    expect(page.situation.worst).toBe('critical')
     expect(AlertsPageSchema.parse(page)).toEqual(page)
 
-    const acked = nextPush(core, () => true)
+    const acked = pushes.next('alertsChanged', (p) => p.changed.some((a) => a.id === id && a.state === 'acknowledged'))
     const afterAck = await value<AlertsPage>(core, 'acknowledgeAlert', { id, note: 'looking' })
     expect(afterAck.alerts.find((a) => a.id === id)).toMatchObject({ state: 'acknowledged' })
+    // Acknowledged, it still fires: counted and marked, never an all-clear.
+    expect(afterAck.situation).toMatchObject({ worst: 'critical', tray: 'critical' })
+    expect(afterAck.situation.acknowledged).toBeGreaterThanOrEqual(1)
     expect((await acked).fired).toEqual([])
 
     const snoozed = await value<AlertsPage>(core, 'snoozeAlert', { id, until: '1h' })
@@ -79,10 +62,10 @@ describe('alerts through the app API', () => {
     ).toEqual({ muted: true, thresholds: { warning: 60, critical: 50 } })
 
     const paused = await value<AlertsPage>(core, 'pauseNotifications', { minutes: 60 })
-    expect(Date.parse(paused.notificationsPausedUntil ?? '')).toBeGreaterThan(Date.now())
+    expect(Date.parse(paused.situation.notificationsPausedUntil ?? '')).toBeGreaterThan(Date.now())
 
-    const trayPaused = nextPush(core, (p) => p.tray === 'paused')
+    const trayPaused = pushes.next('alertsChanged', (p) => p.situation.tray === 'paused')
     await value(core, 'setPaused', { paused: true })
-    expect((await trayPaused).tray).toBe('paused')
+    expect((await trayPaused).situation).toMatchObject({ tray: 'paused', pollingPaused: true })
   }, 30_000)
 })

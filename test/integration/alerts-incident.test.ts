@@ -64,13 +64,23 @@ describe('alerts from a simulated incident', () => {
 
     expect(pushes).toHaveLength(1)
     expect(pushes[0]?.fired.map((a) => [a.rule, a.eventSessionId])).toEqual([['reliability-falling', victim]])
-    expect(pushes[0]).toMatchObject({ firing: 1, tray: 'warning', resolved: [] })
+    // The falling alert fires at once; the critical level is crossed once: pending, with its severity.
+    expect(pushes[0]).toMatchObject({
+      situation: { firing: 1, worst: 'warning', pending: 1, worstPending: 'critical', tone: 'warning', tray: 'warning' },
+      resolved: []
+    })
+    expect(pushes[0]?.situation.headline).toBe('1 alert firing · 1 pending critical')
+    expect(pushes[0]?.changed.map((a) => [a.rule, a.state, a.severity]).sort()).toEqual([
+      ['reliability-below', 'pending', 'critical'],
+      ['reliability-falling', 'firing', 'warning']
+    ])
     expect(AlertsChangedSchema.parse(pushes[0])).toEqual(pushes[0]) // what the faces validate
 
     // The next poll: two below the critical level in a row.
     await advance(15_000)
     expect(pushes.at(-1)?.fired.map((a) => [a.rule, a.eventSessionId, a.severity])).toEqual([['reliability-below', victim, 'critical']])
-    expect(pushes.at(-1)?.tray).toBe('critical')
+    expect(pushes.at(-1)?.situation).toMatchObject({ firing: 2, worst: 'critical', tray: 'critical' })
+    expect(pushes.at(-1)?.situation.revision).toBeGreaterThan(pushes[0]?.situation.revision ?? Infinity)
 
     // Still down for a few minutes: no more notifications.
     const before = pushes.length
@@ -81,7 +91,8 @@ describe('alerts from a simulated incident', () => {
     await advance(3 * 60_000)
     const resolved = pushes.flatMap((p) => p.resolved)
     expect(resolved.map((a) => a.rule).sort()).toEqual(['reliability-below', 'reliability-falling'])
-    expect(pushes.at(-1)).toMatchObject({ firing: 0, tray: 'ok' })
+    expect(pushes.at(-1)?.situation).toMatchObject({ firing: 0, tray: 'ok', tone: 'ok', headline: 'No alerts' })
+    expect(resolved.map((a) => a.endReason)).toEqual(['recovered', 'recovered'])
 
     // No other session alerted, ever; the history holds the victim's two alerts, resolved.
     const all = listAlerts(db, { historyHours: 24 }, T0 + 60 * 60_000)

@@ -6,8 +6,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startAppCore } from '../../src/main/core/app/start'
 import type { AppCore } from '../../src/main/core/app/types'
-import type { LiveSession } from '../../src/shared/domain'
-import type { BreakdownRow, ChartSeries, ExportChunk, PastSessionsPage, ViewerPage } from '../../src/shared/screens'
+import type { LiveBoard, LiveSession } from '../../src/shared/domain'
+import type { BreakdownRow, ChartSeries, ExportChunk, LiveTrends, PastSessionsPage, ViewerDetail, ViewerPage } from '../../src/shared/screens'
 import type { AppSettings } from '../../src/shared/settings'
 
 const dir = mkdtempSync(join(tmpdir(), 'eventwatch-screens-'))
@@ -24,7 +24,7 @@ beforeAll(async () => {
   core = await startAppCore({ dbFile: join(dir, 'cache.db'), demoSeed: 7 })
   // The first pass fills the cache: sessions, snapshots, viewer lists.
   for (let i = 0; i < 200; i++) {
-    const sessions = await value<LiveSession[]>('listLiveSessions', {})
+    const { sessions } = await value<LiveBoard>('listLiveSessions', {})
     const withViewers = sessions.length > 0 ? await value<ViewerPage>('viewerPage', { ...keyOf(sessions[0]!), sort: 'viewerId', limit: 1 }) : null
     if (withViewers && withViewers.total > 0) {
       live = sessions[0]!
@@ -48,14 +48,21 @@ describe('the screens through the app API', () => {
     expect(page.rows).toHaveLength(20)
     const scores = page.rows.map((r) => r.reliabilityScore ?? Infinity)
     expect(scores).toEqual([...scores].sort((a, b) => a - b))
+    // Each row judged by the core: the demo reports on 0–100, so the score stands as it is.
+    for (const r of page.rows) {
+      expect(r.reliability).toBe(r.reliabilityScore)
+      const expected = r.reliability === null ? 'unknown' : r.reliability < 90 ? 'critical' : r.reliability < 95 ? 'warning' : 'good'
+      expect(r.health).toBe(expected)
+    }
     const os = page.rows[0]!.os!
     const filtered = await value<ViewerPage>('viewerPage', { ...keyOf(live), sort: 'viewerId', filter: { os }, limit: 1000 })
     expect(filtered.total).toBeGreaterThan(0)
     expect(filtered.rows.every((r) => r.os === os)).toBe(true)
 
-    const detail = await value<Record<string, unknown>>('viewerDetail', { ...keyOf(live), viewerId: page.rows[0]!.viewerId })
-    expect(detail).toMatchObject({ viewerId: page.rows[0]!.viewerId, reliabilityScore: page.rows[0]!.reliabilityScore })
-    expect(Array.isArray(detail.networkConnections)).toBe(true)
+    const detail = await value<NonNullable<ViewerDetail>>('viewerDetail', { ...keyOf(live), viewerId: page.rows[0]!.viewerId })
+    expect(detail.viewer).toMatchObject({ viewerId: page.rows[0]!.viewerId, reliabilityScore: page.rows[0]!.reliabilityScore })
+    expect(detail).toMatchObject({ reliability: page.rows[0]!.reliability, health: page.rows[0]!.health })
+    expect(Array.isArray(detail.viewer.networkConnections)).toBe(true)
     expect(await value('viewerDetail', { ...keyOf(live), viewerId: 'no-such-viewer' })).toBeNull()
   })
 
@@ -64,6 +71,14 @@ describe('the screens through the app API', () => {
     for (const dimension of ['site', 'deviceType', 'os', 'app', 'connectionType']) {
       const rows = await value<BreakdownRow[]>('breakdown', { ...keyOf(live), dimension })
       expect(rows.reduce((n, r) => n + r.viewers, 0), dimension).toBe(total)
+      for (const r of rows) {
+        if (r.avgReliability === null) expect(r.health).toBe('unknown')
+        else {
+          expect(r.avgReliability).toBeGreaterThan(1) // on 0–100, not the service's 0–1
+          expect(r.avgReliability).toBeLessThanOrEqual(100)
+          expect(['good', 'warning', 'critical']).toContain(r.health)
+        }
+      }
     }
   })
 
@@ -72,8 +87,30 @@ describe('the screens through the app API', () => {
     expect(chart.total).toBeGreaterThan(0)
     expect(chart.points.length).toBeGreaterThan(0)
     expect(chart.points.length).toBeLessThanOrEqual(50)
+    for (const p of chart.points) {
+      expect(p.reliability).toBeGreaterThan(1)
+      expect(p.minReliability).toBeLessThanOrEqual(p.reliability)
+    }
     const none = await value<ChartSeries>('sessionChart', { ...keyOf(live), from: new Date(Date.now() + 3_600_000).toISOString() })
     expect(none.points).toEqual([])
+  })
+
+  it('gives the trends of several live sessions in one request, each as its own chart would', async () => {
+    const { sessions } = await value<LiveBoard>('listLiveSessions', {})
+    const keys = sessions.slice(0, 3).map(keyOf)
+    const unknown = { connectionId: 'demo', eventSessionId: 'no-such' }
+    const from = new Date(Date.now() - 3_600_000).toISOString()
+    const charts = () => Promise.all(keys.map((key) => value<ChartSeries>('sessionChart', { ...key, from, maxPoints: 30 })))
+    // A poll may land between the requests: the trends match the charts before or after them.
+    const before = await charts()
+    const { trends } = await value<LiveTrends>('liveTrends', { sessions: [...keys, unknown], from, maxPoints: 30 })
+    const after = await charts()
+    expect(trends.map(keyOf)).toEqual([...keys, unknown])
+    expect(trends.at(-1)?.points).toEqual([])
+    keys.forEach((_, i) => {
+      expect(trends[i]?.points.length).toBeGreaterThan(0)
+      expect([before[i]?.points, after[i]?.points]).toContainEqual(trends[i]?.points)
+    })
   })
 
   it('lists sessions from the cache, searching names and content ids, and says as of when', async () => {
@@ -82,6 +119,9 @@ describe('the screens through the app API', () => {
     expect(Date.parse(all.cachedAsOf ?? '')).not.toBeNaN()
     const byContent = await value<PastSessionsPage>('pastSessions', { sort: 'name', includeLive: true, search: live.contentId })
     expect(byContent.rows.map((r) => r.eventSessionId)).toContain(live.eventSessionId)
+    // Judged as Live judges them, and watched: the demo is the connection polled.
+    const row = byContent.rows.find((r) => r.eventSessionId === live.eventSessionId)
+    expect(row).toMatchObject({ watched: true, reliability: row?.reliabilityScore, levels: { source: 'settings' } })
     const ended = await value<PastSessionsPage>('pastSessions', { sort: 'started', descending: true })
     expect(ended.rows.every((r) => r.hasEnded)).toBe(true)
   })
@@ -111,7 +151,8 @@ describe('the screens through the app API', () => {
 
   it('detects the units of the demo data and says so', async () => {
     const { units } = await value<AppSettings>('getSettings', {})
-    expect(units.reliabilityScale).toMatchObject({ value: '0-100', source: 'detected' })
+    // The reliability scale is each connection's now, not a unit of the whole cache.
+    expect(units).not.toHaveProperty('reliabilityScale')
     expect(units.trafficUnit.value).toBe('bytes')
     expect(units.viewerTimeUnit.value).toBe('seconds')
   })

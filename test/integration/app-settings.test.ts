@@ -10,6 +10,7 @@ import type { Status } from '../../src/shared/domain'
 import type { AppSettings } from '../../src/shared/settings'
 import { DEFAULT_ALERT_RULES, type AlertRules } from '../../src/shared/alerts'
 import Database from 'better-sqlite3'
+import { value } from '../support/app-core'
 
 const dir = mkdtempSync(join(tmpdir(), 'eventwatch-settings-'))
 const dbFile = join(dir, 'cache.db')
@@ -29,11 +30,6 @@ async function start(): Promise<AppCore> {
   return core
 }
 
-async function value<T>(core: AppCore, name: string, args: unknown): Promise<T> {
-  const result = await core.dispatch(name, args)
-  if (!result.ok) throw new Error(`${name}: ${result.error.message}`)
-  return result.value as T
-}
 
 describe('settings through the app API', () => {
   it('starts from the defaults, saves changes, applies new cadences and keeps them across a restart', async () => {
@@ -42,7 +38,7 @@ describe('settings through the app API', () => {
       cadences: { discoverySeconds: 30, detailSeconds: 15, viewersSeconds: 60 },
       retention: { snapshotsDays: 90, viewerListsDays: 90, sessionsDays: null },
       thresholds: { warning: 95, critical: 90 },
-      display: { timeZone: 'local', theme: 'dark', reliabilityScale: 'auto', trafficUnit: 'auto', viewerTimeUnit: 'auto' }
+      display: { timeZone: 'local', theme: 'dark', trafficUnit: 'auto', viewerTimeUnit: 'auto' }
     })
     expect((await value<Status>(core, 'getStatus', {})).pollIntervalSeconds).toBe(15)
 
@@ -64,22 +60,32 @@ describe('settings through the app API', () => {
     expect((await value<Status>(again, 'getStatus', {})).pollIntervalSeconds).toBe(20)
   }, 30_000)
 
-  it('saves thresholds and display settings, refusing thresholds that do not fit together', async () => {
+  it('saves thresholds and display settings, pushing them to every window, refusing thresholds that do not fit together', async () => {
     const core = await start()
+    const pushed: AppSettings[] = []
+    core.onEvent((name, payload) => {
+      if (name === 'settingsChanged') pushed.push(payload as AppSettings)
+    })
     const saved = await value<AppSettings>(core, 'saveSettings', {
       thresholds: { warning: 85, critical: 70 },
-      display: { theme: 'light', timeZone: 'utc', reliabilityScale: '0-1' }
+      display: { theme: 'light', timeZone: 'utc' }
     })
     expect(saved.thresholds).toEqual({ warning: 85, critical: 70 })
-    expect(saved.display).toMatchObject({ theme: 'light', timeZone: 'utc', reliabilityScale: '0-1', trafficUnit: 'auto' })
-    expect(saved.units.reliabilityScale).toEqual({ value: '0-1', source: 'setting', reason: 'set in Settings' })
+    expect(saved.display).toEqual({ theme: 'light', timeZone: 'utc', trafficUnit: 'auto', viewerTimeUnit: 'auto' })
+    expect(pushed).toEqual([saved])
+    // The reliability scale is each connection's (Settings → Connections), not a display setting.
+    expect(await core.dispatch('saveSettings', { display: { reliabilityScale: '0-1' } })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-arguments' }
+    })
 
     const inverted = await core.dispatch('saveSettings', { thresholds: { warning: 70, critical: 85 }, display: { theme: 'dark' } })
     expect(inverted).toMatchObject({ ok: false, error: { code: 'invalid-arguments', message: expect.stringMatching(/critical level must be below/) } })
     const unknownTheme = await core.dispatch('saveSettings', { display: { theme: 'neon' } })
     expect(unknownTheme).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
-    // Nothing of a refused change was written.
+    // Nothing of a refused change was written, or pushed.
     expect(await value<AppSettings>(core, 'getSettings', {})).toEqual(saved)
+    expect(pushed).toHaveLength(1)
   })
 
   it('lets cadences given for the run win over the stored ones', async () => {

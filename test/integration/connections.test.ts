@@ -11,6 +11,7 @@ import type { EventSessionRecord } from '../../src/main/core/api/schemas'
 import { ConnectionError } from '../../src/main/core/connections/errors'
 import { listConnections } from '../../src/main/core/store/connections'
 import { ConnectionService } from '../../src/main/core/connections/service'
+import { testConnection } from '../../src/main/core/connections/test-connection'
 import { osKeychain } from '../../src/main/core/secrets/keychain'
 import { DEMO_CREDENTIALS, startSimulator } from '../../src/main/core/simulator/server'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
@@ -211,6 +212,33 @@ describe('saving connections', () => {
     expect((await service.findByName('tenant b'))?.id).toBe(b.id)
   })
 
+  it('keeps a reliability scale per connection, and says which scale is in use and why', async () => {
+    const a = await saved({ name: 'Tenant A', tenantId: 'a' })
+    const b = await saved({ name: 'Tenant B', tenantId: 'b', reliabilityScale: '0-100' })
+    expect(a.reliabilityScale).toEqual({
+      setting: 'auto', value: '0-100', source: 'default', reason: 'no sessions cached for this connection yet; assumed 0–100'
+    })
+    expect(b.reliabilityScale).toEqual({ setting: '0-100', value: '0-100', source: 'setting', reason: 'set for this connection' })
+    // Nothing polls them here.
+    expect([a.polled, b.polled]).toEqual([false, false])
+
+    // A's own scores decide A's scale; B's setting holds, whatever B's scores look like.
+    storeSessionSnapshot(db, a.id, sessionRecord('s-a'), Date.parse('2025-01-01T10:05:00Z'))
+    storeSessionSnapshot(db, b.id, sessionRecord('s-b'), Date.parse('2025-01-01T10:05:00Z'))
+    const scales = Object.fromEntries((await service.list()).map((c) => [c.name, c.reliabilityScale]))
+    expect(scales['Tenant A']).toMatchObject({ setting: 'auto', value: '0-1', source: 'detected' })
+    expect(scales['Tenant A']?.reason).toMatch(/between 0 and 1 \(1 session\)/)
+    expect(scales['Tenant B']).toMatchObject({ setting: '0-100', value: '0-100', source: 'setting' })
+
+    // Saved again with another setting: it wins over the data.
+    const forced = await service.save(settings({ name: 'Tenant A', tenantId: 'a', reliabilityScale: '0-100' }), undefined, a.id)
+    expect(forced.reliabilityScale).toMatchObject({ setting: '0-100', value: '0-100', source: 'setting' })
+    expect((await failure(service.save(settings({ reliabilityScale: '0-10' as never }))))).toMatchObject({
+      kind: 'configuration',
+      field: 'reliabilityScale'
+    })
+  })
+
   it('gives the client its target, with Origin/Referer when set', async () => {
     const view = await saved({ origin: 'https://portal.example.com', referer: 'https://portal.example.com/x' })
     expect(service.target(view.id)).toEqual({
@@ -283,9 +311,11 @@ describe('testing a saved connection', () => {
       const { platformId, tenantId, clientId, clientSecret } = DEMO_CREDENTIALS
       const local = { baseUrl: sim.baseUrl, authUrl: sim.authUrl, platformId, tenantId, clientId }
       const good = await saved({ name: 'Simulator', ...local }, clientSecret)
-      expect(await service.test(good.id, {})).toMatchObject({ ok: true })
+      // As the app's testConnection request does it: the saved target, the secret from the keychain.
+      const test = (id: string) => testConnection(service.target(id), () => service.credentialsFor(id, {}))
+      expect(await test(good.id)).toMatchObject({ ok: true })
       const none = await saved({ name: 'No secret', ...local })
-      const report = await service.test(none.id, {})
+      const report = await test(none.id)
       expect(report.steps).toEqual([{ step: 'secret', ok: false, message: expect.stringMatching(/no client secret stored for No secret/) }])
     } finally {
       await sim.close()

@@ -138,6 +138,7 @@ describe('IPC fuzz against a real core', () => {
         const calls: [RequestName, unknown][] = [
           ['getSession', key],
           ['sessionChart', { ...key, from: '2024-01-01T00:00:00Z', maxPoints: 50 }],
+          ['liveTrends', { sessions: [key, key], from: '2024-01-01T00:00:00Z', maxPoints: 10 }],
           ['viewerPage', { ...key, sort: 'viewerId', filter: { text, os: text, siteCode: null }, limit: 10 }],
           ['viewerDetail', { ...key, viewerId }],
           ['breakdown', { ...key, dimension: 'os' }],

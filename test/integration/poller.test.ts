@@ -12,7 +12,7 @@ import type { AppCore } from '../../src/main/core/app/types'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
 import { listSnapshots } from '../../src/main/core/store/sessions'
 import { Poller, type PollerStatus, type PollOutcome } from '../../src/main/core/sync/poller'
-import type { LiveSession, SessionsChanged, Status } from '../../src/shared/domain'
+import type { LiveBoard, LiveSession, SessionsChanged, Status } from '../../src/shared/domain'
 import { fakeClock } from '../support/fake-clock'
 
 
@@ -279,15 +279,25 @@ describe('startAppCore', () => {
     expect(changed.storedCount).toBeGreaterThanOrEqual(changed.liveCount)
     expect(Number.isNaN(Date.parse(changed.at))).toBe(false)
 
+    // The first push carries every live row: nothing to ask for again.
+    expect(changed.rows).toHaveLength(changed.liveCount)
+    expect(changed.removed).toEqual([])
+
     const live = await core.dispatch('listLiveSessions', {})
     expect(live.ok).toBe(true)
-    const sessions = (live.ok ? live.value : []) as LiveSession[]
+    const board = (live.ok ? live.value : { revision: -1, sessions: [] }) as LiveBoard
+    const sessions: LiveSession[] = board.sessions
+    expect(board.revision).toBeGreaterThanOrEqual(changed.revision)
     expect(sessions.length).toBe(changed.liveCount)
     for (const s of sessions) {
       expect(s.connectionId).toBe(DEMO_CONNECTION_ID)
       expect(s.connectionName).toBe('Demo data')
       expect(s.hasEnded).toBe(false)
       expect(s.lastPolledAt).not.toBeNull()
+      // What the core decided of it: on 0–100 (the demo reports 0–100), judged by the settings' levels.
+      expect(s.reliability).toBe(s.reliabilityScore)
+      expect(s.levels).toEqual({ warning: 95, critical: 90, source: 'settings' })
+      expect(['good', 'warning', 'critical']).toContain(s.health)
     }
 
     const one = await core.dispatch('getSession', {

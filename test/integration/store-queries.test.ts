@@ -345,7 +345,7 @@ describe('breakdown sums', () => {
 
 describe('sync runs', () => {
   it('records start and finish, newest first; a run never finished has no outcome', () => {
-    const crashed = startSyncRun(db, 'A', 'pass', T0)
+    const crashed = startSyncRun(db, 'A', 'discovery', T0)
     const run = startSyncRun(db, 'A', 'once', T0 + MIN)
     expect(finishSyncRun(db, run, { outcome: 'partial', listed: 3, snapshots: 2, viewerLists: 1, viewers: 40, problems: 1, error: 'x'.repeat(900) }, T0 + 2 * MIN)).toBe(true)
     const runs = listSyncRuns(db, 'A')
@@ -358,14 +358,14 @@ describe('sync runs', () => {
   })
 
   it('refuses a run of an unknown connection and an unknown outcome', () => {
-    expect(() => startSyncRun(db, 'nobody', 'pass')).toThrow(/FOREIGN KEY/)
-    const id = startSyncRun(db, 'A', 'pass')
+    expect(() => startSyncRun(db, 'nobody', 'discovery')).toThrow(/FOREIGN KEY/)
+    const id = startSyncRun(db, 'A', 'discovery')
     expect(() => finishSyncRun(db, id, { outcome: 'weird' as 'ok' })).toThrow(/CHECK/)
   })
 
   it('keeps a bounded number of runs per connection', () => {
     addConnection('B')
-    const other = startSyncRun(db, 'B', 'pass', T0)
+    const other = startSyncRun(db, 'B', 'discovery', T0)
     db.transaction(() => {
       for (let i = 0; i < 10_005; i++) startSyncRun(db, 'A', 'details', T0 + i)
     })()

@@ -9,8 +9,8 @@ import type { EventSessionRecord, ViewerRecord } from '../../src/main/core/api/s
 import { deleteConnection } from '../../src/main/core/store/connections'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
 import { listDiagnostics, recordDiagnostic } from '../../src/main/core/store/diagnostics'
-import { breakdown, listLiveSessions, pastSessions, snapshotsForChart, viewerPage } from '../../src/main/core/store/queries'
-import { storeSessionList, storeSessionSnapshot } from '../../src/main/core/store/sessions'
+import { breakdown, pastSessions, snapshotsForChart, viewerPage } from '../../src/main/core/store/queries'
+import { liveSessionRows, storeSessionList, storeSessionSnapshot } from '../../src/main/core/store/sessions'
 import { upsertConnection } from '../../src/main/core/store/connections'
 import { listSyncRuns, startSyncRun } from '../../src/main/core/store/sync-runs'
 import { storeViewerList } from '../../src/main/core/store/viewers'
@@ -52,7 +52,7 @@ function fill(tenant: 'A' | 'B', os: string, reliability: number, site: number):
   storeViewerList(db, tenant, 'shared', viewers(os, reliability, site), T0, 1)
   storeViewerList(db, tenant, 'old', viewers(os, reliability, site), T0, 1)
   breakdown(db, tenant, 'shared', 'os') // caches its breakdown rows
-  startSyncRun(db, tenant, 'pass', T0)
+  startSyncRun(db, tenant, 'discovery', T0)
   recordDiagnostic(db, { connectionId: tenant, at: T0, kind: 'network', endpoint: 'listSessions', message: `trouble at ${tenant}` })
 }
 
@@ -77,8 +77,8 @@ afterEach(() => {
 
 describe('two connections with the same session and viewer ids', () => {
   it('each query answers for the connection asked about only', () => {
-    expect(listLiveSessions(db, 'A').map((s) => [s.connectionId, s.eventSessionId])).toEqual([['A', 'shared']])
-    expect(listLiveSessions(db).map((s) => s.connectionId).sort()).toEqual(['A', 'B'])
+    expect(liveSessionRows(db, 'A').map((s) => [s.connection_id, s.event_session_id])).toEqual([['A', 'shared']])
+    expect(liveSessionRows(db).map((s) => s.connection_id).sort()).toEqual(['A', 'B'])
     expect(pastSessions(db, { connectionId: 'B', sort: 'started' }).rows.map((s) => [s.connectionId, s.eventName])).toEqual([['B', 'B all-hands']])
 
     const chart = snapshotsForChart(db, 'A', 'shared')

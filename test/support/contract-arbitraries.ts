@@ -27,7 +27,8 @@ export const VALID_ARGS: { [N in RequestName]: RequestArgs<N> } = {
       origin: 'https://origin.example',
       referer: 'https://origin.example/app',
       enabled: false,
-      lookbackDays: 7
+      lookbackDays: 7,
+      reliabilityScale: '0-1'
     }
   },
   deleteConnection: { id: 'no-such-connection' },
@@ -38,7 +39,7 @@ export const VALID_ARGS: { [N in RequestName]: RequestArgs<N> } = {
     cadences: { discoverySeconds: 30, detailSeconds: 15, viewersSeconds: 60 },
     retention: { snapshotsDays: 90, viewerListsDays: 90, sessionsDays: 365 },
     thresholds: { warning: 95, critical: 90 },
-    display: { timeZone: 'local', theme: 'dark', reliabilityScale: 'auto', trafficUnit: 'auto', viewerTimeUnit: 'auto' },
+    display: { timeZone: 'local', theme: 'dark', trafficUnit: 'auto', viewerTimeUnit: 'auto' },
     alertRules: DEFAULT_ALERT_RULES
   },
   listAlerts: { connectionId: 'demo', eventSessionId: 'no-such-session', historyHours: 24, limit: 50 },
@@ -52,6 +53,11 @@ export const VALID_ARGS: { [N in RequestName]: RequestArgs<N> } = {
   },
   pauseNotifications: { minutes: 0 },
   sessionChart: { connectionId: 'demo', eventSessionId: 'no-such-session', from: '2024-01-01T00:00:00Z', maxPoints: 100 },
+  liveTrends: {
+    sessions: [{ connectionId: 'demo', eventSessionId: 'no-such-session' }],
+    from: '2024-01-01T00:00:00Z',
+    maxPoints: 60
+  },
   viewerPage: {
     connectionId: 'demo',
     eventSessionId: 'no-such-session',

@@ -1,5 +1,5 @@
 // Timers that fire only when a test moves time, sharing one clock with the simulator.
-import type { Timers } from '../../src/main/core/sync/poller'
+import type { Timers } from '../../src/shared/timers'
 
 export class ManualTimers implements Timers {
   private pending: { id: number; at: number; callback: () => void }[] = []

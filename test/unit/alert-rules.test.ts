@@ -6,13 +6,13 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AlertEvaluator, type Evaluation } from '../../src/main/core/alerts/evaluator'
 import { setSessionOverride } from '../../src/main/core/alerts/overrides'
-import { alertsChanged, alertsPage } from '../../src/main/core/alerts/page'
-import { acknowledgeAlert, listAlerts, pauseNotifications, snoozeAlert } from '../../src/main/core/alerts/store'
+import { alertsPage, readSituation } from '../../src/main/core/alerts/page'
+import { acknowledgeAlert, getAlerts, listAlerts, pauseNotifications, snoozeAlert } from '../../src/main/core/alerts/store'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
 import { storeSessionSnapshot } from '../../src/main/core/store/sessions'
-import { upsertConnection } from '../../src/main/core/store/connections'
+import { setConnectionEnabled, upsertConnection } from '../../src/main/core/store/connections'
 import { setAlertRules, setThresholds } from '../../src/main/core/store/settings'
-import { DEFAULT_ALERT_RULES, type Alert, type AlertRules } from '../../src/shared/alerts'
+import { DEFAULT_ALERT_RULES, type Alert, type AlertRules, type AlertsPage, type AlertSituation } from '../../src/shared/alerts'
 import { T0 } from '../support/fake-clock'
 
 const POLL_MS = 15_000
@@ -31,6 +31,16 @@ beforeEach(() => {
   file = join(dir, 'cache.db')
 })
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+/** An evaluation with its alert ids read back as the alerts view shows them. */
+interface Judged {
+  fired: Alert[]
+  resolved: Alert[]
+  changed: Alert[]
+  removed: number[]
+  /** Whether a push is due (something an alerts view or the situation shows changed). */
+  any: boolean
+}
 
 /** A connection whose polls the test writes by hand, one every 15 s unless told otherwise. */
 class Monitor {
@@ -62,7 +72,7 @@ class Monitor {
   }
 
   /** One successful poll: a snapshot of each session named, then the rules. */
-  poll(readings: Record<string, Reading>, afterMs = POLL_MS, succeeded = true): Evaluation {
+  poll(readings: Record<string, Reading>, afterMs = POLL_MS, succeeded = true): Judged {
     this.now += afterMs
     for (const [id, r] of Object.entries(readings)) {
       storeSessionSnapshot(
@@ -86,13 +96,33 @@ class Monitor {
       )
     }
     if (succeeded) this.lastSuccess = this.now
-    return this.evaluator.evaluate('c1', this.lastSuccess)
+    return this.judged(this.evaluator.evaluate('c1', this.lastSuccess))
   }
 
   /** A poll that reached nothing: no snapshots, the last success stays where it was. */
-  failedPoll(afterMs = POLL_MS): Evaluation {
+  failedPoll(afterMs = POLL_MS): Judged {
     this.now += afterMs
-    return this.evaluator.evaluate('c1', this.lastSuccess)
+    return this.judged(this.evaluator.evaluate('c1', this.lastSuccess))
+  }
+
+  judged(e: Evaluation): Judged {
+    return {
+      fired: getAlerts(this.db, e.fired),
+      resolved: getAlerts(this.db, e.resolved),
+      changed: getAlerts(this.db, e.changed),
+      removed: e.removed,
+      any: e.any
+    }
+  }
+
+  /** The situation every face shows, as the app decides it after this evaluation. */
+  situation(pollingPaused = false): AlertSituation {
+    return readSituation(this.db, { revision: 0, cooling: () => this.evaluator.cooling(), pollingPaused: () => pollingPaused }, this.now)
+  }
+
+  /** The alerts view's first page. */
+  page(): AlertsPage {
+    return alertsPage(this.db, {}, this.situation(), this.now)
   }
 
   /** Several polls of the same readings; returns every alert that fired in them. */
@@ -177,6 +207,7 @@ describe('reliability below the levels', () => {
     monitor.polls(2, { a: { score: 80 } })
     const { resolved } = monitor.poll({ a: { score: 80, ended: true } })
     expect(resolved.map((a) => a.transitions.at(-1)?.note)).toEqual(['session ended'])
+    expect(resolved.map((a) => a.endReason)).toEqual(['session ended'])
   })
 })
 
@@ -227,7 +258,7 @@ describe('monitor blind', () => {
     for (let i = 0; i < 12; i++) fired.push(...monitor.failedPoll().fired)
     expect(fired.map((a) => [a.rule, a.eventSessionId, a.severity])).toEqual([['monitor-blind', null, 'critical']])
     expect(fired[0]?.summary).toMatch(/^Cannot reach the service: no successful poll for 2\.\d+ min$/)
-    expect(alertsChanged(monitor.db, monitor.now, { fired: [], resolved: [] }, false).tray).toBe('blind')
+    expect(monitor.situation()).toMatchObject({ tray: 'blind', tone: 'blind', blind: [{ connectionId: 'c1', connectionName: 'Tenant' }] })
 
     // Snapshots arrive while the connection still counts as blind (a stale success time):
     // every session is bad, yet nothing per session fires and c's pending count stays frozen.
@@ -243,26 +274,34 @@ describe('monitor blind', () => {
 })
 
 describe('acknowledge, snooze and pause', () => {
-  it('counts firing alerts only, and a snooze that ends fires the alert again', () => {
+  it('counts firing alerts, acknowledged ones still firing, and a snooze that ends fires the alert again', () => {
     const [alert] = monitor.polls(2, { a: { score: 80 }, b: { score: 99 } })
     const id = alert?.id ?? 0
-    expect(alertsPage(monitor.db, {}, monitor.now).firing).toBe(1)
-    expect(alertsChanged(monitor.db, monitor.now, { fired: [], resolved: [] }, false).tray).toBe('critical')
+    expect(monitor.page().situation).toMatchObject({ firing: 1, acknowledged: 0, worst: 'critical', tone: 'critical', tray: 'critical' })
 
+    // Snoozed: quiet, held, not firing — and not green either.
     snoozeAlert(monitor.db, id, '15m', monitor.now)
-    expect(alertsPage(monitor.db, {}, monitor.now)).toMatchObject({ firing: 0, alerts: [{ id, state: 'snoozed' }] })
-    expect(alertsChanged(monitor.db, monitor.now, { fired: [], resolved: [] }, false).tray).toBe('ok')
+    expect(monitor.page()).toMatchObject({
+      situation: { firing: 0, snoozed: 1, worst: null, tone: 'held', tray: 'ok' },
+      alerts: [{ id, state: 'snoozed' }]
+    })
     const snoozedAt = monitor.now
     const refired: Alert[] = []
     while (monitor.now < snoozedAt + 15 * 60_000) refired.push(...monitor.poll({ a: { score: 80 } }).fired)
     expect(refired.map((a) => [a.id, a.state])).toEqual([[id, 'firing']])
     expect(refired[0]?.transitions.at(-1)?.note).toBe('snooze ended')
 
+    // Acknowledged: the operator knows, yet it still fires (issue 12: it used to count 0 and
+    // leave the tray 'ok', a false all-clear).
     acknowledgeAlert(monitor.db, id, 'CDN team on it', monitor.now)
-    expect(alertsPage(monitor.db, {}, monitor.now)).toMatchObject({ firing: 0, alerts: [{ id, state: 'acknowledged' }] })
+    expect(monitor.page()).toMatchObject({
+      situation: { firing: 1, acknowledged: 1, worst: 'critical', tone: 'critical', tray: 'critical' },
+      alerts: [{ id, state: 'acknowledged' }]
+    })
+    expect(monitor.page().situation.headline).toBe('1 alert firing (1 acknowledged)')
     expect(monitor.polls(3, { a: { score: 80 } })).toEqual([]) // acknowledged stays quiet
     expect(monitor.alerts()[0]?.transitions.map((t) => t.note)).toContain('CDN team on it')
-    expect(alertsChanged(monitor.db, monitor.now, { fired: [], resolved: [] }, true).tray).toBe('paused')
+    expect(monitor.situation(true).tray).toBe('paused')
   })
 
   it('keeps a "session-end" snooze until the session ends, and refuses to snooze what is not firing', () => {
@@ -279,11 +318,11 @@ describe('acknowledge, snooze and pause', () => {
     pauseNotifications(monitor.db, 60, monitor.now)
     const fired = monitor.polls(2, { a: { score: 80 } })
     expect(fired).toHaveLength(1)
-    const page = alertsPage(monitor.db, {}, monitor.now)
-    expect(page.firing).toBe(1)
-    expect(Date.parse(page.notificationsPausedUntil ?? '')).toBeGreaterThan(monitor.now)
+    const { situation } = monitor.page()
+    expect(situation.firing).toBe(1)
+    expect(Date.parse(situation.notificationsPausedUntil ?? '')).toBeGreaterThan(monitor.now)
     pauseNotifications(monitor.db, 0, monitor.now)
-    expect(alertsPage(monitor.db, {}, monitor.now).notificationsPausedUntil).toBeNull()
+    expect(monitor.page().situation.notificationsPausedUntil).toBeNull()
   })
 })
 
@@ -317,11 +356,27 @@ describe('alerts belong to their connection', () => {
     expect(left).toEqual([0, 0, 0])
   })
 
-  it('resolve when their connection is no longer polled, so they do not hold the tray', () => {
+  it('end when their connection is no longer polled, saying why, so they do not hold the tray', () => {
     monitor.polls(2, { a: { score: 80 } })
-    expect(monitor.evaluator.forgetUnwatched(['c1']).changed).toBe(false)
-    const gone = monitor.evaluator.forgetUnwatched(['other'])
-    expect(gone.resolved.map((a) => [a.state, a.transitions.at(-1)?.note])).toEqual([['resolved', 'connection no longer polled']])
-    expect(alertsChanged(monitor.db, monitor.now, gone, false)).toMatchObject({ tray: 'ok', firing: 0 })
+    expect(monitor.situation()).toMatchObject({ firing: 1, tray: 'critical' })
+    expect(monitor.evaluator.forgetUnwatched(['c1']).any).toBe(false)
+    setConnectionEnabled(monitor.db, 'c1', false)
+    const gone = monitor.judged(monitor.evaluator.forgetUnwatched(['other']))
+    expect(gone.any).toBe(true)
+    expect(gone.resolved.map((a) => [a.state, a.endReason])).toEqual([['resolved', 'connection disabled: no longer polled']])
+    expect(gone.changed.map((a) => a.id)).toEqual(gone.resolved.map((a) => a.id))
+    expect(monitor.situation()).toMatchObject({ tray: 'ok', tone: 'ok', firing: 0, headline: 'No alerts' })
+  })
+
+  it('fire again at once when their connection is polled again: an end for want of watching is no recovery, no cooldown', () => {
+    monitor.rules({ reliabilityFalling: { enabled: false } })
+    const [first] = monitor.polls(2, { a: { score: 80 } })
+    setConnectionEnabled(monitor.db, 'c1', false)
+    monitor.evaluator.forgetUnwatched([])
+    setConnectionEnabled(monitor.db, 'c1', true)
+    const again = monitor.polls(2, { a: { score: 80 } })
+    expect(again.map((a) => [a.rule, a.state, a.severity])).toEqual([['reliability-below', 'firing', 'critical']])
+    expect(again[0]?.id).not.toBe(first?.id)
+    expect(monitor.situation()).toMatchObject({ firing: 1, cooldown: 0, tray: 'critical' })
   })
 })

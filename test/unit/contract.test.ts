@@ -13,9 +13,28 @@ import {
   requests
 } from '../../src/shared/contract'
 import type { LiveSession, Status } from '../../src/shared/domain'
-import { DEFAULT_ALERT_RULES, type AlertsPage } from '../../src/shared/alerts'
+import { DEFAULT_ALERT_RULES, type AlertsPage, type AlertSituation } from '../../src/shared/alerts'
 
-const ALERTS_PAGE: AlertsPage = { alerts: [], firing: 0, notificationsPausedUntil: null }
+const SITUATION: AlertSituation = {
+  revision: 1,
+  at: '2025-01-01T00:00:00.000Z',
+  firing: 0,
+  acknowledged: 0,
+  worst: null,
+  pending: 0,
+  worstPending: null,
+  snoozed: 0,
+  muted: 0,
+  cooldown: 0,
+  blind: [],
+  pollingPaused: false,
+  notificationsPausedUntil: null,
+  tone: 'ok',
+  tray: 'ok',
+  headline: 'No alerts'
+}
+
+const ALERTS_PAGE: AlertsPage = { alerts: [], situation: SITUATION }
 
 const STATUS: Status = {
   mode: 'demo',
@@ -41,7 +60,12 @@ const SESSION: LiveSession = {
   reliabilityScore: 99,
   cdnTraffic: 1,
   ecdnTraffic: 2,
-  lastPolledAt: null
+  lastPolledAt: null,
+  reliability: 99,
+  health: 'good',
+  levels: { warning: 95, critical: 90, source: 'settings' },
+  alert: null,
+  latestPoint: null
 }
 
 const CONNECTION = {
@@ -57,17 +81,18 @@ const CONNECTION = {
   enabled: true,
   lookbackDays: 7,
   isDemo: false,
-  secretStored: true
-}
+  secretStored: true,
+  reliabilityScale: { setting: 'auto', value: '0-100', source: 'default', reason: 'r' },
+  polled: true
+} as const
 
 const SETTINGS = {
   cadences: { discoverySeconds: 30, detailSeconds: 15, viewersSeconds: 60 },
   retention: { snapshotsDays: 90, viewerListsDays: 90, sessionsDays: null },
   thresholds: { warning: 95, critical: 90 },
-  display: { timeZone: 'local', theme: 'dark', reliabilityScale: 'auto', trafficUnit: 'auto', viewerTimeUnit: 'auto' } as const,
+  display: { timeZone: 'local', theme: 'dark', trafficUnit: 'auto', viewerTimeUnit: 'auto' } as const,
   alertRules: DEFAULT_ALERT_RULES,
   units: {
-    reliabilityScale: { value: '0-100', source: 'default', reason: 'r' },
     trafficUnit: { value: 'bytes', source: 'default', reason: 'r' },
     viewerTimeUnit: { value: 'seconds', source: 'default', reason: 'r' }
   } as const
@@ -76,7 +101,7 @@ const SETTINGS = {
 function fakeHandlers() {
   return {
     getStatus: vi.fn(async () => STATUS),
-    listLiveSessions: vi.fn(async () => [SESSION]),
+    listLiveSessions: vi.fn(async () => ({ revision: 3, sessions: [SESSION] })),
     getSession: vi.fn(async (_args: { connectionId: string; eventSessionId: string }) => SESSION),
     refreshNow: vi.fn(() => ({ startedAt: '2025-01-01T00:00:00.000Z' })),
     listConnections: vi.fn(async () => [CONNECTION]),
@@ -91,6 +116,7 @@ function fakeHandlers() {
     getSettings: vi.fn(async () => SETTINGS),
     saveSettings: vi.fn(async () => SETTINGS),
     sessionChart: vi.fn(async () => ({ points: [], total: 0, bucketed: false })),
+    liveTrends: vi.fn(async () => ({ trends: [] })),
     viewerPage: vi.fn(async () => ({ rows: [], total: 0, fetchedAt: null })),
     viewerDetail: vi.fn(async () => null),
     breakdown: vi.fn(async () => []),
@@ -132,6 +158,31 @@ describe('contract', () => {
       expect(requests[name].args).toBeInstanceOf(z.ZodType)
     }
     for (const name of eventNames) expect(isEventName(name)).toBe(true)
+  })
+
+  it('gives every handler result a shape its result schema accepts (the fixtures here included)', async () => {
+    const h = fakeHandlers()
+    for (const name of requestNames) {
+      const value: unknown = await (h[name] as () => unknown)()
+      expect(requests[name].result.safeParse(value).success, name).toBe(true)
+    }
+  })
+
+  it('pushes alerts with their situation and live rows with their keys, refusing the old count-only shapes', () => {
+    const alertsPush = { situation: SITUATION, changed: [], removed: [7], fired: [], resolved: [] }
+    expect(events.alertsChanged.safeParse(alertsPush).success).toBe(true)
+    expect(events.alertsChanged.safeParse({ fired: [], resolved: [], firing: 0, tray: 'ok' }).success).toBe(false)
+    const sessionsPush = {
+      revision: 4,
+      at: '2025-01-01T00:00:00.000Z',
+      liveCount: 1,
+      storedCount: 5,
+      rows: [SESSION],
+      removed: [{ connectionId: 'demo', eventSessionId: 's-0' }]
+    }
+    expect(events.sessionsChanged.safeParse(sessionsPush).success).toBe(true)
+    expect(events.sessionsChanged.safeParse({ at: sessionsPush.at, liveCount: 1, storedCount: 5 }).success).toBe(false)
+    expect(events.settingsChanged.safeParse(SETTINGS).success).toBe(true)
   })
 
   it('does not take inherited object keys for request or event names', () => {
@@ -210,7 +261,7 @@ describe('createDispatch', () => {
     const h = fakeHandlers()
     const dispatch = createDispatch(h)
     expect(await dispatch('getStatus', undefined)).toEqual({ ok: true, value: STATUS })
-    expect(await dispatch('listLiveSessions', {})).toEqual({ ok: true, value: [SESSION] })
+    expect(await dispatch('listLiveSessions', {})).toEqual({ ok: true, value: { revision: 3, sessions: [SESSION] } })
     expect(await dispatch('refreshNow', undefined)).toEqual({
       ok: true,
       value: { startedAt: '2025-01-01T00:00:00.000Z' }

@@ -8,6 +8,8 @@ import { openDatabase, type Db } from '../../src/main/core/store/db'
 import { migrate, SchemaTooNewError, schemaVersion } from '../../src/main/core/store/migrate'
 import { migrations } from '../../src/main/core/store/migrations'
 import type { Migration } from '../../src/main/core/store/migrations/types'
+import { connectionScales } from '../../src/main/core/store/reliability-scales'
+import { getDisplaySettings } from '../../src/main/core/store/settings'
 
 const LATEST = migrations.at(-1)?.version ?? 0
 
@@ -219,5 +221,76 @@ describe('migrate', () => {
     expect(() => migrate(db, [stepOne, stepTwo])).toThrow(SchemaTooNewError)
     expect(schemaVersion(db)).toBe(3)
     expect(names(db, 'table')).toEqual([])
+  })
+})
+
+describe('migration 8: the reliability scale belongs to each connection', () => {
+  /** A cache file as version 7 left it: two connections, and the display setting as given. */
+  /** A connection row as every schema version since 3 takes it. */
+  const addConnection = (db: Db, id: string, name: string): void => {
+    db.prepare(
+      `INSERT INTO connections (id, name, base_url, auth_url, platform_id, tenant_id, client_id, is_demo, created_at)
+       VALUES (?, ?, 'https://x.example', 'https://x.example', 'p', 't', 'id', 0, 1)`
+    ).run(id, name)
+  }
+
+  function versionSeven(display: Record<string, unknown> | string | null): string {
+    const file = join(dir, 'v7.db')
+    const raw = new Database(file)
+    raw.pragma('foreign_keys = ON')
+    expect(migrate(raw, migrations.filter((m) => m.version <= 7))).toBe(7)
+    addConnection(raw, 'a', 'Tenant A')
+    addConnection(raw, 'b', 'Tenant B')
+    if (display !== null) {
+      const json = typeof display === 'string' ? display : JSON.stringify(display)
+      raw.prepare("INSERT INTO settings (key, value_json) VALUES ('display', ?)").run(json)
+    }
+    raw.close()
+    return file
+  }
+
+  /** Each connection's stored scale setting, by id. */
+  const scales = (db: Db) =>
+    Object.fromEntries(
+      (db.prepare('SELECT id, reliability_scale AS scale FROM connections ORDER BY id').all() as { id: string; scale: string }[]).map((r) => [r.id, r.scale])
+    )
+  const storedDisplay = (db: Db): unknown =>
+    JSON.parse((db.prepare("SELECT value_json FROM settings WHERE key = 'display'").get() as { value_json: string }).value_json)
+
+  it('carries an app-wide 0–1 setting over to every connection and takes it out of the display settings', () => {
+    const file = versionSeven({ timeZone: 'utc', theme: 'light', reliabilityScale: '0-1', trafficUnit: 'auto', viewerTimeUnit: 'auto' })
+    const db = track(openDatabase(file))
+    expect(schemaVersion(db)).toBe(LATEST)
+    expect(scales(db)).toEqual({ a: '0-1', b: '0-1' })
+    expect(storedDisplay(db)).toEqual({ timeZone: 'utc', theme: 'light', trafficUnit: 'auto', viewerTimeUnit: 'auto' })
+    expect(getDisplaySettings(db)).toEqual({ timeZone: 'utc', theme: 'light', trafficUnit: 'auto', viewerTimeUnit: 'auto' })
+    // The core uses it: set, for this connection, not detected.
+    expect(connectionScales(db).get('a')).toMatchObject({ setting: '0-1', value: '0-1', source: 'setting' })
+    expect(connectionScales(db).get('b')).toMatchObject({ setting: '0-1', value: '0-1', source: 'setting' })
+  })
+
+  it('leaves every connection on auto when no display setting was saved', () => {
+    const db = track(openDatabase(versionSeven(null)))
+    expect(scales(db)).toEqual({ a: 'auto', b: 'auto' })
+    expect(db.prepare("SELECT COUNT(*) AS n FROM settings WHERE key = 'display'").get()).toEqual({ n: 0 })
+  })
+
+  it('leaves auto as auto, and an unreadable display value as it was', () => {
+    const auto = track(openDatabase(versionSeven({ theme: 'light', reliabilityScale: 'auto' })))
+    expect(scales(auto)).toEqual({ a: 'auto', b: 'auto' })
+    expect(storedDisplay(auto)).toEqual({ theme: 'light' })
+    auto.close()
+    rmSync(join(dir, 'v7.db'))
+
+    const unreadable = track(openDatabase(versionSeven('{not json')))
+    expect(schemaVersion(unreadable)).toBe(LATEST)
+    expect(scales(unreadable)).toEqual({ a: 'auto', b: 'auto' })
+    expect(getDisplaySettings(unreadable).theme).toBe('dark')
+  })
+
+  it('refuses a scale that is not one of auto, 0-1 and 0-100', () => {
+    const db = track(openDatabase(join(dir, 'cache.db')))
+    addConnection(db, 'c', 'C')
+    expect(() => db.prepare("UPDATE connections SET reliability_scale = '0-10' WHERE id = 'c'").run()).toThrow(/CHECK/)
   })
 })

@@ -10,10 +10,10 @@ import type { EventSessionRecord, ViewerRecord } from '../../src/main/core/api/s
 import { openDatabase } from '../../src/main/core/store/db'
 import { migrate } from '../../src/main/core/store/migrate'
 import { migrations } from '../../src/main/core/store/migrations'
-import { breakdown, listLiveSessions, pastSessions, snapshotsForChart, viewerPage } from '../../src/main/core/store/queries'
+import { breakdown, pastSessions, snapshotsForChart, viewerPage } from '../../src/main/core/store/queries'
 import { pruneOnce } from '../../src/main/core/store/retention'
-import { storeSessionList, storeSessionSnapshot } from '../../src/main/core/store/sessions'
-import { upsertConnection } from '../../src/main/core/store/connections'
+import { latestSnapshot, liveSessionRows, storeSessionList, storeSessionSnapshot } from '../../src/main/core/store/sessions'
+import { connectionScaleFacts, upsertConnection } from '../../src/main/core/store/connections'
 import { storeViewerList } from '../../src/main/core/store/viewers'
 
 const T0 = Date.parse('2026-01-05T10:00:00Z')
@@ -175,7 +175,23 @@ describe('the screens’ queries use their indexes', () => {
   }
 
   it('live sessions: sessions_live', () => {
-    expect(plans((db) => listLiveSessions(db, 'A')).join('\n')).toMatch(/sessions_live|sessions_past_by_start \(has_ended=\? AND connection_id=\?\)/)
+    expect(plans((db) => liveSessionRows(db, 'A')).join('\n')).toMatch(/sessions_live|sessions_past_by_start \(has_ended=\? AND connection_id=\?\)/)
+  })
+
+  it('a live row\'s newest point: snapshots_by_session_time, no sort of its own', () => {
+    const plan = plans((db) => latestSnapshot(db, 'A', 'live')).join('\n')
+    expect(plan).toMatch(/snapshots_by_session_time/)
+    expect(plan).not.toMatch(/TEMP B-TREE FOR ORDER BY/)
+  })
+
+  it('each connection\'s scale (count and highest score): sessions_by_score, one index alone', () => {
+    expect(plans((db) => connectionScaleFacts(db)).join('\n')).toMatch(/COVERING INDEX sessions_by_score \(connection_id=\?\)/)
+  })
+
+  it('past sessions by reliability, one scale: sessions_by_reliability, no sort of its own', () => {
+    const byReliability = plans((db) => pastSessions(db, { sort: 'reliability', includeLive: true, limit: 5 }))[0]
+    expect(byReliability).toMatch(/sessions_by_reliability/)
+    expect(byReliability).not.toMatch(/TEMP B-TREE FOR ORDER BY/)
   })
 
   it('past sessions by start time and by name: the past_* indexes, no sort of their own', () => {

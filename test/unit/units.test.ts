@@ -1,4 +1,5 @@
 // Units the API leaves unstated, detected from a real cache file: each says where it came from.
+// The reliability scale is each connection's own (connectionScales), the viewer units the cache's.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -6,9 +7,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EventSessionRecord, ViewerRecord } from '../../src/main/core/api/schemas'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
 import { storeSessionList } from '../../src/main/core/store/sessions'
-import { upsertConnection } from '../../src/main/core/store/connections'
+import { updateConnection, upsertConnection } from '../../src/main/core/store/connections'
+import { connectionScales } from '../../src/main/core/store/reliability-scales'
 import { resolveUnits } from '../../src/main/core/store/units'
 import { storeViewerList } from '../../src/main/core/store/viewers'
+import { ConnectionInputSchema } from '../../src/shared/connections'
 import { DEFAULT_DISPLAY } from '../../src/shared/settings'
 
 const T0 = Date.parse('2026-02-01T10:00:00Z')
@@ -24,6 +27,9 @@ afterEach(() => {
   db.close()
   rmSync(dir, { recursive: true, force: true })
 })
+
+/** Connection A's reliability scale as the core decides it. */
+const scaleOfA = () => connectionScales(db).get('A')
 
 const session = (reliabilityScore: number): EventSessionRecord => ({
   eventSessionId: 's', platformId: 'p', tenantId: 't', contentId: 'c', eventName: 'e', startedAt: new Date(T0).toISOString(),
@@ -44,7 +50,7 @@ function viewers(timeScale: number, trafficScale: number): ViewerRecord[] {
 describe('resolveUnits', () => {
   it('says it assumed the defaults when the cache is empty', () => {
     const units = resolveUnits(db, DEFAULT_DISPLAY)
-    expect(units.reliabilityScale).toMatchObject({ value: '0-100', source: 'default' })
+    expect(scaleOfA()).toMatchObject({ setting: 'auto', value: '0-100', source: 'default' })
     expect(units.viewerTimeUnit).toMatchObject({ value: 'seconds', source: 'default' })
     expect(units.trafficUnit).toMatchObject({ value: 'bytes', source: 'default' })
   })
@@ -53,7 +59,7 @@ describe('resolveUnits', () => {
     storeSessionList(db, 'A', [session(97.5)], T0)
     storeViewerList(db, 'A', 's', viewers(1, 1), T0, 1)
     const units = resolveUnits(db, DEFAULT_DISPLAY)
-    expect(units.reliabilityScale).toMatchObject({ value: '0-100', source: 'detected' })
+    expect(scaleOfA()).toMatchObject({ setting: 'auto', value: '0-100', source: 'detected' })
     expect(units.viewerTimeUnit).toMatchObject({ value: 'seconds', source: 'detected' })
     expect(units.trafficUnit).toMatchObject({ value: 'bytes', source: 'detected' })
   })
@@ -62,16 +68,23 @@ describe('resolveUnits', () => {
     storeSessionList(db, 'A', [session(0.975)], T0)
     storeViewerList(db, 'A', 's', viewers(1000, 1 / 1000), T0, 1)
     const units = resolveUnits(db, DEFAULT_DISPLAY)
-    expect(units.reliabilityScale).toMatchObject({ value: '0-1', source: 'detected' })
+    expect(scaleOfA()).toMatchObject({ setting: 'auto', value: '0-1', source: 'detected' })
     expect(units.viewerTimeUnit).toMatchObject({ value: 'milliseconds', source: 'detected' })
     expect(units.trafficUnit).toMatchObject({ value: 'kilobytes', source: 'detected' })
   })
 
   it('lets a setting win over the data', () => {
     storeSessionList(db, 'A', [session(0.975)], T0)
-    const units = resolveUnits(db, { ...DEFAULT_DISPLAY, reliabilityScale: '0-100', trafficUnit: 'megabytes', viewerTimeUnit: 'milliseconds' })
+    const settings = ConnectionInputSchema.parse({
+      name: 'A', baseUrl: 'https://a.example', authUrl: 'https://a.example', platformId: 'p', tenantId: 't', clientId: 'c',
+      reliabilityScale: '0-100'
+    })
+    updateConnection(db, 'A', settings)
+    expect(scaleOfA()).toEqual({
+      connectionId: 'A', connectionName: 'A', setting: '0-100', value: '0-100', source: 'setting', reason: 'set for this connection'
+    })
+    const units = resolveUnits(db, { ...DEFAULT_DISPLAY, trafficUnit: 'megabytes', viewerTimeUnit: 'milliseconds' })
     expect(units).toEqual({
-      reliabilityScale: { value: '0-100', source: 'setting', reason: 'set in Settings' },
       trafficUnit: { value: 'megabytes', source: 'setting', reason: 'set in Settings' },
       viewerTimeUnit: { value: 'milliseconds', source: 'setting', reason: 'set in Settings' }
     })

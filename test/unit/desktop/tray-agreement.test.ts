@@ -190,11 +190,9 @@ describe('the tray agrees with the core', () => {
     expect(shown(tray).entries[0]).toBe(`${victim.eventName} — warning, alert acknowledged`)
   })
 
-  // Core gap: acknowledgeAlert and snoozeAlert push the situation but not the session's row, so
-  // until the next poll the menu entry still says "alert firing" while the icon and tooltip
-  // say acknowledged. Fixed in the core when alerts/handlers.ts's change() also calls
-  // deps.publishBoard(); then this test fails: drop the `.fails`.
-  it.fails('the menu entry says acknowledged at once, before the next poll', async () => {
+  // An operator's action pushes the session's row with the situation, so the menu entry does
+  // not say "alert firing" until the next poll while the icon and tooltip say acknowledged.
+  it('the menu entry says acknowledged at once, before the next poll', async () => {
     const world = await setup()
     await acknowledgedWarning(world, world.victim.id)
     await world.advance(1_000)

@@ -71,10 +71,8 @@ describe('ConnectionsStore changes', () => {
     expect(connections.list[0]?.enabled).toBe(false)
   })
 
-  // Known bug: setEnabled records the error, then its reload (which succeeds) clears it, so the
-  // operator never sees why the switch did not take. remove() reloads first and keeps its error.
-  // When this starts to pass, make it a plain `it`.
-  it.fails('setEnabled keeps the error of a refused change after the reload', async () => {
+  // The reload after a refused change (which succeeds) must not clear why the switch did not take.
+  it('setEnabled keeps the error of a refused change after the reload', async () => {
     const client = clientWith([view('c1')]).refuse('setConnectionEnabled', 'The connection is being tested.')
     const connections = new ConnectionsStore()
     await connections.setEnabled(client, 'c1', false)

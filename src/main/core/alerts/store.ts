@@ -56,12 +56,19 @@ export function openAlerts(db: Db, connectionId: string): OpenAlert[] {
   }))
 }
 
-/** When each alert of the connection last resolved, looking back `sinceMs` (the longest cooldown). */
+/**
+ * When each alert of the connection last recovered, looking back `since` (the longest cooldown).
+ * Only a recovery starts a cooldown: an alert that ended because nothing watched it any more
+ * (connection disabled, not polled) or its rule was turned off must not hold back the same
+ * condition once it is watched again.
+ */
 export function lastResolvedTimes(db: Db, connectionId: string, since: number): Map<string, number> {
   const rows = statement(
     db,
-    `SELECT rule, event_session_id AS sessionId, MAX(resolved_at) AS at FROM alerts
-     WHERE connection_id = ? AND resolved_at >= ? GROUP BY rule, event_session_id`
+    `SELECT a.rule, a.event_session_id AS sessionId, MAX(a.resolved_at) AS at FROM alerts a
+     WHERE a.connection_id = ? AND a.resolved_at >= ?
+       AND EXISTS (SELECT 1 FROM alert_transitions t WHERE t.alert_id = a.id AND t.state = 'resolved' AND t.note = 'recovered')
+     GROUP BY a.rule, a.event_session_id`
   ).all(connectionId, since) as { rule: AlertRuleId; sessionId: string | null; at: number }[]
   return new Map(rows.map((r) => [key(r.rule, r.sessionId), r.at]))
 }

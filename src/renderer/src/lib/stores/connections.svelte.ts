@@ -30,8 +30,9 @@ export class ConnectionsStore {
 
   async setEnabled(client: AppClient, id: string, enabled: boolean): Promise<void> {
     const result = await client.request('setConnectionEnabled', { id, enabled })
-    if (!result.ok) this.error = result.error.message
+    // Reload first: a refusal's reason must outlive the reload that clears older errors.
     await this.load(client)
+    if (!result.ok) this.error = result.error.message
   }
 
   /** Creates (no id) or updates a connection; the secret goes to the keychain, never back. */
