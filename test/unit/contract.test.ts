@@ -2,7 +2,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createDispatch, type Handlers } from '../../src/main/core/app/dispatch'
-import { AlertNotFoundError } from '../../src/main/core/alerts/store'
+import { AlertNotFoundError } from '../../src/main/core/store/alerts'
 import { ConnectionError } from '../../src/main/core/connections/errors'
 import {
   eventNames,

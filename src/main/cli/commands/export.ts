@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs'
 import { once } from 'node:events'
 import { Option, type Command } from 'commander'
-import { alertHistory } from '../../core/alerts/store'
+import { alertHistory } from '../../core/store/alerts'
 import { defaultDbFile } from '../../core/paths'
 import { openDatabase, type Db } from '../../core/store/db'
 import {

@@ -3,6 +3,7 @@
 // pending period, hysteresis, cooldown and snooze is tested with a clock moved by hand.
 import type { AlertRuleId, AlertRules, AlertSeverity, AlertState } from '../../../shared/alerts'
 import type { ReliabilityThresholds } from '../../../shared/settings'
+import { alertKey, type OpenAlert, type OpenState } from '../store/alerts'
 import { blindCondition, sessionConditions, type Condition } from './conditions'
 
 /** One stored snapshot, the score already on 0–100. */
@@ -31,19 +32,7 @@ export interface SessionObservation {
   override: SessionOverride
 }
 
-export type OpenState = Exclude<AlertState, 'resolved'>
-
-/** An alert not yet resolved, as the store holds it. */
-export interface OpenAlert {
-  id: number
-  rule: AlertRuleId
-  eventSessionId: string | null
-  state: OpenState
-  severity: AlertSeverity
-  streak: number
-  snoozedUntil: number | null
-  snoozeSessionEnd: boolean
-}
+export type { OpenAlert, OpenState }
 
 export interface EngineInput {
   now: number
@@ -228,4 +217,4 @@ export function dismiss(alert: Pick<OpenAlert, 'id' | 'severity' | 'state'>, not
   return alert.state === 'pending' ? { type: 'discard', id: alert.id } : resolve(alert, null, note)
 }
 
-export const key = (rule: AlertRuleId, eventSessionId: string | null): string => `${rule}\u001f${eventSessionId ?? ''}`
+export const key = alertKey

@@ -11,7 +11,8 @@ import { liveSessionIds, newestPollAt, sessionLiveness, snapshotsSince } from '.
 import { getAlertRules, getThresholds } from '../store/settings'
 import { evaluateAlerts, key, NO_OVERRIDE, type Sample, type SessionObservation } from './engine'
 import { sessionOverrides } from './overrides'
-import { anythingApplied, applyActions, lastResolvedTimes, openAlerts, resolveUnwatched, type Applied } from './store'
+import { lastResolvedTimes, openAlerts } from '../store/alerts'
+import { anythingApplied, applyActions, resolveUnwatched, type Applied } from './apply'
 
 /** What one evaluation changed: alert ids (the app reads and pushes them), and whether anything did. */
 export interface Evaluation extends Applied {

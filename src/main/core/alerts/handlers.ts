@@ -6,7 +6,8 @@ import type { RequestHandlers } from '../../../shared/contract'
 import type { Db } from '../store/db'
 import { setSessionOverride } from './overrides'
 import { alertsPage } from './page'
-import { acknowledgeAlert, nothingApplied, pauseNotifications, snoozeAlert, type Applied } from './store'
+import { acknowledgeAlert, pauseNotifications, snoozeAlert } from '../store/alerts'
+import { nothingApplied, type Applied } from './apply'
 
 type AlertHandlers = Pick<RequestHandlers, 'listAlerts' | 'acknowledgeAlert' | 'snoozeAlert' | 'setSessionAlertOverride' | 'pauseNotifications'>
 

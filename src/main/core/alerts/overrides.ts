@@ -1,29 +1,15 @@
-// Per-session alert overrides: mute one session, or give it its own reliability levels.
+// Per-session alert overrides: mute one session, or give it its own reliability levels. The rules
+// (an existing connection, levels that fit together) here; the SQL in store/alert-overrides.ts.
 import type { ReliabilityThresholds } from '../../../shared/settings'
 import { ConnectionError } from '../connections/errors'
+import { storedOverrides, writeOverride } from '../store/alert-overrides'
+import { connectionPresence } from '../store/connections'
 import type { Db } from '../store/db'
-import { statement } from '../store/statements'
 import { NO_OVERRIDE, type SessionOverride } from './engine'
-
-interface OverrideRow {
-  event_session_id: string
-  muted: number
-  warning: number | null
-  critical: number | null
-}
-
-const toOverride = (r: OverrideRow): SessionOverride => ({
-  muted: r.muted === 1,
-  thresholds: r.warning === null || r.critical === null ? null : { warning: r.warning, critical: r.critical }
-})
 
 /** The connection's overrides by session id. */
 export function sessionOverrides(db: Db, connectionId: string): Map<string, SessionOverride> {
-  const rows = statement(
-    db,
-    'SELECT event_session_id, muted, warning, critical FROM alert_overrides WHERE connection_id = ?'
-  ).all(connectionId) as OverrideRow[]
-  return new Map(rows.map((r) => [r.event_session_id, toOverride(r)]))
+  return storedOverrides(db, connectionId)
 }
 
 export function sessionOverride(db: Db, connectionId: string, eventSessionId: string): SessionOverride {
@@ -40,8 +26,7 @@ export interface OverrideChange {
 }
 
 export function setSessionOverride(db: Db, change: OverrideChange): SessionOverride {
-  const known = statement(db, 'SELECT 1 FROM connections WHERE id = ?').get(change.connectionId)
-  if (!known) throw new ConnectionError('not-found', `there is no connection ${change.connectionId}`)
+  if (!connectionPresence(db, change.connectionId)) throw new ConnectionError('not-found', `there is no connection ${change.connectionId}`)
   const current = sessionOverride(db, change.connectionId, change.eventSessionId)
   const next: SessionOverride = {
     muted: change.muted ?? current.muted,
@@ -50,18 +35,6 @@ export function setSessionOverride(db: Db, change: OverrideChange): SessionOverr
   if (next.thresholds && !(next.thresholds.critical < next.thresholds.warning)) {
     throw new Error('the critical level must be below the warning level')
   }
-  if (!next.muted && next.thresholds === null) {
-    statement(db, 'DELETE FROM alert_overrides WHERE connection_id = ? AND event_session_id = ?').run(
-      change.connectionId,
-      change.eventSessionId
-    )
-  } else {
-    statement(
-      db,
-      `INSERT INTO alert_overrides (connection_id, event_session_id, muted, warning, critical) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (connection_id, event_session_id) DO UPDATE SET muted = excluded.muted, warning = excluded.warning,
-         critical = excluded.critical`
-    ).run(change.connectionId, change.eventSessionId, next.muted ? 1 : 0, next.thresholds?.warning ?? null, next.thresholds?.critical ?? null)
-  }
+  writeOverride(db, change.connectionId, change.eventSessionId, next)
   return next
 }

@@ -5,7 +5,8 @@ import type { AlertsChanged, AlertsPage, AlertSituation } from '../../../shared/
 import type { Db } from '../store/db'
 import type { CoolingCondition } from './evaluator'
 import { decideSituation } from './situation'
-import { blindConnections, getAlerts, listAlerts, notificationsPausedUntil, openAlertCounts, type AlertQuery, type Applied } from './store'
+import { blindConnections, getAlerts, listAlerts, notificationsPausedUntil, openAlertCounts, type AlertQuery } from '../store/alerts'
+import type { Applied } from './apply'
 
 export interface SituationSource {
   /** Grows with every alerts push. */

@@ -4,7 +4,7 @@
 import type { AlertSituation } from '../../../shared/alerts'
 import { AlertEvaluator, type Evaluation } from '../alerts/evaluator'
 import { alertsChanged, readSituation } from '../alerts/page'
-import { anythingApplied, type Applied } from '../alerts/store'
+import { anythingApplied, type Applied } from '../alerts/apply'
 import type { Db } from '../store/db'
 import type { EventHub } from './event-hub'
 import { LiveBoard } from './live-board'

@@ -1,7 +1,7 @@
 // One poller per data source, and the app's status as the sum of theirs: an operator sees
 // the worst state and the oldest update, never a rosier picture than the truth.
 import type { Status } from '../../../shared/domain'
-import { nothingApplied } from '../alerts/store'
+import { nothingApplied } from '../alerts/apply'
 import type { Db } from '../store/db'
 import { Poller, type Cadences, type PollerStatus, type Timers } from '../sync/poller'
 import type { DataSource } from './demo-source'

@@ -7,7 +7,8 @@ import { osKeychain, type SecretStore } from '../secrets/keychain'
 import { openDatabase } from '../store/db'
 import { RetentionJob } from '../store/retention-job'
 import { alertHandlers } from '../alerts/handlers'
-import { alertIdsOf, nothingApplied } from '../alerts/store'
+import { nothingApplied } from '../alerts/apply'
+import { alertIdsOf } from '../store/alerts'
 import {
   getAlertRules,
   getCadenceSettings,

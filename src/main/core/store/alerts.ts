@@ -1,12 +1,28 @@
-// Alerts in SQLite: the open ones the engine continues from (so a restart neither loses nor
-// repeats an alert), every transition with its time, value and note, and the operator's
-// acknowledgements and snoozes. The only place alert SQL lives.
+// Alerts in SQLite (tables alerts, alert_transitions, notification_pause): the open ones the
+// engine continues from (so a restart neither loses nor repeats an alert), every transition with
+// its time, value and note, and the operator's acknowledgements, snoozes and pause. The only
+// place their SQL lives; the rules are in core/alerts/.
 import type { Alert, AlertRuleId, AlertSeverity, AlertState, AlertTransition, SnoozeChoice } from '../../../shared/alerts'
-import { connectionPresence } from '../store/connections'
-import type { Db } from '../store/db'
-import { statement } from '../store/statements'
-import { isoOrNull as iso } from '../store/queries/sql'
-import { dismiss, key, type AlertAction, type OpenAlert, type OpenState } from './engine'
+import type { Db } from './db'
+import { statement } from './statements'
+import { isoOrNull as iso } from './queries/sql'
+
+export type OpenState = Exclude<AlertState, 'resolved'>
+
+/** An alert not yet resolved, as the engine continues from it. */
+export interface OpenAlert {
+  id: number
+  rule: AlertRuleId
+  eventSessionId: string | null
+  state: OpenState
+  severity: AlertSeverity
+  streak: number
+  snoozedUntil: number | null
+  snoozeSessionEnd: boolean
+}
+
+/** One alert's identity: its rule and its session (none for a connection-wide one). */
+export const alertKey = (rule: AlertRuleId, eventSessionId: string | null): string => `${rule}\u001f${eventSessionId ?? ''}`
 
 interface AlertRow {
   id: number
@@ -70,74 +86,33 @@ export function lastResolvedTimes(db: Db, connectionId: string, since: number): 
        AND EXISTS (SELECT 1 FROM alert_transitions t WHERE t.alert_id = a.id AND t.state = 'resolved' AND t.note = 'recovered')
      GROUP BY a.rule, a.event_session_id`
   ).all(connectionId, since) as { rule: AlertRuleId; sessionId: string | null; at: number }[]
-  return new Map(rows.map((r) => [key(r.rule, r.sessionId), r.at]))
+  return new Map(rows.map((r) => [alertKey(r.rule, r.sessionId), r.at]))
 }
 
-export interface Applied {
-  /** Alerts that began firing (new, after pending, a snooze that ended, worse, unmuted). */
-  fired: number[]
-  resolved: number[]
-  /** Every alert an alerts view would show differently (streak counts alone do not). */
-  changed: number[]
-  /** Pending alerts discarded: their condition cleared before they fired. */
-  removed: number[]
+/** A new alert (pending or firing) with its first transition; its id. */
+export function insertAlert(
+  db: Db,
+  connectionId: string,
+  a: { rule: AlertRuleId; eventSessionId: string | null; eventName: string | null; state: 'pending' | 'firing'; severity: AlertSeverity; summary: string; value: number; streak: number },
+  now: number
+): number {
+  const { lastInsertRowid } = statement(
+    db,
+    `INSERT INTO alerts (rule, connection_id, event_session_id, event_name, state, severity, summary, opened_at, fired_at, streak)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+  ).run(a.rule, connectionId, a.eventSessionId, a.eventName, a.state, a.severity, a.summary, now, a.state === 'firing' ? now : null, a.streak)
+  const id = Number(lastInsertRowid)
+  addTransition(db, id, now, a.state, a.severity, a.value, null)
+  return id
 }
 
-export const nothingApplied = (): Applied => ({ fired: [], resolved: [], changed: [], removed: [] })
+export function setAlertStreak(db: Db, id: number, streak: number): void {
+  statement(db, 'UPDATE alerts SET streak = ? WHERE id = ?').run(streak, id)
+}
 
-export const anythingApplied = (applied: Applied): boolean => applied.changed.length > 0 || applied.removed.length > 0
-
-/** The engine's changes for one connection, in one transaction. */
-export function applyActions(db: Db, connectionId: string, actions: AlertAction[], now: number): Applied {
-  const applied = nothingApplied()
-  db.transaction(() => {
-    for (const action of actions) {
-      switch (action.type) {
-        case 'open': {
-          const { lastInsertRowid } = statement(
-            db,
-            `INSERT INTO alerts (rule, connection_id, event_session_id, event_name, state, severity, summary, opened_at, fired_at, streak)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-          ).run(
-            action.rule,
-            connectionId,
-            action.eventSessionId,
-            action.eventName,
-            action.state,
-            action.severity,
-            action.summary,
-            now,
-            action.state === 'firing' ? now : null,
-            action.streak
-          )
-          const id = Number(lastInsertRowid)
-          addTransition(db, id, now, action.state, action.severity, action.value, null)
-          if (action.state === 'firing') applied.fired.push(id)
-          applied.changed.push(id)
-          break
-        }
-        case 'move':
-          move(db, action.id, action.state, action.severity, action.value, action.note, now, action.summary)
-          if (action.state === 'firing') applied.fired.push(action.id)
-          if (action.state === 'resolved') applied.resolved.push(action.id)
-          applied.changed.push(action.id)
-          break
-        case 'streak':
-          statement(db, 'UPDATE alerts SET streak = ? WHERE id = ?').run(action.streak, action.id)
-          break
-        case 'discard':
-          statement(db, 'DELETE FROM alerts WHERE id = ?').run(action.id)
-          applied.removed.push(action.id)
-          break
-        case 'cooldown':
-          break // held back by the cooldown: nothing stored (the evaluator remembers it)
-      }
-    }
-  })()
-  // A resolve after a fire in the same batch (or the reverse) is reported once, as it ends.
-  applied.fired = applied.fired.filter((id) => !applied.resolved.includes(id))
-  applied.changed = [...new Set(applied.changed)].filter((id) => !applied.removed.includes(id))
-  return applied
+/** A pending alert that never fired leaves no trace. */
+export function deleteAlert(db: Db, id: number): void {
+  statement(db, 'DELETE FROM alerts WHERE id = ?').run(id)
 }
 
 function addTransition(
@@ -159,7 +134,8 @@ function addTransition(
   )
 }
 
-function move(
+/** A new state (and severity, value, note) for an alert, with its transition. */
+export function moveAlert(
   db: Db,
   id: number,
   state: AlertState,
@@ -188,37 +164,12 @@ function row(db: Db, id: number): AlertRow {
   return found
 }
 
-/**
- * Ends the open alerts of every connection not in `polled` (removed, disabled, the demo once a
- * real connection takes over, or not chosen by this run): nothing watches them any more, so they
- * must not hold the tray. Each ends with the reason in words, which the alerts view shows.
- */
-export function resolveUnwatched(db: Db, polled: readonly string[], now: number): Applied {
-  const rows = statement(db, 'SELECT id, connection_id, severity, state FROM alerts WHERE resolved_at IS NULL').all() as {
-    id: number
-    connection_id: string
-    severity: AlertSeverity
-    state: OpenState
-  }[]
-  const applied = nothingApplied()
-  const watched = new Set(polled)
-  const realPolled = polled.some((id) => connectionPresence(db, id)?.isDemo === false)
-  for (const r of rows.filter((row) => !watched.has(row.connection_id))) {
-    const one = applyActions(db, r.connection_id, [dismiss(r, unwatchedReason(db, r.connection_id, realPolled))], now)
-    applied.resolved.push(...one.resolved)
-    applied.changed.push(...one.changed)
-    applied.removed.push(...one.removed)
-  }
-  return applied
-}
-
-/** Why a connection is no longer polled, in words an operator can check. */
-export function unwatchedReason(db: Db, connectionId: string, realPolled: boolean): string {
-  const presence = connectionPresence(db, connectionId)
-  if (!presence) return 'connection removed'
-  if (presence.isDemo) return realPolled ? 'demo data left behind: a real connection is polled now' : 'demo data no longer polled'
-  if (!presence.enabled) return 'connection disabled: no longer polled'
-  return 'connection not polled by this run'
+/** Every alert not yet resolved, of every connection. */
+export function unresolvedAlerts(db: Db): { id: number; connectionId: string; severity: AlertSeverity; state: OpenState }[] {
+  return statement(
+    db,
+    'SELECT id, connection_id AS connectionId, severity, state FROM alerts WHERE resolved_at IS NULL'
+  ).all() as { id: number; connectionId: string; severity: AlertSeverity; state: OpenState }[]
 }
 
 /** Acknowledged: the operator knows; it stays until it resolves. */
@@ -227,7 +178,7 @@ export function acknowledgeAlert(db: Db, id: number, note: string | null, now: n
   if (alert.state === 'resolved') throw new Error(`alert ${id} has already resolved`)
   if (alert.state === 'pending') throw new Error(`alert ${id} has not fired yet`)
   if (alert.state === 'acknowledged' && !note) return
-  db.transaction(() => move(db, id, 'acknowledged', alert.severity, null, note, now))()
+  db.transaction(() => moveAlert(db, id, 'acknowledged', alert.severity, null, note, now))()
 }
 
 const SNOOZE_MS: Record<Exclude<SnoozeChoice, 'session-end'>, number> = { '15m': 15 * 60_000, '1h': 60 * 60_000, '4h': 4 * 60 * 60_000 }
@@ -243,7 +194,7 @@ export function snoozeAlert(db: Db, id: number, choice: SnoozeChoice, now: numbe
   }
   const until = choice === 'session-end' ? null : now + SNOOZE_MS[choice]
   db.transaction(() => {
-    move(db, id, 'snoozed', alert.severity, null, choice === 'session-end' ? 'until the session ends' : `for ${choice}`, now)
+    moveAlert(db, id, 'snoozed', alert.severity, null, choice === 'session-end' ? 'until the session ends' : `for ${choice}`, now)
     statement(db, 'UPDATE alerts SET snoozed_until = ?, snooze_session_end = ? WHERE id = ?').run(until, until === null ? 1 : 0, id)
   })()
 }

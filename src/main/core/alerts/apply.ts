@@ -1,0 +1,84 @@
+// The engine's decisions made real: each action stored through store/alerts.ts in one
+// transaction per connection, and what changed reported (alert ids), so the app can push it.
+// Also ends what a connection no longer polled left open, with the reason in words.
+import { connectionPresence } from '../store/connections'
+import type { Db } from '../store/db'
+import { deleteAlert, insertAlert, moveAlert, setAlertStreak, unresolvedAlerts } from '../store/alerts'
+import { dismiss, type AlertAction } from './engine'
+
+export interface Applied {
+  /** Alerts that began firing (new, after pending, a snooze that ended, worse, unmuted). */
+  fired: number[]
+  resolved: number[]
+  /** Every alert an alerts view would show differently (streak counts alone do not). */
+  changed: number[]
+  /** Pending alerts discarded: their condition cleared before they fired. */
+  removed: number[]
+}
+
+export const nothingApplied = (): Applied => ({ fired: [], resolved: [], changed: [], removed: [] })
+
+export const anythingApplied = (applied: Applied): boolean => applied.changed.length > 0 || applied.removed.length > 0
+
+/** The engine's changes for one connection, in one transaction. */
+export function applyActions(db: Db, connectionId: string, actions: AlertAction[], now: number): Applied {
+  const applied = nothingApplied()
+  db.transaction(() => {
+    for (const action of actions) {
+      switch (action.type) {
+        case 'open': {
+          const id = insertAlert(db, connectionId, action, now)
+          if (action.state === 'firing') applied.fired.push(id)
+          applied.changed.push(id)
+          break
+        }
+        case 'move':
+          moveAlert(db, action.id, action.state, action.severity, action.value, action.note, now, action.summary)
+          if (action.state === 'firing') applied.fired.push(action.id)
+          if (action.state === 'resolved') applied.resolved.push(action.id)
+          applied.changed.push(action.id)
+          break
+        case 'streak':
+          setAlertStreak(db, action.id, action.streak)
+          break
+        case 'discard':
+          deleteAlert(db, action.id)
+          applied.removed.push(action.id)
+          break
+        case 'cooldown':
+          break // held back by the cooldown: nothing stored (the evaluator remembers it)
+      }
+    }
+  })()
+  // A resolve after a fire in the same batch (or the reverse) is reported once, as it ends.
+  applied.fired = applied.fired.filter((id) => !applied.resolved.includes(id))
+  applied.changed = [...new Set(applied.changed)].filter((id) => !applied.removed.includes(id))
+  return applied
+}
+
+/**
+ * Ends the open alerts of every connection not in `polled` (disabled, the demo once a real
+ * connection takes over, or not chosen by this run): nothing watches them any more, so they must
+ * not hold the tray. Each ends with the reason in words, which the alerts view shows.
+ */
+export function resolveUnwatched(db: Db, polled: readonly string[], now: number): Applied {
+  const applied = nothingApplied()
+  const watched = new Set(polled)
+  const realPolled = polled.some((id) => connectionPresence(db, id)?.isDemo === false)
+  for (const alert of unresolvedAlerts(db).filter((a) => !watched.has(a.connectionId))) {
+    const one = applyActions(db, alert.connectionId, [dismiss(alert, unwatchedReason(db, alert.connectionId, realPolled))], now)
+    applied.resolved.push(...one.resolved)
+    applied.changed.push(...one.changed)
+    applied.removed.push(...one.removed)
+  }
+  return applied
+}
+
+/** Why a connection is no longer polled, in words an operator can check. */
+export function unwatchedReason(db: Db, connectionId: string, realPolled: boolean): string {
+  const presence = connectionPresence(db, connectionId)
+  if (!presence) return 'connection removed'
+  if (presence.isDemo) return realPolled ? 'demo data left behind: a real connection is polled now' : 'demo data no longer polled'
+  if (!presence.enabled) return 'connection disabled: no longer polled'
+  return 'connection not polled by this run'
+}
