@@ -1,5 +1,5 @@
 // Display formatting shared by every screen. Units the API does not state are assumptions,
-// documented in the README and shown in the UI: traffic in bytes, reliability on 0–100.
+// documented in the README and shown in the UI. Reliability arrives on 0–100, judged by the core.
 
 const COUNT = new Intl.NumberFormat('en-US')
 
@@ -22,26 +22,9 @@ export function formatBytes(bytes: number): string {
   return `${value.toFixed(digits)} ${BYTE_UNITS[unit]}`
 }
 
-export function formatReliability(score: number): string {
-  return Number.isFinite(score) ? score.toFixed(1) : '—'
-}
-
-/** Share of traffic served by the ECDN, 0–100, or null when there was no traffic. */
-export function ecdnOffloadPercent(cdn: number, ecdn: number): number | null {
-  const total = cdn + ecdn
-  return total > 0 ? (ecdn / total) * 100 : null
-}
-
-export type Health = 'good' | 'warning' | 'critical'
-
-/** Provisional thresholds on the 0–100 scale, until alert settings make them editable. */
-export const RELIABILITY_WARNING = 95
-export const RELIABILITY_CRITICAL = 90
-
-export function reliabilityHealth(score: number): Health {
-  if (score < RELIABILITY_CRITICAL) return 'critical'
-  if (score < RELIABILITY_WARNING) return 'warning'
-  return 'good'
+/** A reliability the core already put on 0–100: one decimal, a dash when there is none. */
+export function formatReliability(value: number | null): string {
+  return value !== null && Number.isFinite(value) ? value.toFixed(1) : '—'
 }
 
 export function formatClock(iso: string, timeZone?: string): string {

@@ -77,11 +77,23 @@ export function trendDirection(values: readonly number[], tolerance: TrendTolera
 /**
  * The `points` attribute of an SVG polyline drawing `values` in a width × height box
  * (y grows downwards). A flat series is drawn across the middle; non-finite values are skipped;
- * the vertical scale spans at least `minSpan` units.
+ * the vertical scale spans at least `minSpan` units. With `times` (one per value, ms), each point
+ * sits at its time, so a trend whose points are not evenly spaced (averaged minutes, then every
+ * poll) is drawn true to the clock; without, the points are evenly spaced.
  */
-export function sparklinePoints(values: readonly number[], width: number, height: number, pad = 1, minSpan = 0): string {
-  const finite = values.filter(Number.isFinite)
-  if (finite.length === 0) return ''
+export function sparklinePoints(
+  values: readonly number[],
+  width: number,
+  height: number,
+  pad = 1,
+  minSpan = 0,
+  times?: readonly number[]
+): string {
+  const kept = values
+    .map((v, i) => ({ v, t: times ? (times[i] ?? Number.NaN) : i }))
+    .filter((p) => Number.isFinite(p.v) && Number.isFinite(p.t))
+  if (kept.length === 0) return ''
+  const finite = kept.map((p) => p.v)
   let min = Math.min(...finite)
   let max = Math.max(...finite)
   // A wobble smaller than minSpan stays small instead of filling the box (and looking dramatic).
@@ -92,10 +104,12 @@ export function sparklinePoints(values: readonly number[], width: number, height
   }
   const inner = height - 2 * pad
   const y = (v: number): number => (max === min ? height / 2 : pad + inner - ((v - min) / (max - min)) * inner)
-  const step = finite.length === 1 ? 0 : width / (finite.length - 1)
-  const coords = finite.map((v, i) => `${round(i * step)},${round(y(v))}`)
-  // A single point still draws: a short flat line across the box.
-  if (finite.length === 1) coords.push(`${round(width)},${round(y(min))}`)
+  const first = kept[0]!.t
+  const span = kept[kept.length - 1]!.t - first
+  const x = (t: number): number => (span > 0 ? ((t - first) / span) * width : 0)
+  const coords = kept.map((p) => `${round(x(p.t))},${round(y(p.v))}`)
+  // A single point (or points at one instant) still draws: a short flat line across the box.
+  if (!(span > 0)) coords.splice(1, coords.length, `${round(width)},${round(y(kept[kept.length - 1]!.v))}`)
   return coords.join(' ')
 }
 

@@ -1,8 +1,9 @@
 // Orders of the live screen. "Trouble first": critical, then warning, then the rest, the
-// biggest audience first within each (more people affected matters most).
+// biggest audience first within each (more people affected matters most). Health and the
+// reliability on 0–100 are the core's verdicts on each row: nothing is judged here.
 import type { LiveSession } from './domain'
-import { reliabilityHealth, type Health } from './format'
 import { offloadShare } from './live-metrics'
+import type { Health } from './reliability'
 
 export type LiveSortKey =
   | 'trouble'
@@ -17,14 +18,13 @@ export type LiveSortKey =
   | 'lastPoll'
   | 'started'
 
-/** What ordering needs beyond the record: the thresholds in use and the traffic rate. */
+/** What ordering needs beyond the record: the traffic rate. */
 export interface LiveOrderContext {
-  health?: (score: number) => Health | 'unknown'
   /** Bytes per second now, or null when there is no rate. */
   rate?: (session: LiveSession) => number | null
 }
 
-const HEALTH_RANK: Record<Health | 'unknown', number> = { critical: 0, warning: 1, unknown: 2, good: 3 }
+const HEALTH_RANK: Record<Health, number> = { critical: 0, warning: 1, unknown: 2, good: 3 }
 
 const byName = (a: LiveSession, b: LiveSession): number =>
   (a.eventName ?? a.contentId).localeCompare(b.eventName ?? b.contentId)
@@ -35,7 +35,7 @@ const values: Record<Exclude<LiveSortKey, 'trouble'>, Value> = {
   name: (s) => s.eventName ?? s.contentId,
   connection: (s) => s.connectionName,
   viewers: (s) => s.viewersCount,
-  reliability: (s) => s.reliabilityScore,
+  reliability: (s) => s.reliability,
   cdn: (s) => s.cdnTraffic,
   ecdn: (s) => s.ecdnTraffic,
   offload: (s) => offloadShare(s.cdnTraffic, s.ecdnTraffic),
@@ -57,17 +57,18 @@ export function sortLiveSessions(
   descending: boolean,
   context: LiveOrderContext = {}
 ): LiveSession[] {
-  const ctx: Required<LiveOrderContext> = { health: reliabilityHealth, rate: () => null, ...context }
+  const ctx: Required<LiveOrderContext> = { rate: () => null, ...context }
   const sign = descending ? -1 : 1
   // Ties fall back to name then id, so rows never jump around between updates.
   const tieBreak = (a: LiveSession, b: LiveSession): number => byName(a, b) || a.eventSessionId.localeCompare(b.eventSessionId)
 
   if (key === 'trouble') {
-    const rank = (s: LiveSession): number => HEALTH_RANK[ctx.health(s.reliabilityScore)]
+    const rank = (s: LiveSession): number => HEALTH_RANK[s.health]
+    // Among equals, the lower score first; a session without one after those with one.
+    const score = (s: LiveSession): number => s.reliability ?? Number.POSITIVE_INFINITY
+    const lower = (a: LiveSession, b: LiveSession): number => (score(a) === score(b) ? 0 : score(a) < score(b) ? -1 : 1)
     return [...sessions].sort(
-      (a, b) =>
-        sign * (rank(a) - rank(b) || b.viewersCount - a.viewersCount || a.reliabilityScore - b.reliabilityScore) ||
-        tieBreak(a, b)
+      (a, b) => sign * (rank(a) - rank(b) || b.viewersCount - a.viewersCount || lower(a, b)) || tieBreak(a, b)
     )
   }
 

@@ -62,6 +62,10 @@ test.describe('a saved connection', () => {
     await page.getByRole('button', { name: 'Settings' }).click()
     const row = page.getByTestId('connection-row').filter({ hasText: name })
     await expect(row).toContainText('stored in keychain')
+    // Its own reliability scale, and why: the simulator reports on 0–100.
+    const scale = row.getByTestId('connection-scale')
+    await expect(scale).toHaveAttribute('data-scale', '0-100')
+    await expect(scale).toContainText(/0–100, (detected|assumed)\s*\S/)
     await row.getByRole('button', { name: 'Test connection' }).click()
     const report = row.getByTestId('test-report')
     await expect(report.locator('li.ok')).toHaveCount(3)
@@ -118,8 +122,11 @@ test.describe('managing connections in Settings', () => {
     await edit.getByLabel('Look back').fill('400')
     await expect(edit.locator('#conn-lookbackDays-issue')).toContainText('must be at most 365 days')
     await edit.getByLabel('Look back').fill('14')
+    await expect(edit.getByLabel('Reliability scale')).toHaveValue('auto')
+    await edit.getByLabel('Reliability scale').selectOption('0-1')
     await edit.getByRole('button', { name: 'Save connection' }).click()
     await expect(edit).toHaveCount(0)
+    await expect(row.getByTestId('connection-scale')).toContainText('0–1, set')
     await row.getByRole('button', { name: 'Test connection' }).click()
     await expect(row.getByTestId('test-report').locator('li.ok')).toHaveCount(3)
 

@@ -22,7 +22,7 @@ test('#alerts opens the alerts view, and a session hash opens that session', asy
   await expect(row).toBeVisible({ timeout: 30_000 })
   const key = await page.evaluate(async () => {
     const answer = await (await fetch('/api/request/listLiveSessions', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).json()
-    const first = answer.value[0] as { connectionId: string; eventSessionId: string; eventName: string | null }
+    const first = answer.value.sessions[0] as { connectionId: string; eventSessionId: string; eventName: string | null }
     return first
   })
   // As the desktop does for a notification click on a window already open: only the hash changes.

@@ -129,7 +129,7 @@ test.describe('drill-down with 100,000 viewers', () => {
       page.evaluate(async () => {
         const post = async (name: string, args: unknown): Promise<{ ok: boolean; value: unknown }> =>
           (await fetch(`/api/request/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(args) })).json()
-        const sessions = (await post('listLiveSessions', {})).value as { connectionId: string; eventSessionId: string }[]
+        const { sessions } = (await post('listLiveSessions', {})).value as { sessions: { connectionId: string; eventSessionId: string }[] }
         const first = sessions[0]
         if (!first) return 0
         const page = await post('viewerPage', { connectionId: first.connectionId, eventSessionId: first.eventSessionId, sort: 'reliabilityScore', limit: 1 })

@@ -118,15 +118,19 @@ test('every row has sparklines with a summary, a state word, traffic rate, offlo
 })
 
 test('sessions in trouble come first and say their state in words; a session not polled lately says stale', async ({ page }) => {
-  // The demo is healthy; make two of its sessions unhealthy and one stale on the way to the page.
+  // The demo is healthy; make two of its sessions unhealthy (the core's verdicts, as it hands them
+  // out) and one stale on the way to the page. Pushes carry live rows and would replace these at the
+  // next poll, so the push stream is held back: the page shows the board as read.
+  await page.route('**/api/events', (route) => route.abort())
   await page.route('**/api/request/listLiveSessions', async (route) => {
     const response = await route.fetch()
-    const body = (await response.json()) as { ok: boolean; value: { reliabilityScore: number; lastPolledAt: string | null }[] }
-    const [first, second, third, ...rest] = body.value
+    type Row = { reliability: number | null; health: string; lastPolledAt: string | null }
+    const body = (await response.json()) as { ok: boolean; value: { revision: number; sessions: Row[] } }
+    const [first, second, third, ...rest] = body.value.sessions
     // The demo's own random incidents must not put another session in trouble beside these two.
-    for (const session of [third, ...rest]) if (session) session.reliabilityScore = 99.5
-    if (first) first.reliabilityScore = 82.5
-    if (second) second.reliabilityScore = 93.1
+    for (const session of [third, ...rest]) if (session) Object.assign(session, { reliability: 99.5, health: 'good' })
+    if (first) Object.assign(first, { reliability: 82.5, health: 'critical' })
+    if (second) Object.assign(second, { reliability: 93.1, health: 'warning' })
     if (third) third.lastPolledAt = new Date(Date.now() - 10 * 60_000).toISOString()
     await route.fulfill({ response, json: body })
   })

@@ -241,10 +241,13 @@ function outcomeOf(page: Page, url: string): Promise<number | 'failed'> {
 test('an event name with HTML and a javascript: URL from the API renders as inert text', async ({ page, context }) => {
   const seen = await watch(context, page)
   const hostile = '<img src="/x-injected" onerror="window.__pwned = 1"><a href="javascript:window.__pwned = 2">Town hall</a>'
+  // Pushes carry live rows (with the service's real names) and would replace these at the next
+  // poll: the push stream is held back, so the page shows the board as read.
+  await page.route('**/api/events', (route) => route.abort())
   await page.route('**/api/request/listLiveSessions', async (route) => {
     const response = await route.fetch()
-    const body = (await response.json()) as { ok: boolean; value: { eventName: string | null }[] }
-    for (const session of body.value) session.eventName = hostile
+    const body = (await response.json()) as { ok: boolean; value: { sessions: { eventName: string | null }[] } }
+    for (const session of body.value.sessions) session.eventName = hostile
     await route.fulfill({ response, json: body })
   })
   const injectedRequests: string[] = []

@@ -81,7 +81,10 @@ test('retention can keep a kind forever', async ({ page }) => {
 
 test('units say what is in use and why; theme and time zone apply at once', async ({ page }) => {
   await openSettings(page)
-  await expect(page.locator('#display-reliabilityScale-in-use')).toContainText(/(Detected|Assumed|Set here): 0–1(00)? — \S/)
+  // The reliability scale belongs to each connection now (connections.spec.ts); the units left here say theirs.
+  await expect(page.locator('#display-reliabilityScale')).toHaveCount(0)
+  await expect(page.locator('#display-trafficUnit-in-use')).toContainText(/(Detected|Assumed|Set here): (bytes|kilobytes|megabytes) — \S/)
+  await expect(page.locator('#display-viewerTimeUnit-in-use')).toContainText(/(Detected|Assumed|Set here): (seconds|milliseconds) — \S/)
 
   const pageBackground = (): Promise<string> => page.evaluate<string>('getComputedStyle(document.documentElement).backgroundColor')
   const dark = await pageBackground()

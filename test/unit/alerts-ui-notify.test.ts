@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { alertsTarget as targetOf, notificationsPaused as isPaused } from '../../src/shared/alerts'
 import { notificationBlocker, planNotification, type NotifyContext } from '../../src/renderer/src/lib/notify'
 import type { Alert, AlertsChanged } from '../../src/shared/alerts'
+import { situationOf } from '../support/alert-fixtures'
 
 const NOW = Date.parse('2026-03-01T12:00:00Z')
 
@@ -19,13 +20,16 @@ function alert(id: number, over: Partial<Alert> = {}): Alert {
     firedAt: '2026-03-01T11:59:00Z',
     resolvedAt: null,
     snoozedUntil: null,
+    endReason: null,
     transitions: [],
     ...over
   }
 }
 
+const situation = (notificationsPausedUntil: string | null = null) => situationOf({ notificationsPausedUntil })
+
 function change(over: Partial<AlertsChanged> = {}): AlertsChanged {
-  return { at: '2026-03-01T12:00:00Z', firing: 0, tray: 'ok', fired: [], resolved: [], notificationsPausedUntil: null, ...over }
+  return { situation: situation(), changed: [], removed: [], fired: [], resolved: [], ...over }
 }
 
 const browser: NotifyContext = { now: NOW, desktop: false, permission: 'granted', pageHidden: false }
@@ -77,7 +81,7 @@ describe('web notifications: whether to show one', () => {
   })
 
   it('holds everything back during a maintenance pause, and shows again once it is over', () => {
-    const paused = change({ fired: [alert(1)], notificationsPausedUntil: '2026-03-01T12:15:00Z' })
+    const paused = change({ fired: [alert(1)], situation: situation('2026-03-01T12:15:00Z') })
     expect(planNotification(paused, browser)).toBeNull()
     expect(planNotification(paused, { ...browser, now: Date.parse('2026-03-01T12:15:01Z') })).not.toBeNull()
   })
@@ -92,6 +96,16 @@ describe('web notifications: whether to show one', () => {
     expect(planNotification(resolved, browser)).toBeNull()
     const plan = planNotification(resolved, { ...browser, pageHidden: true })
     expect(plan).toMatchObject({ title: '✓ Resolved: Town hall 1', silent: true, tag: 'resolved:1' })
+  })
+
+  it('says an alert ended, and why, when it did not recover', () => {
+    const ended = alert(1, { state: 'resolved', endReason: 'connection disabled: no longer polled' })
+    const plan = planNotification(change({ resolved: [ended] }), { ...browser, pageHidden: true })
+    expect(plan).toMatchObject({
+      title: '■ Ended: Town hall 1',
+      body: 'Ended — connection disabled: no longer polled. Reliability 70.0, below the critical level 90',
+      silent: true
+    })
   })
 
   it('lets a firing win over resolutions in the same push', () => {

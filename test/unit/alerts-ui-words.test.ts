@@ -4,15 +4,14 @@ import { withMarks } from '../../src/renderer/src/components/session/chart-optio
 import {
   actionsFor,
   alertSince,
-  heldSummary,
   alertPlace,
   formatDuration,
   formatRuleValue,
   latestNote,
   splitAlerts,
-  triggerValue,
-  worstOpenBySession
+  triggerValue
 } from '../../src/renderer/src/components/alerts/alert-words'
+import { endWords } from '../../src/renderer/src/lib/alert-situation'
 import type { Alert } from '../../src/shared/alerts'
 
 function alert(id: number, over: Partial<Alert> = {}): Alert {
@@ -29,6 +28,7 @@ function alert(id: number, over: Partial<Alert> = {}): Alert {
     firedAt: `2026-03-01T12:0${id}:00Z`,
     resolvedAt: null,
     snoozedUntil: null,
+    endReason: null,
     transitions: [],
     ...over
   }
@@ -95,7 +95,7 @@ describe('an alert in words', () => {
 describe('chart marks', () => {
   it('marks when each alert fired and resolved, oldest first, and skips alerts that never fired', () => {
     const marks = alertMarks([
-      alert(2, { severity: 'critical', resolvedAt: '2026-03-01T12:05:00Z', state: 'resolved' }),
+      alert(2, { severity: 'critical', resolvedAt: '2026-03-01T12:05:00Z', state: 'resolved', endReason: 'recovered' }),
       alert(1),
       alert(3, { firedAt: null, state: 'pending' })
     ])
@@ -109,20 +109,21 @@ describe('chart marks', () => {
   })
 })
 
-describe('a session badge', () => {
-  it('picks each session its most pressing open alert, leaving out pending, resolved and connection-wide ones', () => {
-    const worst = worstOpenBySession([
-      alert(1, { eventSessionId: 'a', state: 'acknowledged', severity: 'critical' }),
-      alert(2, { eventSessionId: 'a', state: 'firing', severity: 'warning' }),
-      alert(3, { eventSessionId: 'b', state: 'pending' }),
-      alert(4, { eventSessionId: 'c', state: 'resolved' }),
-      alert(5, { eventSessionId: null, rule: 'monitor-blind' }),
-      alert(6, { eventSessionId: 'd', state: 'muted' })
-    ])
-    expect([...worst.entries()].map(([key, a]) => [key, a.id])).toEqual([
-      ['c1/a', 2],
-      ['c1/d', 6]
-    ])
+describe('how an alert ended', () => {
+  it('says "Resolved" when it recovered, and "Ended" with the reason when something else ended it', () => {
+    expect(endWords(alert(1, { state: 'resolved', endReason: 'recovered' }))).toEqual({ word: 'Resolved', icon: '✓', text: 'Resolved — recovered' })
+    expect(endWords(alert(1, { state: 'resolved', endReason: 'connection disabled: no longer polled' }))).toEqual({
+      word: 'Ended',
+      icon: '■',
+      text: 'Ended — connection disabled: no longer polled'
+    })
+    expect(endWords(alert(1, { state: 'resolved', endReason: null }))?.text).toBe('Resolved')
+    expect(endWords(alert(1, { state: 'acknowledged' }))).toBeNull()
+  })
+
+  it('marks an alert a lost connection ended as ended on the charts, not as resolved', () => {
+    const marks = alertMarks([alert(1, { state: 'resolved', resolvedAt: '2026-03-01T12:05:00Z', endReason: 'connection removed' })])
+    expect(marks.map((m) => m.label)).toEqual(['▲ Warning: Reliability below level', '■ Ended: Reliability below level'])
   })
 })
 
@@ -137,13 +138,6 @@ describe('pending and held alerts', () => {
     expect(alertSince(pending)).toBe('2026-03-01T12:00:00Z')
     expect(triggerValue(pending)).toBe('reliability 71.1')
     expect(alertSince(alert(2))).toBe('2026-03-01T12:02:00Z')
-  })
-
-  it('counts what is open but not firing, in words', () => {
-    expect(heldSummary([alert(2), pending, alert(3, { state: 'acknowledged' }), alert(4, { state: 'acknowledged' })])).toBe(
-      '1 pending, 2 acknowledged'
-    )
-    expect(heldSummary([alert(2)])).toBe('')
   })
 })
 

@@ -14,25 +14,9 @@ import {
 } from '../../src/shared/contract'
 import type { LiveSession, Status } from '../../src/shared/domain'
 import { DEFAULT_ALERT_RULES, type AlertsPage, type AlertSituation } from '../../src/shared/alerts'
+import { situationOf } from '../support/alert-fixtures'
 
-const SITUATION: AlertSituation = {
-  revision: 1,
-  at: '2025-01-01T00:00:00.000Z',
-  firing: 0,
-  acknowledged: 0,
-  worst: null,
-  pending: 0,
-  worstPending: null,
-  snoozed: 0,
-  muted: 0,
-  cooldown: 0,
-  blind: [],
-  pollingPaused: false,
-  notificationsPausedUntil: null,
-  tone: 'ok',
-  tray: 'ok',
-  headline: 'No alerts'
-}
+const SITUATION: AlertSituation = situationOf({ at: '2025-01-01T00:00:00.000Z' })
 
 const ALERTS_PAGE: AlertsPage = { alerts: [], situation: SITUATION }
 

@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  ecdnOffloadPercent,
-  formatAge,
-  formatBytes,
-  formatCount,
-  formatReliability,
-  isStale,
-  reliabilityHealth
-} from '../../src/shared/format'
+import { formatAge, formatBytes, formatCount, formatReliability, isStale } from '../../src/shared/format'
 
 describe('display formatting', () => {
   it('groups counts and rounds', () => {
@@ -24,21 +16,11 @@ describe('display formatting', () => {
     expect(formatBytes(Number.NaN)).toBe('—')
   })
 
-  it('shows reliability with one decimal and a dash when unknown', () => {
+  it('shows a reliability the core put on 0–100 with one decimal, as it is, and a dash when there is none', () => {
     expect(formatReliability(97.37)).toBe('97.4')
+    expect(formatReliability(0.97)).toBe('1.0')
+    expect(formatReliability(null)).toBe('—')
     expect(formatReliability(Number.POSITIVE_INFINITY)).toBe('—')
-  })
-
-  it('classifies reliability at the thresholds', () => {
-    expect(reliabilityHealth(95)).toBe('good')
-    expect(reliabilityHealth(94.99)).toBe('warning')
-    expect(reliabilityHealth(90)).toBe('warning')
-    expect(reliabilityHealth(89.9)).toBe('critical')
-  })
-
-  it('computes the ECDN offload share, or null with no traffic', () => {
-    expect(ecdnOffloadPercent(25, 75)).toBe(75)
-    expect(ecdnOffloadPercent(0, 0)).toBeNull()
   })
 
   it('says how old data is and when it is stale', () => {

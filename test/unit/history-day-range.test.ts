@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { dayStartMs, historyDayRange } from '../../src/renderer/src/components/history/day-range'
+import { dayStartMs, historyDayRange } from '../../src/renderer/src/lib/history-day-range'
 
 describe('history day range', () => {
   it('reads whole days in UTC: from inclusive, to the start of the next day', () => {

@@ -97,6 +97,13 @@ describe('sparkline points', () => {
   it('draws nothing without data', () => {
     expect(sparklinePoints([], 100, 20)).toBe('')
   })
+  it('places each point at its time when given times: averaged minutes, then a point every poll', () => {
+    // Two points a minute apart, then two polls 15 s apart: the gaps stay true to the clock.
+    expect(sparklinePoints([0, 10, 10, 0], 90, 20, 0, 0, [0, 60_000, 75_000, 90_000])).toBe('0,20 60,0 75,0 90,20')
+    // A value without a time (or a time without a value) is skipped, the pairs stay aligned.
+    expect(sparklinePoints([0, Number.NaN, 10], 100, 20, 0, 0, [0, 50, 100])).toBe('0,20 100,0')
+    expect(sparklinePoints([5], 100, 20, 0, 0, [1_000])).toBe('0,10 100,10')
+  })
 })
 
 describe('staleness and the trend window', () => {

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type { LiveSession } from '../../src/shared/domain'
 import { sortLiveSessions } from '../../src/shared/live-order'
+import type { Health } from '../../src/shared/reliability'
 
-function session(id: string, name: string, viewers: number, reliability: number): LiveSession {
+/** The core's verdict under the default levels (95 / 90), as the board would hand it out. */
+const judged = (score: number): Health => (score < 90 ? 'critical' : score < 95 ? 'warning' : 'good')
+
+function session(id: string, name: string, viewers: number, reliability: number, health: Health = judged(reliability)): LiveSession {
   return {
     connectionId: 'c',
     connectionName: 'C',
@@ -16,7 +20,12 @@ function session(id: string, name: string, viewers: number, reliability: number)
     reliabilityScore: reliability,
     cdnTraffic: viewers * 10,
     ecdnTraffic: viewers * 5,
-    lastPolledAt: null
+    lastPolledAt: null,
+    reliability,
+    health,
+    levels: { warning: 95, critical: 90, source: 'settings' },
+    alert: null,
+    latestPoint: null
   }
 }
 
@@ -54,9 +63,17 @@ describe('trouble first with the thresholds in use', () => {
     expect(ids(sortLiveSessions(list, 'trouble', false))).toEqual(['4', '3', '5', '2', '1'])
   })
 
-  it('follows the health function it is given, not fixed thresholds', () => {
-    const strict = (score: number) => (score < 99.5 ? ('critical' as const) : ('good' as const))
-    expect(ids(sortLiveSessions(list, 'trouble', false, { health: strict }))).toEqual(['1', '4', '5', '2', '3'])
+  it("follows each session's health as the core decided it (its own levels), not the score", () => {
+    // Session 1 has strict levels of its own: critical at 99; session 4 is lenient: good at 85.
+    const own = [{ ...list[0]!, health: 'critical' as const }, list[1]!, list[2]!, { ...list[3]!, health: 'good' as const }, list[4]!]
+    expect(ids(sortLiveSessions(own, 'trouble', false))).toEqual(['1', '3', '5', '2', '4'])
+  })
+
+  it('puts a session the core could not judge after warnings, before good ones, and sorts it last by reliability', () => {
+    const unknown = { ...session('6', 'No score', 10_000, 0), reliability: null, health: 'unknown' as const }
+    expect(ids(sortLiveSessions([...list, unknown], 'trouble', false))).toEqual(['4', '3', '5', '2', '6', '1'])
+    expect(ids(sortLiveSessions([...list, unknown], 'reliability', false)).at(-1)).toBe('6')
+    expect(ids(sortLiveSessions([...list, unknown], 'reliability', true)).at(-1)).toBe('6')
   })
 })
 

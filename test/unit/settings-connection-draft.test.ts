@@ -5,7 +5,8 @@ import { ConnectionInputSchema, type ConnectionView } from '../../src/shared/con
 const saved: ConnectionView = {
   id: 'c1', name: 'Tenant A', baseUrl: 'https://api.example.com', authUrl: 'https://auth.example.com',
   platformId: 'p', tenantId: 't', clientId: 'client', origin: null, referer: 'https://intranet.example.com',
-  enabled: false, lookbackDays: 14, isDemo: false, secretStored: true
+  enabled: false, lookbackDays: 14, isDemo: false, secretStored: true, polled: false,
+  reliabilityScale: { setting: '0-1', value: '0-1', source: 'setting', reason: 'set for this connection' }
 }
 
 describe('connection form drafts', () => {
@@ -17,12 +18,19 @@ describe('connection form drafts', () => {
     const input = inputOf(draftOf(saved))
     expect(input).toEqual({
       name: 'Tenant A', baseUrl: 'https://api.example.com', authUrl: 'https://auth.example.com', platformId: 'p',
-      tenantId: 't', clientId: 'client', referer: 'https://intranet.example.com', enabled: false, lookbackDays: 14
+      tenantId: 't', clientId: 'client', referer: 'https://intranet.example.com', enabled: false, lookbackDays: 14,
+      reliabilityScale: '0-1'
     })
     expect(ConnectionInputSchema.safeParse(input).success).toBe(true)
   })
 
   it('starts a new connection invalid until it is filled in', () => {
     expect(ConnectionInputSchema.safeParse(inputOf(emptyDraft())).success).toBe(false)
+  })
+
+  it('starts a new connection on an automatic reliability scale, and keeps the setting (not the scale detected) of a saved one', () => {
+    expect(emptyDraft().reliabilityScale).toBe('auto')
+    const detected: ConnectionView = { ...saved, reliabilityScale: { setting: 'auto', value: '0-1', source: 'detected', reason: 'scores up to 0.99' } }
+    expect(inputOf(draftOf(detected)).reliabilityScale).toBe('auto')
   })
 })

@@ -6,9 +6,11 @@
 // - One notification per push, however many alerts it brings: "3 alerts" and their names.
 // - Resolutions are quieter: silent, and only while the page is hidden — an operator looking
 //   at the page sees the alert leave the list; one who is not still learns it is over.
-// - A maintenance pause (notificationsPausedUntil in the future) holds every notification back.
+// - A maintenance pause (the situation's notificationsPausedUntil, in the future) holds every
+//   notification back.
 import type { AppTarget } from '../../../shared/deep-link'
 import { alertsTarget, notificationsPaused, type Alert, type AlertsChanged } from '../../../shared/alerts'
+import { endWords } from './alert-situation'
 
 export type PermissionState = 'default' | 'granted' | 'denied' | 'unsupported'
 
@@ -62,10 +64,14 @@ const MAX_LINES = 4
 
 function group(alerts: readonly Alert[], verb: 'fired' | 'resolved'): { title: string; body: string } {
   const first = alerts[0]!
-  const mark = (a: Alert): string => (verb === 'resolved' ? '✓' : a.severity === 'critical' ? '✖' : '▲')
+  // An alert ended by something else than recovery (its connection no longer polled…) says so.
+  const ended = (a: Alert) => endWords({ state: 'resolved', endReason: a.endReason })
+  const mark = (a: Alert): string => (verb === 'resolved' ? (ended(a)?.icon ?? '✓') : a.severity === 'critical' ? '✖' : '▲')
   if (alerts.length === 1) {
-    const severity = verb === 'resolved' ? 'Resolved' : first.severity === 'critical' ? 'Critical' : 'Warning'
-    return { title: `${mark(first)} ${severity}: ${place(first)}`, body: first.summary }
+    const end = ended(first)
+    const severity = verb === 'resolved' ? (end?.word ?? 'Resolved') : first.severity === 'critical' ? 'Critical' : 'Warning'
+    const why = verb === 'resolved' && end?.word === 'Ended' ? `${end.text}. ` : ''
+    return { title: `${mark(first)} ${severity}: ${place(first)}`, body: `${why}${first.summary}` }
   }
   const critical = alerts.some((a) => a.severity === 'critical')
   const lines = alerts.slice(0, MAX_LINES).map((a) => `${mark(a)} ${place(a)}: ${RULE_SHORT[a.rule]}`)
@@ -77,7 +83,7 @@ function group(alerts: readonly Alert[], verb: 'fired' | 'resolved'): { title: s
 
 /** What one alertsChanged push should show as a web notification, or null for nothing. */
 export function planNotification(change: AlertsChanged, ctx: NotifyContext): NotificationPlan | null {
-  if (ctx.desktop || ctx.permission !== 'granted' || notificationsPaused(change.notificationsPausedUntil, ctx.now)) return null
+  if (ctx.desktop || ctx.permission !== 'granted' || notificationsPaused(change.situation.notificationsPausedUntil, ctx.now)) return null
   // Only alerts that really fire now: a muted or snoozed one must stay quiet.
   const fired = change.fired.filter((a) => a.state === 'firing')
   if (fired.length > 0) {

@@ -1,6 +1,7 @@
 // A session's alerts as moments on its drill-down charts: when each fired and when it resolved.
 import type { Alert } from '../../../../shared/alerts'
 import type { ChartMark } from '../session/chart-options'
+import { endWords } from '../../lib/alert-situation'
 import { RULE_NAME, SEVERITY_ICON, SEVERITY_WORD } from './alert-words'
 
 /** Fired and resolved instants of these alerts, oldest first; alerts that never fired draw nothing. */
@@ -18,8 +19,9 @@ export function alertMarks(alerts: readonly Alert[]): ChartMark[] {
       alertId: alert.id
     })
     const resolved = alert.resolvedAt ? Date.parse(alert.resolvedAt) : NaN
-    if (Number.isFinite(resolved)) {
-      marks.push({ at: resolved, kind: 'resolved', severity: alert.severity, label: `✓ Resolved: ${rule}`, alertId: alert.id })
+    const ended = endWords({ state: 'resolved', endReason: alert.endReason })
+    if (Number.isFinite(resolved) && ended) {
+      marks.push({ at: resolved, kind: 'resolved', severity: alert.severity, label: `${ended.icon} ${ended.word}: ${rule}`, alertId: alert.id })
     }
   }
   return marks.sort((a, b) => a.at - b.at)

@@ -1,6 +1,6 @@
 // How an alert reads on screen: its rule, severity and state in words and icons (never colour
 // alone), the value that moved it, and the order of the alerts view. Pure, so it is unit-tested.
-import type { Alert, AlertRuleId, AlertSeverity, AlertState, AlertTransition, SnoozeChoice } from '../../../../shared/alerts'
+import type { Alert, AlertRuleId, AlertSeverity, AlertState, AlertTransition, SessionAlert, SnoozeChoice } from '../../../../shared/alerts'
 
 export const RULE_NAME: Record<AlertRuleId, string> = {
   'reliability-below': 'Reliability below level',
@@ -21,12 +21,22 @@ export const STATE_WORD: Record<AlertState, string> = {
   resolved: 'Resolved'
 }
 export const STATE_ICON: Record<AlertState, string> = {
-  pending: '…',
+  pending: '◷',
   firing: '●',
   acknowledged: '✔',
   snoozed: '⏸',
   muted: '⊘',
   resolved: '✓'
+}
+
+/** A session's most pressing alert as its row and tile say it (the core picked it). */
+export const SESSION_ALERT_WORD: Record<SessionAlert['state'], string> = {
+  firing: 'Alert firing',
+  acknowledged: 'Alert acknowledged',
+  pending: 'Alert pending',
+  snoozed: 'Alert snoozed',
+  muted: 'Alerts muted',
+  cooldown: 'In cooldown'
 }
 
 export const SNOOZE_WORD: Record<SnoozeChoice, string> = {
@@ -94,13 +104,6 @@ export function alertSince(alert: Alert): string | null {
   return alert.firedAt ?? alert.transitions[0]?.at ?? null
 }
 
-/** "1 acknowledged, 1 pending": the open alerts that do not count as firing, in words. */
-export function heldSummary(open: readonly Alert[]): string {
-  const counts = new Map<AlertState, number>()
-  for (const a of open) if (a.state !== 'firing') counts.set(a.state, (counts.get(a.state) ?? 0) + 1)
-  return [...counts].map(([state, n]) => `${n} ${STATE_WORD[state].toLowerCase()}`).join(', ')
-}
-
 /** Where it happened: the event (or the whole connection, for a blind monitor). */
 export function alertPlace(alert: Pick<Alert, 'eventName' | 'eventSessionId' | 'connectionName'>): string {
   const what = alert.eventName ?? (alert.eventSessionId ? `Session ${alert.eventSessionId}` : 'Every session')
@@ -136,13 +139,3 @@ export function actionsFor(alert: Alert): { acknowledge: boolean; snooze: boolea
   }
 }
 
-/** Per session ("connectionId/eventSessionId"), its most pressing open alert, for badges on its row and tile. */
-export function worstOpenBySession(alerts: readonly Alert[]): Map<string, Alert> {
-  const worst = new Map<string, Alert>()
-  for (const alert of splitAlerts(alerts).open) {
-    if (alert.state === 'pending' || alert.eventSessionId === null) continue
-    const key = `${alert.connectionId}/${alert.eventSessionId}`
-    if (!worst.has(key)) worst.set(key, alert) // splitAlerts put the most pressing first
-  }
-  return worst
-}

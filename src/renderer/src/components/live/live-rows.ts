@@ -1,7 +1,6 @@
-// One live session as the live screen and the wall show it: the record, its state under the
-// thresholds in use, its last hour as series, its traffic rate, and whether it is stale.
+// One live session as the live screen and the wall show it: the record with the core's verdicts
+// (reliability on 0–100, health), its last hour as series, its traffic rate, and whether it is stale.
 import type { LiveSession } from '../../../../shared/domain'
-import { formatCount, type Health } from '../../../../shared/format'
 import {
   isPollStale,
   offloadShare,
@@ -11,15 +10,17 @@ import {
   type TrafficRate,
   type TrendDirection
 } from '../../../../shared/live-metrics'
-import type { ChartPoint } from '../../../../shared/screens'
+import type { ChartPoint } from '../../../../shared/chart-point'
+import { sessionKey } from '../../../../shared/schema-parts'
 import { display } from '../../lib/stores/display.svelte'
-import { key } from '../../lib/stores/live.svelte'
 
 export interface LiveRow {
   key: string
   session: LiveSession
-  health: Health | 'unknown'
+  /** The trend's instants (ms), one per value of `viewers` and `reliability`. */
+  times: number[]
   viewers: number[]
+  /** On 0–100, as the core put it. */
   reliability: number[]
   viewersTrend: TrendDirection
   reliabilityTrend: TrendDirection
@@ -36,11 +37,11 @@ export function liveRow(session: LiveSession, points: readonly ChartPoint[] | un
     { at: polledAt, cdnTraffic: session.cdnTraffic, ecdnTraffic: session.ecdnTraffic }
   )
   const viewers = series.map((p) => p.viewersCount)
-  const reliability = series.map((p) => display.reliability100(p.reliabilityScore))
+  const reliability = series.map((p) => p.reliability)
   return {
-    key: key(session),
+    key: sessionKey(session),
     session,
-    health: display.health(session.reliabilityScore),
+    times: series.map((p) => p.takenAt),
     viewers,
     reliability,
     viewersTrend: trendDirection(viewers, { relative: 0.02, absolute: 1 }),
@@ -71,7 +72,6 @@ export function seriesSummary(what: string, values: readonly number[], format: (
   return `${what} over the last hour: ${format(first)} to ${format(last)}`
 }
 
-export const formatViewersCount = (n: number): string => formatCount(n)
 export const formatScore = (n: number): string => n.toFixed(1)
 
 /** Sparkline scales: a few viewers or a tenth of a point should not look like a cliff. */

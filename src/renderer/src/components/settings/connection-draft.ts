@@ -1,6 +1,7 @@
 // The connection form's text boxes and the settings they stand for. The secret is never part of
 // a draft made from a saved connection: the UI cannot read it back, only replace it.
 import type { ConnectionInput, ConnectionView } from '../../../../shared/connections'
+import type { ReliabilityScaleSetting } from '../../../../shared/reliability'
 import { numberFromInput } from './field-issues'
 
 export interface ConnectionDraft {
@@ -13,6 +14,7 @@ export interface ConnectionDraft {
   origin: string
   referer: string
   lookbackDays: string
+  reliabilityScale: ReliabilityScaleSetting
   enabled: boolean
   secret: string
 }
@@ -20,7 +22,7 @@ export interface ConnectionDraft {
 export function emptyDraft(): ConnectionDraft {
   return {
     name: '', baseUrl: 'https://', authUrl: 'https://', platformId: '', tenantId: '', clientId: '',
-    origin: '', referer: '', lookbackDays: '7', enabled: true, secret: ''
+    origin: '', referer: '', lookbackDays: '7', reliabilityScale: 'auto', enabled: true, secret: ''
   }
 }
 
@@ -28,7 +30,7 @@ export function draftOf(c: ConnectionView): ConnectionDraft {
   return {
     name: c.name, baseUrl: c.baseUrl, authUrl: c.authUrl, platformId: c.platformId, tenantId: c.tenantId,
     clientId: c.clientId, origin: c.origin ?? '', referer: c.referer ?? '', lookbackDays: String(c.lookbackDays),
-    enabled: c.enabled, secret: ''
+    reliabilityScale: c.reliabilityScale.setting, enabled: c.enabled, secret: ''
   }
 }
 
@@ -44,6 +46,15 @@ export function inputOf(d: ConnectionDraft): ConnectionInput {
     ...(d.origin.trim() ? { origin: d.origin } : {}),
     ...(d.referer.trim() ? { referer: d.referer } : {}),
     enabled: d.enabled,
-    lookbackDays: numberFromInput(d.lookbackDays) as number
+    lookbackDays: numberFromInput(d.lookbackDays) as number,
+    reliabilityScale: d.reliabilityScale
   }
+}
+
+const SCALE_WORD = { '0-1': '0–1', '0-100': '0–100' } as const
+const SCALE_SOURCE_WORD = { setting: 'set', detected: 'detected', default: 'assumed' } as const
+
+/** The scale a connection's scores are read on now, and how it was decided: "0–1, detected". */
+export function scaleInUse(scale: ConnectionView['reliabilityScale']): string {
+  return `${SCALE_WORD[scale.value]}, ${SCALE_SOURCE_WORD[scale.source]}`
 }

@@ -1,65 +1,55 @@
-// Alerts as the screens see them: the alerts view's page, the header's firing count, the
-// maintenance pause, and (in the browser host only) web notifications. Kept current from the
-// core's alertsChanged push; the view reloads on entry too.
-import type { Alert, AlertsChanged, AlertsPage, SnoozeChoice } from '../../../../shared/alerts'
+// Alerts as the screens see them: the core's situation (header, nav count, Alerts view title,
+// wall, window title), the alerts view's page, and (in the browser host only) web notifications.
+//
+// The page is read when the Alerts view opens (and answers every operator action); from then on
+// each alertsChanged push patches it: the situation replaces ours, changed alerts replace theirs,
+// removed ones leave. A push no newer than the situation held (its revision) is ignored; pushes
+// that come while a page is being read are applied again over it when it answers.
+import type { Alert, AlertsChanged, AlertsPage, AlertSituation, SnoozeChoice } from '../../../../shared/alerts'
 import type { AppClient } from '../../../../shared/client'
 import type { Result } from '../../../../shared/result'
-import { worstOpenBySession } from '../../components/alerts/alert-words'
+import { ALERT_HISTORY_MS, patchAlerts } from '../alert-situation'
 import { planNotification, type NotifyTarget, type PermissionState } from '../notify'
-
-type Tray = AlertsChanged['tray']
 
 const readPermission = (): PermissionState =>
   typeof Notification === 'undefined' ? 'unsupported' : (Notification.permission as PermissionState)
 
 export class AlertsStore {
-  page = $state<AlertsPage | null>(null)
-  /** Firing and not acknowledged, snoozed or muted: the header's count. */
-  firing = $state(0)
-  /** The worst state, as the tray shows it (the header's icon follows it). */
-  tray = $state<Tray>('ok')
-  pausedUntil = $state<string | null>(null)
+  /** The alerts view's list: open alerts and the last day's resolved ones. */
+  page = $state<Alert[] | null>(null)
+  /** The core's verdict on all alerts; null until the first page or push. */
+  situation = $state<AlertSituation | null>(null)
   error = $state<string | null>(null)
   /** The alert an action is under way for, so its buttons wait. */
   busy = $state<number | null>(null)
-  /** Bumped on every push, so session charts reload their marks. */
-  version = $state(0)
   permission = $state<PermissionState>(readPermission())
-  /** Each session's most pressing open alert, by "connectionId/eventSessionId". */
-  bySession = $derived(worstOpenBySession(this.page?.alerts ?? []))
-  readonly desktop = typeof window !== 'undefined' && window.eventwatch !== undefined
+  readonly desktop = typeof window !== 'undefined' && 'eventwatch' in window
 
   private client: AppClient | null = null
-  /** Pushes come in bursts: only the newest answer is applied, never an older one after it. */
-  private requests = 0
+  /** Requests answering a page, under way now. */
+  private reading = 0
+  /** The revision of the newest page applied: an older answer arriving late is dropped. */
+  private pageRevision = -1
+  /** Pushes received while a page was being read. */
+  private backlog: AlertsChanged[] = []
+
+  constructor(private readonly now: () => number = Date.now) {}
 
   /** Follows the pushes; `onNotificationClick` routes a clicked web notification. */
   connect(client: AppClient, onNotificationClick: (target: NotifyTarget) => void): () => void {
     this.client = client
     const off = client.on('alertsChanged', (change) => {
-      this.firing = change.firing
-      this.tray = change.tray
-      this.pausedUntil = change.notificationsPausedUntil
-      this.version++
-      this.notify(change, onNotificationClick)
-      void this.load()
+      if (this.receive(change)) this.notify(change, onNotificationClick)
     })
     void this.load()
     return off
   }
 
+  /** Reads the page (and with it the situation) again. */
   async load(): Promise<void> {
-    if (!this.client) return
-    const n = ++this.requests
-    const result = await this.client.request('listAlerts', {})
-    if (n === this.requests) this.accept(result)
-  }
-
-  /** One session's alerts, every one kept (for its chart marks). */
-  async forSession(key: { connectionId: string; eventSessionId: string }): Promise<Alert[] | null> {
-    if (!this.client) return null
-    const result = await this.client.request('listAlerts', { ...key, historyHours: 24 * 365, limit: 1000 })
-    return result.ok ? result.value.alerts : null
+    const client = this.client
+    if (!client) return
+    await this.read(() => client.request('listAlerts', {}))
   }
 
   acknowledge(id: number, note: string): Promise<boolean> {
@@ -91,12 +81,8 @@ export class AlertsStore {
   }
 
   /** Pauses notifications for `minutes` (0 resumes them). */
-  async pause(minutes: number): Promise<boolean> {
-    if (!this.client) return false
-    const n = ++this.requests
-    const result = await this.client.request('pauseNotifications', { minutes })
-    if (n !== this.requests && result.ok) return true
-    return this.accept(result)
+  pause(minutes: number): Promise<boolean> {
+    return this.act(null, (client) => client.request('pauseNotifications', { minutes }))
   }
 
   /** Asks the browser for permission: call from a click only, never on load. */
@@ -105,32 +91,63 @@ export class AlertsStore {
     this.permission = (await Notification.requestPermission()) as PermissionState
   }
 
-  private async act(id: number, request: (client: AppClient) => Promise<Result<AlertsPage>>): Promise<boolean> {
-    if (!this.client) return false
-    this.busy = id
-    const n = ++this.requests
-    const result = await request(this.client)
-    this.busy = null
-    if (n !== this.requests && result.ok) return true
-    return this.accept(result)
+  /** Applies a push unless it is no newer than the situation held; true when applied. */
+  private receive(change: AlertsChanged): boolean {
+    if (this.reading > 0) this.backlog.push(change)
+    return this.apply(change)
   }
 
-  private accept(result: Result<AlertsPage>): boolean {
+  private apply(change: AlertsChanged): boolean {
+    if (this.situation && change.situation.revision <= this.situation.revision) return false
+    this.situation = change.situation
+    if (this.page) this.page = patchAlerts(this.page, change, { resolvedSince: this.now() - ALERT_HISTORY_MS })
+    return true
+  }
+
+  private async act(id: number | null, request: (client: AppClient) => Promise<Result<AlertsPage>>): Promise<boolean> {
+    const client = this.client
+    if (!client) return false
+    this.busy = id
+    const done = await this.read(() => request(client))
+    this.busy = null
+    return done
+  }
+
+  /** Reads a page; pushes meanwhile are kept and applied again over it. */
+  private async read(request: () => Promise<Result<AlertsPage>>): Promise<boolean> {
+    this.reading++
+    let result: Result<AlertsPage>
+    try {
+      result = await request()
+    } finally {
+      this.reading--
+    }
+    const backlog = this.backlog
+    if (this.reading === 0) this.backlog = []
     if (!result.ok) {
       this.error = result.error.message
       return false
     }
     this.error = null
-    this.page = result.value
-    this.firing = result.value.firing
-    this.pausedUntil = result.value.notificationsPausedUntil
+    const { alerts, situation } = result.value
+    // A newer page is in already (answers can overtake each other): this one adds nothing.
+    if (situation.revision < this.pageRevision) return true
+    this.pageRevision = situation.revision
+    this.page = alerts
+    if (!this.situation || situation.revision >= this.situation.revision) this.situation = situation
+    // What was pushed after the page was read still applies to it.
+    for (const change of backlog) {
+      if (change.situation.revision > situation.revision) {
+        this.page = patchAlerts(this.page, change, { resolvedSince: this.now() - ALERT_HISTORY_MS })
+      }
+    }
     return true
   }
 
   private notify(change: AlertsChanged, onClick: (target: NotifyTarget) => void): void {
     this.permission = readPermission()
     const plan = planNotification(change, {
-      now: Date.now(),
+      now: this.now(),
       desktop: this.desktop,
       permission: this.permission,
       pageHidden: typeof document !== 'undefined' && document.visibilityState === 'hidden'

@@ -2,7 +2,7 @@
 // days, sort, page — and the page it returned. Stale answers to an older query are dropped.
 import type { AppClient } from '../../../../shared/client'
 import type { PastSession, PastSessionSort } from '../../../../shared/screens'
-import { historyDayRange, type ZoneChoice } from '../../components/history/day-range'
+import { historyDayRange, type ZoneChoice } from '../history-day-range'
 
 export const HISTORY_PAGE_SIZE = 50
 

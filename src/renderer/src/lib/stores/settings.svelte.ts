@@ -1,5 +1,6 @@
 // The Settings screen's copy of the app settings, and saving one section at a time. A save that
-// the core accepts is applied to the display store at once, so every screen follows it.
+// the core accepts is applied to the display store at once, and so is every settingsChanged push
+// (a save in another window, or on the wall's host), so every screen and window follows it.
 import type { AppClient } from '../../../../shared/client'
 import type { RequestArgs } from '../../../../shared/contract'
 import type { AppSettings } from '../../../../shared/settings'
@@ -20,6 +21,11 @@ export class SettingsStore {
   /** The last save's outcome per section, in words. */
   outcomes = $state<Partial<Record<SettingsSection, SaveOutcome>>>({})
 
+  /** Follows the settings saved anywhere; returns the unsubscribe function. */
+  connect(client: AppClient): () => void {
+    return client.on('settingsChanged', (next) => this.apply(next))
+  }
+
   async load(client: AppClient): Promise<void> {
     const result = await client.request('getSettings', {})
     if (!result.ok) {
@@ -27,8 +33,13 @@ export class SettingsStore {
       return
     }
     this.loadError = null
-    this.current = result.value
-    display.apply(result.value)
+    this.apply(result.value)
+  }
+
+  /** The settings as the core has them now: this screen's copy and every screen's display. */
+  apply(next: AppSettings): void {
+    this.current = next
+    display.apply(next)
   }
 
   /** Saves one section; the core validates again and its refusal is shown as it said it. */
@@ -40,8 +51,7 @@ export class SettingsStore {
       this.outcomes = { ...this.outcomes, [section]: { ok: false, message: `Not saved: ${result.error.message}` } }
       return false
     }
-    this.current = result.value
-    display.apply(result.value)
+    this.apply(result.value)
     this.outcomes = { ...this.outcomes, [section]: { ok: true, message: 'Saved.' } }
     return true
   }
