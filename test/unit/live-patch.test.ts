@@ -1,16 +1,10 @@
 // The live store's patching, pure: rows by key, rows that left, and trends grown by the newest
-// snapshot a push carries (src/renderer/src/lib/live-patch.ts).
+// snapshot a push carries (src/shared/live-board.ts, src/renderer/src/lib/live-patch.ts).
 import { describe, expect, it } from 'vitest'
 import type { ChartPoint } from '../../src/shared/chart-point'
 import type { LiveSession } from '../../src/shared/domain'
-import {
-  appendPoint,
-  keepTrends,
-  mergeTrend,
-  patchSessions,
-  TrendQueue,
-  withFetched
-} from '../../src/renderer/src/lib/live-patch'
+import { appendPoint, keepTrends, mergeTrend, TrendQueue, withFetched } from '../../src/renderer/src/lib/live-patch'
+import { patchSessions } from '../../src/shared/live-board'
 
 const row = (id: string, viewersCount = 10) => ({ connectionId: 'c1', eventSessionId: id, viewersCount }) as LiveSession
 const point = (takenAt: number, viewersCount = 1): ChartPoint => ({

@@ -2,10 +2,10 @@
 // sessionsChanged push (its rows replace or join by key, its removed keys leave). A push no newer
 // than what is held changes nothing; pushes heard while the board is being read wait for it.
 import type { LiveBoard, LiveSession, SessionsChanged } from '../../shared/domain'
-import { sessionKey } from '../../shared/schema-parts'
+import { patchSessions } from '../../shared/live-board'
 
 export class LiveRows {
-  private held: { revision: number; rows: Map<string, LiveSession> } | undefined
+  private held: { revision: number; rows: LiveSession[] } | undefined
   private waiting: SessionsChanged[] = []
 
   /** Whether a board was read: until then the rows are not known (and the board is asked again). */
@@ -14,7 +14,7 @@ export class LiveRows {
   }
 
   get sessions(): LiveSession[] {
-    return [...(this.held?.rows.values() ?? [])]
+    return [...(this.held?.rows ?? [])]
   }
 
   /** A read of the board begins: the pushes from now on wait for its answer. */
@@ -27,7 +27,7 @@ export class LiveRows {
     const waiting = this.waiting
     this.waiting = []
     if (!board) return
-    this.held = { revision: board.revision, rows: new Map(board.sessions.map((s) => [sessionKey(s), s])) }
+    this.held = { revision: board.revision, rows: board.sessions }
     for (const change of waiting) this.patch(change)
   }
 
@@ -38,9 +38,7 @@ export class LiveRows {
       return false
     }
     if (change.revision <= this.held.revision) return false
-    this.held.revision = change.revision
-    for (const key of change.removed) this.held.rows.delete(sessionKey(key))
-    for (const row of change.rows) this.held.rows.set(sessionKey(row), row)
+    this.held = { revision: change.revision, rows: patchSessions(this.held.rows, change) }
     return true
   }
 }

@@ -107,6 +107,17 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     }
   }
 
+  // Units detected from the data firm up as viewer lists arrive: every window follows at once.
+  let unitsPushed = JSON.stringify(resolveUnits(db, getDisplaySettings(db)))
+  const offUnits = hub.subscribe((name) => {
+    if (name !== 'sessionsChanged') return
+    const now = settings()
+    const units = JSON.stringify(now.units)
+    if (units === unitsPushed) return
+    unitsPushed = units
+    hub.emit('settingsChanged', now)
+  })
+
   const dispatch = createDispatch({
     ...screenHandlers(db, { polled, realConnectionPolled: () => pollers.sources.some((s) => !s.isDemo) }),
     ...alertHandlers(db, {
@@ -166,6 +177,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       }
       const saved = settings()
       // Every window and the wall follow; new levels change the live rows' health at once.
+      unitsPushed = JSON.stringify(saved.units)
       hub.emit('settingsChanged', saved)
       if (thresholds) monitor.publishBoard()
       return saved
@@ -187,6 +199,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     close: async () => {
       if (closed) return
       closed = true
+      offUnits()
       await reconciling.catch(() => undefined)
       await retention.stop()
       await pollers.stop()

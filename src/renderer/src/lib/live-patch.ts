@@ -1,26 +1,11 @@
-// How the live store patches itself from the core's pushes, pure so it is unit-tested
-// (test/unit/live-patch.test.ts): rows replaced or added by key, rows that left dropped, and each
-// session's trend grown by the newest snapshot the push carries, an hour long at most.
-import type { LiveSession, SessionsChanged } from '../../../shared/domain'
+// How the live store patches its trends from the core's pushes, pure so it is unit-tested
+// (test/unit/live-patch.test.ts): each session's trend grown by the newest snapshot the push
+// carries, an hour long at most. The rows themselves: patchSessions in shared/live-board.ts.
 import type { ChartPoint } from '../../../shared/chart-point'
 import { sessionKey, type SessionKey } from '../../../shared/schema-parts'
 
 /** How far back a live trend reaches. */
 export const TREND_WINDOW_MS = 3_600_000
-
-/** The rows after a push: changed rows replace theirs in place, new ones join at the end. */
-export function patchSessions(sessions: readonly LiveSession[], change: Pick<SessionsChanged, 'rows' | 'removed'>): LiveSession[] {
-  const gone = new Set(change.removed.map(sessionKey))
-  const incoming = new Map(change.rows.map((row) => [sessionKey(row), row]))
-  const next: LiveSession[] = []
-  for (const s of sessions) {
-    const key = sessionKey(s)
-    if (gone.has(key) && !incoming.has(key)) continue
-    next.push(incoming.get(key) ?? s)
-    incoming.delete(key)
-  }
-  return [...next, ...incoming.values()]
-}
 
 /** A trend with one more point, when it is newer than its last; points older than `from` (ms) leave. */
 export function appendPoint(points: readonly ChartPoint[], point: ChartPoint, from: number): ChartPoint[] {

@@ -12,7 +12,8 @@ import type { LiveBoard, LiveSession, SessionsChanged, Status } from '../../../.
 import { hourBefore } from '../../../../shared/live-metrics'
 import type { LiveSortKey } from '../../../../shared/live-order'
 import { sessionKey, type SessionKey } from '../../../../shared/schema-parts'
-import { appendPoint, keepTrends, patchSessions, TREND_WINDOW_MS, TrendQueue, withFetched } from '../live-patch'
+import { patchSessions } from '../../../../shared/live-board'
+import { appendPoint, keepTrends, TREND_WINDOW_MS, TrendQueue, withFetched } from '../live-patch'
 
 /** Wait this long before asking for new sessions' trends: sessions appear in bursts. */
 const TREND_DEBOUNCE_MS = 400
