@@ -7,7 +7,7 @@ import type { Alert, AlertsChanged, AlertSituation, SituationTone } from '../../
 /** One icon per tone; only 'ok' is the tick. */
 export const TONE_ICON: Record<SituationTone, string> = {
   ok: '✓',
-  held: '⏸',
+  held: '‖',
   pending: '◷',
   warning: '▲',
   critical: '✖',

@@ -24,7 +24,7 @@ export const STATE_ICON: Record<AlertState, string> = {
   pending: '◷',
   firing: '●',
   acknowledged: '✔',
-  snoozed: '⏸',
+  snoozed: '‖',
   muted: '⊘',
   resolved: '✓'
 }
