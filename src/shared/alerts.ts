@@ -111,8 +111,9 @@ export type SessionAlert = z.infer<typeof SessionAlertSchema>
 export const TRAY_STATES = ['ok', 'warning', 'critical', 'blind', 'paused'] as const
 export type TrayState = (typeof TRAY_STATES)[number]
 
-/** The headline's tone: the worst thing going on. 'held': only snoozed, muted or cooling-down
- *  alerts; 'pending': a condition holds but has not fired yet. Never 'ok' while anything fires. */
+/** The headline's tone: the worst thing going on. 'held': nothing fires, but something is held
+ *  back or not confirmed (snoozed, muted, cooling down, a connection not polled successfully yet
+ *  or offline); 'pending': a condition holds but has not fired yet. 'ok' only when all is clear. */
 export const SITUATION_TONES = ['ok', 'held', 'pending', 'warning', 'critical', 'blind'] as const
 export type SituationTone = (typeof SITUATION_TONES)[number]
 

@@ -56,7 +56,12 @@ describe('alerts from a simulated incident', () => {
     // Five quiet minutes: nothing alerts in a healthy world.
     await advance(5 * 60_000)
     expect(listAlerts(db, {}, T0 + 5 * 60_000)).toEqual([])
-    expect(pushes).toEqual([])
+    // The only pushes so far: waiting for the first poll (no all-clear yet), then confirmed by it.
+    expect(pushes.map((p) => [p.situation.tone, p.situation.headline])).toEqual([
+      ['held', 'No alerts · waiting for the first poll of Tenant'],
+      ['ok', 'No alerts']
+    ])
+    pushes.length = 0
 
     const victim = sim.world.sessions.filter((s) => !s.hasEnded)[1]?.eventSessionId ?? ''
     sim.faults.incident(victim, { drop: 25, minutes: 10 })

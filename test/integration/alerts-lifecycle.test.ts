@@ -156,7 +156,8 @@ describe('the demo left behind', () => {
     expect(push.resolved.map((a) => [a.id, a.endReason]).sort()).toEqual(
       demoAlerts.map((a) => [a.id, 'demo data left behind: a real connection is polled now']).sort()
     )
-    expect(push.situation).toMatchObject({ firing: 0, pending: 0, tone: 'ok', tray: 'ok' })
+    // Nothing fires; the real tenant is not polled yet, so no all-clear either.
+    expect(push.situation).toMatchObject({ firing: 0, pending: 0, tone: 'held', tray: 'ok', headline: 'No alerts · waiting for the first poll of Real tenant' })
     expect((await left).removed.every((k) => k.connectionId === 'demo')).toBe(true)
 
     // History keeps the demo's data apart: out of the list, there when asked for by name, unwatched.

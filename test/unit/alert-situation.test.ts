@@ -11,7 +11,7 @@ const open = (state: Open['state'], severity: Open['severity'], n = 1): Open => 
 const TENANT_A = { connectionId: 'a', connectionName: 'Tenant A' }
 
 function facts(change: Partial<SituationFacts> = {}): SituationFacts {
-  return { revision: 7, now: T0, open: [], cooling: [], blind: [], pollingPaused: false, notificationsPausedUntil: null, ...change }
+  return { revision: 7, now: T0, open: [], cooling: [], blind: [], unconfirmed: [], pollingPaused: false, notificationsPausedUntil: null, ...change }
 }
 
 /** Each case names at least what a face reads first: the tone and the tray. */
@@ -20,6 +20,26 @@ const cases: [string, Partial<SituationFacts>, Partial<AlertSituation> & Pick<Al
     'nothing open: ok, and says so',
     {},
     { firing: 0, acknowledged: 0, worst: null, pending: 0, worstPending: null, snoozed: 0, muted: 0, cooldown: 0, tone: 'ok', tray: 'ok', headline: 'No alerts' }
+  ],
+  [
+    'nothing open but a connection never polled yet: no all-clear',
+    { unconfirmed: [{ ...TENANT_A, why: 'connecting' }] },
+    { firing: 0, tone: 'held', tray: 'ok', headline: 'No alerts · waiting for the first poll of Tenant A' }
+  ],
+  [
+    'nothing open but a connection offline (not blind yet): no all-clear',
+    { unconfirmed: [{ ...TENANT_A, why: 'offline' }] },
+    { firing: 0, tone: 'held', tray: 'ok', headline: 'No alerts · Tenant A offline' }
+  ],
+  [
+    'a blind connection is said once, as blind, not also as offline',
+    { blind: [TENANT_A], open: [open('firing', 'critical')], unconfirmed: [{ ...TENANT_A, why: 'offline' }] },
+    { firing: 1, tone: 'blind', tray: 'blind', headline: 'Cannot reach Tenant A · 1 alert firing' }
+  ],
+  [
+    'an alert firing while another connection is offline: both said, the alert sets the tone',
+    { open: [open('firing', 'warning')], unconfirmed: [{ connectionId: 'b', connectionName: 'Tenant B', why: 'offline' }] },
+    { firing: 1, tone: 'warning', tray: 'warning', headline: '1 alert firing · Tenant B offline' }
   ],
   [
     'an acknowledged warning still fires: counted, marked, not ok',
@@ -116,10 +136,11 @@ describe('decideSituation', () => {
     expect(decideSituation(facts(given))).toMatchObject(expected)
   })
 
-  it('is never ok while anything fires, waits, is held or is blind', () => {
+  it('is never ok while anything fires, waits, is held, is blind or is not confirmed', () => {
     for (const [what, given] of cases) {
       const situation = decideSituation(facts(given))
-      const quiet = situation.firing + situation.pending + situation.snoozed + situation.muted + situation.cooldown + situation.blind.length === 0
+      const counted = situation.firing + situation.pending + situation.snoozed + situation.muted + situation.cooldown + situation.blind.length
+      const quiet = counted + (given.unconfirmed?.length ?? 0) === 0
       expect(situation.tone === 'ok', what).toBe(quiet)
       expect(situation.headline === 'No alerts', what).toBe(quiet)
     }

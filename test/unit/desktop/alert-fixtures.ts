@@ -32,7 +32,7 @@ export function alert(overrides: Partial<Alert> = {}): Alert {
 /** What a situation is decided from, less the revision and the time. */
 export type Facts = Omit<SituationFacts, 'revision' | 'now'>
 
-export const QUIET: Facts = { open: [], cooling: [], blind: [], pollingPaused: false, notificationsPausedUntil: null }
+export const QUIET: Facts = { open: [], cooling: [], blind: [], unconfirmed: [], pollingPaused: false, notificationsPausedUntil: null }
 
 /** The core's situation on these facts (nothing open, unless said). */
 export function situation(facts: Partial<Facts> = {}, revision = 1, now = Date.parse(AT)): AlertSituation {

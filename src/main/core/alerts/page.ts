@@ -4,7 +4,7 @@
 import type { AlertsChanged, AlertsPage, AlertSituation } from '../../../shared/alerts'
 import type { Db } from '../store/db'
 import type { CoolingCondition } from './evaluator'
-import { decideSituation } from './situation'
+import { decideSituation, type UnconfirmedConnection } from './situation'
 import { blindConnections, getAlerts, listAlerts, notificationsPausedUntil, openAlertCounts, type AlertQuery } from '../store/alerts'
 import type { Applied } from './apply'
 
@@ -12,6 +12,8 @@ export interface SituationSource {
   /** Grows with every alerts push. */
   revision: number
   cooling(): readonly CoolingCondition[]
+  /** Polled connections without a successful poll yet, or offline. */
+  unconfirmed(): readonly UnconfirmedConnection[]
   pollingPaused(): boolean
 }
 
@@ -22,6 +24,7 @@ export function readSituation(db: Db, source: SituationSource, now: number): Ale
     open: openAlertCounts(db),
     cooling: source.cooling().map((c) => c.severity),
     blind: blindConnections(db),
+    unconfirmed: source.unconfirmed(),
     pollingPaused: source.pollingPaused(),
     notificationsPausedUntil: notificationsPausedUntil(db, now)
   })

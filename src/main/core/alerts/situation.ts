@@ -5,6 +5,13 @@
 import type { AlertSeverity, AlertSituation, SituationTone, TrayState } from '../../../shared/alerts'
 import type { OpenState } from './engine'
 
+/** A polled connection whose data cannot be vouched for yet: never polled successfully, or offline. */
+export interface UnconfirmedConnection {
+  connectionId: string
+  connectionName: string
+  why: 'connecting' | 'offline'
+}
+
 export interface SituationFacts {
   revision: number
   now: number
@@ -13,6 +20,9 @@ export interface SituationFacts {
   /** Severities of the conditions the cooldown holds back. */
   cooling: readonly AlertSeverity[]
   blind: readonly { connectionId: string; connectionName: string }[]
+  /** Connections polled but not confirmed: no successful poll yet, or offline (before monitor
+   *  blind fires). "No alerts" is then no all-clear. */
+  unconfirmed: readonly UnconfirmedConnection[]
   pollingPaused: boolean
   notificationsPausedUntil: number | null
 }
@@ -37,9 +47,11 @@ export function decideSituation(facts: SituationFacts): AlertSituation {
   const snoozed = count(['snoozed'])
   const muted = count(['muted'])
   const cooldown = facts.cooling.length
+  const blindIds = new Set(facts.blind.map((b) => b.connectionId))
+  const unconfirmed = facts.unconfirmed.filter((u) => !blindIds.has(u.connectionId))
+  const held = snoozed + muted + cooldown + unconfirmed.length > 0
 
-  const tone: SituationTone =
-    facts.blind.length > 0 ? 'blind' : (worst ?? (pending > 0 ? 'pending' : snoozed + muted + cooldown > 0 ? 'held' : 'ok'))
+  const tone: SituationTone = facts.blind.length > 0 ? 'blind' : (worst ?? (pending > 0 ? 'pending' : held ? 'held' : 'ok'))
   const tray: TrayState = facts.pollingPaused ? 'paused' : facts.blind.length > 0 ? 'blind' : (worst ?? 'ok')
 
   const parts: string[] = []
@@ -49,7 +61,15 @@ export function decideSituation(facts: SituationFacts): AlertSituation {
   if (snoozed > 0) parts.push(`${snoozed} snoozed`)
   if (muted > 0) parts.push(`${muted} muted`)
   if (cooldown > 0) parts.push(`${cooldown} in cooldown`)
-  const headline = parts.length === 0 ? 'No alerts' : capitalise(parts.join(' · '))
+  if (parts.length === 0) parts.push('no alerts')
+  const names = (why: 'connecting' | 'offline'): string =>
+    unconfirmed
+      .filter((u) => u.why === why)
+      .map((u) => u.connectionName)
+      .join(', ')
+  if (names('connecting')) parts.push(`waiting for the first poll of ${names('connecting')}`)
+  if (names('offline')) parts.push(`${names('offline')} offline`)
+  const headline = capitalise(parts.join(' · '))
 
   return {
     revision: facts.revision,

@@ -4,7 +4,8 @@
 import type { AlertSituation } from '../../../shared/alerts'
 import { AlertEvaluator, type Evaluation } from '../alerts/evaluator'
 import { alertsChanged, readSituation } from '../alerts/page'
-import { anythingApplied, type Applied } from '../alerts/apply'
+import type { UnconfirmedConnection } from '../alerts/situation'
+import { anythingApplied, nothingApplied, type Applied } from '../alerts/apply'
 import type { Db } from '../store/db'
 import type { EventHub } from './event-hub'
 import { LiveBoard } from './live-board'
@@ -13,6 +14,8 @@ export interface MonitorDeps {
   clock: () => number
   /** The connections being polled now. */
   polled(): readonly string[]
+  /** Polled connections without a successful poll yet, or offline. */
+  unconfirmed(): readonly UnconfirmedConnection[]
   pollingPaused(): boolean
 }
 
@@ -20,6 +23,8 @@ export class Monitor {
   readonly evaluator: AlertEvaluator
   readonly board: LiveBoard
   private alertRevision = 0
+  /** The unconfirmed connections as last pushed: a change of them changes the situation. */
+  private unconfirmedPushed = '[]'
 
   constructor(
     private readonly db: Db,
@@ -38,7 +43,12 @@ export class Monitor {
   situation(): AlertSituation {
     return readSituation(
       this.db,
-      { revision: this.alertRevision, cooling: () => this.evaluator.cooling(), pollingPaused: this.deps.pollingPaused },
+      {
+        revision: this.alertRevision,
+        cooling: () => this.evaluator.cooling(),
+        unconfirmed: this.deps.unconfirmed,
+        pollingPaused: this.deps.pollingPaused
+      },
       this.deps.clock()
     )
   }
@@ -65,6 +75,7 @@ export class Monitor {
   /** Pushes the alerts that changed (possibly none: a pause changes only the situation). */
   publishAlerts(change: Applied): AlertSituation {
     this.alertRevision++
+    this.unconfirmedPushed = JSON.stringify(this.deps.unconfirmed())
     const situation = this.situation()
     this.hub.emit('alertsChanged', alertsChanged(this.db, change, situation))
     return situation
@@ -72,6 +83,12 @@ export class Monitor {
 
   publishBoard(): void {
     this.board.publish()
+  }
+
+  /** A poller's status changed: the situation follows when a connection became (un)confirmed. */
+  statusChanged(): void {
+    const unconfirmed = JSON.stringify(this.deps.unconfirmed())
+    if (unconfirmed !== this.unconfirmedPushed) this.publishAlerts(nothingApplied())
   }
 
   private settle(evaluation: Evaluation): void {

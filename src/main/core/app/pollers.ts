@@ -2,6 +2,7 @@
 // the worst state and the oldest update, never a rosier picture than the truth.
 import type { Status } from '../../../shared/domain'
 import { nothingApplied } from '../alerts/apply'
+import type { UnconfirmedConnection } from '../alerts/situation'
 import type { Db } from '../store/db'
 import { Poller, type Cadences, type PollerStatus, type Timers } from '../sync/poller'
 import type { DataSource } from './demo-source'
@@ -31,6 +32,7 @@ export class PollerGroup {
     this.monitor = new Monitor(db, hub, {
       clock: this.clock,
       polled: () => this.running.map((r) => r.source.target.id),
+      unconfirmed: () => this.unconfirmed(),
       pollingPaused: () => this.pollingPaused()
     })
   }
@@ -61,7 +63,10 @@ export class PollerGroup {
         lookbackDays: source.lookbackDays,
         ...(this.options.clock ? { clock: this.options.clock } : {}),
         ...(this.options.timers ? { timers: this.options.timers } : {}),
-        onStatus: () => this.hub.emit('statusChanged', this.status()),
+        onStatus: () => {
+          this.hub.emit('statusChanged', this.status())
+          this.monitor.statusChanged()
+        },
         onWork: () => afterWork(source, poller),
         onConnectivity: (change) =>
           this.hub.emit('connectivityChanged', {
@@ -86,6 +91,15 @@ export class PollerGroup {
   /** The poller of a polled connection, if it is polled. */
   pollerOf(connectionId: string): Poller | undefined {
     return this.running.find((r) => r.source.target.id === connectionId)?.poller
+  }
+
+  /** Polled connections not confirmed: never polled successfully yet, or offline now. */
+  private unconfirmed(): UnconfirmedConnection[] {
+    return this.running.flatMap(({ source, poller }) => {
+      const status = poller.currentStatus
+      const why = status.offlineSince !== null ? 'offline' : status.lastUpdateAt === null ? 'connecting' : null
+      return why ? [{ connectionId: source.target.id, connectionName: source.target.name, why }] : []
+    })
   }
 
   /** Whether every connection's polling is paused: the tray shows "paused". */
