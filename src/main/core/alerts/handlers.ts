@@ -23,9 +23,9 @@ export interface AlertHandlerDeps {
 export function alertHandlers(db: Db, deps: AlertHandlerDeps): AlertHandlers {
   const clock = deps.clock ?? Date.now
   /** An operator's change: made, pushed, and answered with the alerts view's first page. */
-  const change = (make: (now: number) => number | null) => {
+  const change = (id: number | null, make: (now: number) => void) => {
     const now = clock()
-    const id = make(now)
+    make(now)
     const situation = deps.publishAlerts({ ...nothingApplied(), changed: id === null ? [] : [id] })
     // The session's row shows its alert's state: it follows at once, not at the next poll.
     if (id !== null) deps.publishBoard()
@@ -33,25 +33,13 @@ export function alertHandlers(db: Db, deps: AlertHandlerDeps): AlertHandlers {
   }
   return {
     listAlerts: (query) => alertsPage(db, query, deps.situation(), clock()),
-    acknowledgeAlert: ({ id, note }) =>
-      change((now) => {
-        acknowledgeAlert(db, id, note?.trim() || null, now)
-        return id
-      }),
-    snoozeAlert: ({ id, until }) =>
-      change((now) => {
-        snoozeAlert(db, id, until, now)
-        return id
-      }),
+    acknowledgeAlert: ({ id, note }) => change(id, (now) => acknowledgeAlert(db, id, note?.trim() || null, now)),
+    snoozeAlert: ({ id, until }) => change(id, (now) => snoozeAlert(db, id, until, now)),
     setSessionAlertOverride: ({ connectionId, eventSessionId, muted, thresholds }) => {
       const next = setSessionOverride(db, { connectionId, eventSessionId, muted, thresholds })
       deps.publishBoard()
       return next
     },
-    pauseNotifications: ({ minutes }) =>
-      change((now) => {
-        pauseNotifications(db, minutes, now)
-        return null
-      })
+    pauseNotifications: ({ minutes }) => change(null, (now) => pauseNotifications(db, minutes, now))
   }
 }

@@ -40,8 +40,8 @@ function alertsBySession(open: readonly OpenSessionAlert[], cooling: readonly Co
 export class LiveBoard {
   /** Grows with every push; a board read answers the revision it is current with. */
   revision = 0
-  /** Each row as last pushed (JSON), to push only what changed. */
-  private published = new Map<string, string>()
+  /** Each row as last pushed (its key and JSON), to push only what changed. */
+  private published = new Map<string, { key: SessionKey; json: string }>()
   private counts = { live: -1, stored: -1 }
   private readonly clock: () => number
 
@@ -85,14 +85,11 @@ export class LiveBoard {
   /** Pushes what changed since the last push (nothing when nothing did). */
   publish(): void {
     const sessions = this.sessions()
-    const next = new Map(sessions.map((s) => [sessionKey(s), JSON.stringify(s)]))
-    const rows = sessions.filter((s) => this.published.get(sessionKey(s)) !== next.get(sessionKey(s)))
-    const removed: SessionKey[] = []
-    for (const key of this.published.keys()) {
-      if (next.has(key)) continue
-      const { connectionId, eventSessionId } = JSON.parse(this.published.get(key)!) as LiveSession
-      removed.push({ connectionId, eventSessionId })
-    }
+    const next = new Map(
+      sessions.map((s) => [sessionKey(s), { key: { connectionId: s.connectionId, eventSessionId: s.eventSessionId }, json: JSON.stringify(s) }])
+    )
+    const rows = sessions.filter((s) => this.published.get(sessionKey(s))?.json !== next.get(sessionKey(s))?.json)
+    const removed = [...this.published].filter(([id]) => !next.has(id)).map(([, row]) => row.key)
     const counts = countSessions(this.db)
     const countsChanged = counts.live !== this.counts.live || counts.stored !== this.counts.stored
     this.published = next

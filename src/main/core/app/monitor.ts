@@ -5,7 +5,7 @@ import type { AlertSituation } from '../../../shared/alerts'
 import { AlertEvaluator, type Evaluation } from '../alerts/evaluator'
 import { alertsChanged, readSituation } from '../alerts/page'
 import type { UnconfirmedConnection } from '../alerts/situation'
-import { anythingApplied, nothingApplied, type Applied } from '../alerts/apply'
+import { nothingApplied, type Applied } from '../alerts/apply'
 import type { Db } from '../store/db'
 import type { EventHub } from './event-hub'
 import { LiveBoard } from './live-board'
@@ -92,6 +92,6 @@ export class Monitor {
   }
 
   private settle(evaluation: Evaluation): void {
-    if (evaluation.any || anythingApplied(evaluation)) this.publishAlerts(evaluation)
+    if (evaluation.any) this.publishAlerts(evaluation)
   }
 }

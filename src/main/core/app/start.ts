@@ -111,11 +111,10 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   let unitsPushed = JSON.stringify(resolveUnits(db, getDisplaySettings(db)))
   const offUnits = hub.subscribe((name) => {
     if (name !== 'sessionsChanged') return
-    const now = settings()
-    const units = JSON.stringify(now.units)
+    const units = JSON.stringify(resolveUnits(db, getDisplaySettings(db)))
     if (units === unitsPushed) return
     unitsPushed = units
-    hub.emit('settingsChanged', now)
+    hub.emit('settingsChanged', settings())
   })
 
   const dispatch = createDispatch({

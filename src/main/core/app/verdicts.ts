@@ -12,20 +12,12 @@ import { effectiveLevels, healthOf } from '../health/health'
 import { toHundred } from '../health/scale'
 import type { Db } from '../store/db'
 import { connectionScales, scaleOf, type ScaleBook } from '../store/reliability-scales'
-import type { SessionRow } from '../store/sessions'
+import type { SnapshotPoint } from '../store/queries/snapshots-chart'
+import type { SessionRow, SnapshotRow } from '../store/sessions'
 import { getThresholds } from '../store/settings'
 
-/** A stored snapshot (or bucket of them), with the service's own reliabilityScore. */
-export interface RawPoint {
-  takenAt: number
-  viewersCount: number
-  reliabilityScore: number
-  cdnTraffic: number
-  ecdnTraffic: number
-  minReliabilityScore?: number
-  maxViewersCount?: number
-  samples?: number
-}
+/** A stored snapshot, or a bucket of them, with the service's own reliabilityScore. */
+export type RawPoint = SnapshotRow & Partial<Pick<SnapshotPoint, 'minReliabilityScore' | 'maxViewersCount' | 'samples'>>
 
 const iso = (ms: number): string => new Date(ms).toISOString()
 
