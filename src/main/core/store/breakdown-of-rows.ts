@@ -15,8 +15,8 @@ const C = offsets(CONNECTION_COLUMNS)
 type Value = string | number | null
 const num = (value: unknown): number | null => (typeof value === 'number' ? value : null)
 
-export function breakdownOfRows(rows: ViewerListRows): BreakdownSums {
-  const out = emptyBreakdownSums()
+/** The sums of `rows`, added to `out` (a list written page by page sums into one). */
+export function breakdownOfRows(rows: ViewerListRows, out: BreakdownSums = emptyBreakdownSums()): BreakdownSums {
   const { viewers: v, connections: c } = rows
   // Site and connection type come from each viewer's first network connection (position 0).
   const firstConnection = new Int32Array(rows.count).fill(-1)

@@ -18,7 +18,7 @@ export interface ChunkQuery {
 const WINDOW = `
   SELECT v.id, ${VIEWER_ROW_COLUMNS}
   FROM viewer_lists vl JOIN viewers v ON v.list_id = vl.id
-  WHERE vl.connection_id = @connectionId AND vl.event_session_id = @eventSessionId
+  WHERE vl.connection_id = @connectionId AND vl.event_session_id = @eventSessionId AND vl.staged_at IS NULL
     AND (@viewerId IS NULL OR v.viewer_id = @viewerId)
   ORDER BY v.started_at IS NULL, v.started_at, v.viewer_id
   LIMIT @limit OFFSET @offset`
@@ -69,7 +69,7 @@ export function exportChunk(db: Db, q: ChunkQuery): ExportChunk {
     const records = exportSnapshots(db, q.eventSessionId, q.connectionId)
     return { records: records.slice(q.offset, q.offset + q.limit), total: records.length }
   }
-  const list = statement(db, 'SELECT viewer_count AS total FROM viewer_lists WHERE connection_id = ? AND event_session_id = ?').get(
+  const list = statement(db, 'SELECT viewer_count AS total FROM viewer_lists WHERE connection_id = ? AND event_session_id = ? AND staged_at IS NULL').get(
     q.connectionId,
     q.eventSessionId
   ) as { total: number } | undefined

@@ -31,7 +31,7 @@ export function sessionConnections(db: Db, eventSessionId: string): SessionLocat
      FROM sessions s
      JOIN connections c ON c.id = s.connection_id
      LEFT JOIN viewer_lists vl
-       ON vl.connection_id = s.connection_id AND vl.event_session_id = s.event_session_id
+       ON vl.connection_id = s.connection_id AND vl.event_session_id = s.event_session_id AND vl.staged_at IS NULL
      WHERE s.event_session_id = ?
      ORDER BY c.name, s.connection_id`
   ).all(eventSessionId) as (Omit<SessionLocation, 'hasViewerList'> & { hasViewerList: number })[]
@@ -100,7 +100,7 @@ const SELECT_VIEWERS = `
   SELECT ${VIEWER_ROW_COLUMNS}
   FROM viewer_lists vl
   JOIN viewers v ON v.list_id = vl.id
-  WHERE ${scope('vl')}
+  WHERE ${scope('vl')} AND vl.staged_at IS NULL
   ORDER BY ${VIEWER_ORDER}`
 
 const SELECT_CONNECTIONS = `
@@ -109,7 +109,7 @@ const SELECT_CONNECTIONS = `
   FROM viewer_lists vl
   JOIN viewers v ON v.list_id = vl.id
   JOIN viewer_connections vc ON vc.viewer = v.id
-  WHERE ${scope('vl')}
+  WHERE ${scope('vl')} AND vl.staged_at IS NULL
   ORDER BY ${VIEWER_ORDER}, vc.position`
 
 function toNetworkConnection(row: ConnectionRow, raw: unknown): ExportRecord {

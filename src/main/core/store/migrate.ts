@@ -21,10 +21,20 @@ export function migrate(db: Database, migrations: readonly Migration[] = allMigr
   for (const migration of migrations) {
     if (migration.version <= current) continue
     // Each step commits alone, with its version: a crash leaves a whole, known schema.
-    db.transaction(() => {
-      migration.up(db)
-      db.pragma(`user_version = ${migration.version}`)
-    })()
+    // (The foreign_keys pragma has no effect inside a transaction: it is switched around it.)
+    const foreignKeys = db.pragma('foreign_keys', { simple: true }) as number
+    if (migration.withoutForeignKeys) db.pragma('foreign_keys = OFF')
+    try {
+      db.transaction(() => {
+        migration.up(db)
+        if (migration.withoutForeignKeys && (db.pragma('foreign_key_check') as unknown[]).length > 0) {
+          throw new Error(`migration ${migration.version} (${migration.name}) broke a foreign key; nothing was changed`)
+        }
+        db.pragma(`user_version = ${migration.version}`)
+      })()
+    } finally {
+      if (migration.withoutForeignKeys) db.pragma(`foreign_keys = ${foreignKeys ? 'ON' : 'OFF'}`)
+    }
   }
   return schemaVersion(db)
 }

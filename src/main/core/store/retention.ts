@@ -61,7 +61,7 @@ interface ListRow {
 
 /** Deletes whole lists from `candidates` up to `budget` viewers (at least one list). */
 function deleteLists(db: Db, candidates: ListRow[], budget: number): { lists: number; viewers: number } {
-  const remove = statement(db, 'DELETE FROM viewer_lists WHERE connection_id = ? AND event_session_id = ?')
+  const remove = statement(db, 'DELETE FROM viewer_lists WHERE connection_id = ? AND event_session_id = ? AND staged_at IS NULL')
   let lists = 0
   let viewers = 0
   db.transaction(() => {
@@ -122,7 +122,7 @@ export function* pruneSteps(db: Db, settings: RetentionSettings, now: number, op
   const listsBefore = cutoff(now, settings.viewerListsDays)
   if (listsBefore !== null) {
     yield* lists(
-      `SELECT connection_id, event_session_id, viewer_count FROM viewer_lists WHERE fetched_at < @cutoff ORDER BY fetched_at`,
+      `SELECT connection_id, event_session_id, viewer_count FROM viewer_lists WHERE fetched_at < @cutoff AND staged_at IS NULL ORDER BY fetched_at`,
       { cutoff: listsBefore }
     )
   }
@@ -137,7 +137,7 @@ export function* pruneSteps(db: Db, settings: RetentionSettings, now: number, op
     )
     yield* lists(
       `SELECT vl.connection_id, vl.event_session_id, vl.viewer_count FROM (${EXPIRED_SESSIONS}) s JOIN viewer_lists vl
-         ON vl.connection_id = s.connection_id AND vl.event_session_id = s.event_session_id`,
+         ON vl.connection_id = s.connection_id AND vl.event_session_id = s.event_session_id AND vl.staged_at IS NULL`,
       params
     )
     const remove = statement(

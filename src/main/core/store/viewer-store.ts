@@ -1,29 +1,133 @@
-// Where a fetched viewer list goes to be stored. The sync pass and the poller hand lists to a
-// ViewerListStore and go on fetching; each list is still one transaction, whole or not at all.
-//   - inThreadViewerStore: stores on this thread, on the next turn of the event loop (tests, the
-//     app's occasional lists);
-//   - startViewerWriter (viewer-writer.ts): stores on a worker thread with its own connection,
-//     so parsing and storing use both cores (`eventwatch sync`).
+// Where a fetched viewer list goes to be stored, page by page as it arrives: memory is bounded
+// by a few pages, not by the list (issue 13). Each page is written under a staged list and the
+// list is swapped in whole when its last page lands (viewer-staging.ts); readers never see half.
+//   - inThreadViewerStore: writes on this thread, on the next turn of the event loop (tests);
+//   - startViewerWriter (viewer-writer.ts): writes on a worker thread with its own connection,
+//     so parsing and storing use both cores (`eventwatch sync`, the app's pollers).
 import type { ViewerRecord } from '../api/schemas'
 import type { Db } from './db'
-import { storeViewerList } from './viewers'
+import { dropAbandonedStagings, ViewerListStager, type StageOp } from './viewer-staging'
+import { viewerListRows } from './viewer-rows'
+
+/** One list being stored: pages go in as they come, then it is committed or abandoned. */
+export interface StagedViewerList {
+  /** Stages a page. Resolves when the next may come (few are in hand); rejects if staging failed. */
+  add(viewers: readonly ViewerRecord[]): Promise<void>
+  /** Swaps the list in; resolves with the viewers it holds. Rejects (nothing swapped) on failure. */
+  commit(pages: number, fetchedAt: number): Promise<number>
+  /** Drops what was staged; never rejects. */
+  abandon(): Promise<void>
+}
 
 export interface ViewerListStore {
-  /** Resolves once the list is committed; rejects (storing nothing) when it could not be. */
+  begin(connectionId: string, eventSessionId: string, at: number): StagedViewerList
+  /** A whole list in hand: begin, one page, commit. Rejects (storing nothing) when it could not be. */
   store(connectionId: string, eventSessionId: string, viewers: readonly ViewerRecord[], fetchedAt: number, pages: number): Promise<void>
   /** Waits for the lists in hand, then releases what the store holds. */
   close(): Promise<void>
+}
+
+/** Runs stage operations in order wherever the database is; a commit answers the viewers held. */
+export type StageBackend = (op: StageOp) => Promise<number | undefined>
+
+/** Pages of one list handed to the backend and not yet written: the memory bound. */
+const PAGES_IN_HAND = 2
+/** Viewer ids remembered per list to spot a repeated one; past this, the commit checks in SQL. */
+const IDS_REMEMBERED = 20_000
+
+/** The main-thread side of staging: ids, repeated viewers, backpressure, failure. */
+export function viewerListStore(backend: StageBackend, close: () => Promise<void>): ViewerListStore {
+  let nextKey = 1
+  // Lists begun and not yet committed or abandoned: close waits for them.
+  const open = new Set<Promise<void>>()
+  const begin = (connectionId: string, eventSessionId: string, at: number): StagedViewerList => {
+    const key = nextKey++
+    let settle = (): void => undefined
+    const settled = new Promise<void>((resolve) => (settle = resolve))
+    open.add(settled)
+    void settled.then(() => open.delete(settled))
+    const seen = new Set<string>()
+    let dedupe = false
+    let failure: { error: unknown } | undefined
+    const inHand: Promise<unknown>[] = []
+    // Every operation is sent at once (the backend keeps them in order); a failure sticks.
+    const send = (op: StageOp): Promise<number | undefined> => {
+      const done = backend(op)
+      done.catch((error: unknown) => {
+        failure ??= { error }
+      })
+      return done
+    }
+    const failed = (): Promise<never> => Promise.reject(failure?.error)
+    void send({ type: 'begin', key, connectionId, eventSessionId, at }).catch(() => undefined)
+    return {
+      async add(viewers) {
+        if (failure) return failed()
+        if (!dedupe) {
+          for (const viewer of viewers) {
+            if (seen.has(viewer.viewerId)) {
+              dedupe = true
+              break
+            }
+          }
+          if (!dedupe) for (const viewer of viewers) seen.add(viewer.viewerId)
+          if (seen.size > IDS_REMEMBERED) dedupe = true
+          if (dedupe) seen.clear()
+        }
+        const written = send({ type: 'page', key, rows: viewerListRows(viewers), at: Date.now() })
+        inHand.push(written.catch(() => undefined))
+        if (inHand.length >= PAGES_IN_HAND) await inHand.shift()
+        if (failure) return failed()
+      },
+      async commit(pages, fetchedAt) {
+        if (failure) return failed()
+        try {
+          const held = await send({ type: 'commit', key, fetchedAt, pages, dedupe })
+          settle()
+          return held ?? 0
+        } catch (error) {
+          // The first operation that failed names the cause (a page before this commit, say).
+          throw failure?.error ?? error
+        }
+      },
+      async abandon() {
+        await backend({ type: 'abandon', key }).catch(() => undefined)
+        settle()
+      }
+    }
+  }
+  return {
+    begin,
+    async store(connectionId, eventSessionId, viewers, fetchedAt, pages) {
+      const list = begin(connectionId, eventSessionId, fetchedAt)
+      try {
+        await list.add(viewers)
+        await list.commit(pages, fetchedAt)
+      } catch (error) {
+        await list.abandon()
+        throw error
+      }
+    },
+    async close() {
+      await Promise.all(open)
+      await close()
+    }
+  }
 }
 
 /** Resolves after the I/O callbacks that are ready now have run (setImmediate's turn). */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
 export function inThreadViewerStore(db: Db): ViewerListStore {
-  return {
-    // The next turn, not at once: responses already in for other requests are taken first, so
-    // the service keeps working on ours while SQLite writes.
-    store: (connectionId, eventSessionId, viewers, fetchedAt, pages) =>
-      nextTurn().then(() => storeViewerList(db, connectionId, eventSessionId, viewers, fetchedAt, pages)),
-    close: () => Promise.resolve()
+  if (!db.readonly) dropAbandonedStagings(db, Date.now())
+  const stager = new ViewerListStager(db)
+  let queue: Promise<unknown> = Promise.resolve()
+  // In order, each on a later turn: responses already in for other requests are taken first, so
+  // the service keeps working on ours while SQLite writes.
+  const backend: StageBackend = (op) => {
+    const done = queue.then(nextTurn).then(() => stager.apply(op))
+    queue = done.catch(() => undefined)
+    return done
   }
+  return viewerListStore(backend, () => queue.then(() => undefined))
 }

@@ -1,15 +1,17 @@
 // The cache writer's thread (viewer-writer.ts): its own connection to the cache file, one
-// transaction per viewer list, replies in the order the lists came.
+// transaction per staged page, per commit and per abandon, replies in the order asked.
 import { parentPort, workerData } from 'node:worker_threads'
 import { openDatabase } from './db'
 import type { ViewerWriterOptions, WriterReply, WriterRequest } from './viewer-writer'
-import { writeViewerRows } from './viewers'
+import { dropAbandonedStagings, ViewerListStager } from './viewer-staging'
 
 const port = parentPort
 if (!port) throw new Error('viewer-writer-worker runs as a worker thread only')
 const options = workerData as ViewerWriterOptions
 // An open failure throws here and reaches the caller as the worker's 'error' event.
 const db = openDatabase(options.file, { nativeBinding: options.nativeBinding })
+dropAbandonedStagings(db, Date.now())
+const stager = new ViewerListStager(db)
 
 port.on('message', (request: WriterRequest) => {
   if (request.type === 'close') {
@@ -19,8 +21,7 @@ port.on('message', (request: WriterRequest) => {
   }
   let reply: WriterReply
   try {
-    writeViewerRows(db, request.connectionId, request.eventSessionId, request.rows, request.fetchedAt, request.pages)
-    reply = { id: request.id, ok: true }
+    reply = { id: request.id, ok: true, value: stager.apply(request.op) }
   } catch (error) {
     const e = error instanceof Error ? error : new Error(String(error))
     const code = (error as { code?: unknown }).code

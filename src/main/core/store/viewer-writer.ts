@@ -1,18 +1,17 @@
 // The cache writer: a worker thread with its own connection to the cache file, storing viewer
-// lists while this thread goes on fetching and parsing the next ones. On two cores that halves
+// pages while this thread goes on fetching and parsing the next ones. On two cores that halves
 // the time of a large sync (parsing and storing cost about the same). SQLite's WAL lets the two
-// connections share the file; each list is one transaction in the worker, as in-thread.
+// connections share the file; pages are staged and lists swapped in whole (viewer-staging.ts).
 //
-// What crosses the thread boundary is the list's flat rows (viewer-rows.ts), built here: plain
+// What crosses the thread boundary is each page's flat rows (viewer-rows.ts), built here: plain
 // arrays clone at a third of the cost of the parsed records.
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import type { ViewerListRows } from './viewer-rows'
-import { viewerListRows } from './viewer-rows'
-import type { ViewerListStore } from './viewer-store'
+import type { StageOp } from './viewer-staging'
+import { viewerListStore, type ViewerListStore } from './viewer-store'
 
 export interface ViewerWriterOptions {
   /** The cache file, already opened (and so migrated) by the caller. */
@@ -21,11 +20,11 @@ export interface ViewerWriterOptions {
   nativeBinding?: string
 }
 
-export type WriterRequest =
-  | { type: 'store'; id: number; connectionId: string; eventSessionId: string; rows: ViewerListRows; fetchedAt: number; pages: number }
-  | { type: 'close' }
+export type WriterRequest = { type: 'stage'; id: number; op: StageOp } | { type: 'close' }
 
-export type WriterReply = { id: number; ok: true } | { id: number; ok: false; error: { name: string; message: string; code?: string } }
+export type WriterReply =
+  | { id: number; ok: true; value: number | undefined }
+  | { id: number; ok: false; error: { name: string; message: string; code?: string } }
 
 /** A store the writer could not make: the worker's error, rebuilt on this side. */
 export class CacheWriterError extends Error {
@@ -63,7 +62,7 @@ function tsxEsmApi(from: string): string {
 }
 
 interface Pending {
-  resolve: () => void
+  resolve: (value: number | undefined) => void
   reject: (error: Error) => void
 }
 
@@ -88,7 +87,7 @@ export function startViewerWriter(options: ViewerWriterOptions): ViewerListStore
     const p = pending.get(reply.id)
     if (!p) return
     pending.delete(reply.id)
-    if (reply.ok) p.resolve()
+    if (reply.ok) p.resolve(reply.value)
     else p.reject(new CacheWriterError(reply.error.message, reply.error.code))
   })
   worker.on('error', (error) => breakDown(error.message))
@@ -96,24 +95,21 @@ export function startViewerWriter(options: ViewerWriterOptions): ViewerListStore
     if (!closing || pending.size > 0) breakDown(`it exited (code ${code})`)
   })
 
-  return {
-    store(connectionId, eventSessionId, viewers, fetchedAt, pages) {
-      if (broken) return Promise.reject(broken)
-      if (closing) return Promise.reject(new CacheWriterError('the cache writer is closed'))
-      const rows = viewerListRows(viewers)
-      const id = nextId++
-      return new Promise<void>((resolve, reject) => {
-        pending.set(id, { resolve, reject })
-        const request: WriterRequest = { type: 'store', id, connectionId, eventSessionId, rows, fetchedAt, pages }
-        worker.postMessage(request)
-      })
-    },
-    async close() {
-      if (closing) return exited
-      closing = true
-      // Requests are handled in order: 'close' comes after every list already sent.
-      worker.postMessage({ type: 'close' } satisfies WriterRequest)
-      await exited
-    }
+  const backend = (op: StageOp): Promise<number | undefined> => {
+    if (broken) return Promise.reject(broken)
+    if (closing) return Promise.reject(new CacheWriterError('the cache writer is closed'))
+    const id = nextId++
+    return new Promise<number | undefined>((resolve, reject) => {
+      pending.set(id, { resolve, reject })
+      worker.postMessage({ type: 'stage', id, op } satisfies WriterRequest)
+    })
   }
+  const close = async (): Promise<void> => {
+    if (closing) return exited
+    closing = true
+    // Requests are handled in order: 'close' comes after every page already sent.
+    worker.postMessage({ type: 'close' } satisfies WriterRequest)
+    await exited
+  }
+  return viewerListStore(backend, close)
 }

@@ -177,7 +177,7 @@ function worstFirst(a: BreakdownRow, b: BreakdownRow): number {
 export function breakdown(db: Db, connectionId: string, sessionId: string, dimension: BreakdownDimension): BreakdownRow[] {
   const list = statement(
     db,
-    'SELECT id, fetched_at, breakdowns_of FROM viewer_lists WHERE connection_id = ? AND event_session_id = ?'
+    'SELECT id, fetched_at, breakdowns_of FROM viewer_lists WHERE connection_id = ? AND event_session_id = ? AND staged_at IS NULL'
   ).get(connectionId, sessionId) as { id: number; fetched_at: number; breakdowns_of: number | null } | undefined
   if (!list) return []
   let groups: Map<string | null, Sums>

@@ -132,7 +132,7 @@ export function pastSessions(db: Db, q: PastSessionsQuery): Page<PastSession> {
        vl.viewer_count, vl.fetched_at
      FROM sessions s
      JOIN connections c ON c.id = s.connection_id
-     LEFT JOIN viewer_lists vl ON vl.connection_id = s.connection_id AND vl.event_session_id = s.event_session_id
+     LEFT JOIN viewer_lists vl ON vl.connection_id = s.connection_id AND vl.event_session_id = s.event_session_id AND vl.staged_at IS NULL
      ${where}
      ORDER BY ${sort} ${direction(q.descending)}, ${tieBreak(q.sort, q.descending)}
      LIMIT @limit OFFSET @offset`

@@ -141,7 +141,7 @@ interface Row {
 export function viewerPage(db: Db, connectionId: string, sessionId: string, q: ViewerPageQuery): ViewerPage {
   const { limit, offset } = pageBounds(q.limit, q.offset)
   const filter = q.filter ?? {}
-  const list = statement(db, 'SELECT id, fetched_at FROM viewer_lists WHERE connection_id = ? AND event_session_id = ?').get(
+  const list = statement(db, 'SELECT id, fetched_at FROM viewer_lists WHERE connection_id = ? AND event_session_id = ? AND staged_at IS NULL').get(
     connectionId,
     sessionId
   ) as { id: number; fetched_at: number } | undefined
