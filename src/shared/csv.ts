@@ -11,6 +11,12 @@
 //
 // Large exports are written in two passes over the data: one to learn the columns (the header
 // must come first), one to write the rows as they come (csvLines); toCsv does both in memory.
+//
+// Every text cell, header cells included, is neutralised before it is quoted: the data comes from
+// a service nobody here controls, and a spreadsheet runs a cell that starts with = + - @ TAB or
+// CR as a formula. Such a cell gets a leading ' (OWASP's advice), which Excel shows as text.
+// Numbers stay numbers (-3 is written -3). A ";"-joined array is one text cell, neutralised as a
+// whole: a spreadsheet reads a formula only from a cell's first character.
 
 type Cell = string | number | boolean | null
 type Row = Map<string, Cell>
@@ -39,47 +45,72 @@ export function flattenRecord(record: Record<string, unknown>): Row {
   return row
 }
 
-/** Quotes a cell when RFC 4180 requires it (comma, quote, CR or LF inside). */
+/** The byte-order mark Excel needs to read a CSV as UTF-8 (never put before JSON). */
+export const UTF8_BOM = '\uFEFF'
+
+const FORMULA_LEAD = /^[=+\-@\t\r]/
+
+/** Text a spreadsheet would run as a formula, with a leading ' so it shows as text. */
+export function neutralise(text: string): string {
+  return FORMULA_LEAD.test(text) ? `'${text}` : text
+}
+
+/** One cell: text neutralised, then quoted when RFC 4180 requires it (comma, quote, CR or LF inside). */
 export function csvCell(value: Cell | undefined): string {
   if (value === null || value === undefined) return ''
-  const text = String(value)
+  const text = typeof value === 'string' ? neutralise(value) : String(value)
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
 }
 
-/** How many of the new column's parent segments the existing column starts with. */
-const sharedParents = (added: string[], existing: string[]): number => {
-  let n = 0
-  while (n < added.length - 1 && n < existing.length && added[n] === existing[n]) n++
-  return n
+/** A column in the order being built: a singly linked list, so an insertion costs nothing. */
+interface ColumnNode {
+  name: string
+  next: ColumnNode | null
 }
 
-/** Collects the columns of records as they go by, in the order described at the top. */
+/**
+ * Collects the columns of records as they go by, in the order described at the top, in time
+ * linear in the columns. The rule, stated on paths of segments: a new column goes right after
+ * the last column that starts with the longest of its own parent paths that any column starts
+ * with (or at the end when none does). So only "the last column under each path" is needed, and
+ * it changes only along the new column's own paths (see addColumn).
+ */
 export class CsvColumns {
-  private readonly columns: string[] = []
+  private readonly head: ColumnNode = { name: '', next: null }
+  private tail = this.head
   private readonly known = new Set<string>()
+  /** Path ("a", "a.b", … every prefix of a column, the column itself included) → its last column. */
+  private readonly lastUnder = new Map<string, ColumnNode>()
 
   add(record: Record<string, unknown>): void {
     for (const column of flattenRecord(record).keys()) this.addColumn(column)
   }
 
   list(): string[] {
-    return [...this.columns]
+    const columns: string[] = []
+    for (let node = this.head.next; node !== null; node = node.next) columns.push(node.name)
+    return columns
   }
 
   private addColumn(column: string): void {
     if (this.known.has(column)) return
     this.known.add(column)
-    const path = column.split('.')
-    let at = this.columns.length
-    let best = 0
-    this.columns.forEach((existing, i) => {
-      const shared = sharedParents(path, existing.split('.'))
-      if (shared > 0 && shared >= best) {
-        best = shared
-        at = i + 1
-      }
-    })
-    this.columns.splice(at, 0, column)
+    // paths[j]: the first j + 1 segments; the last one is the column itself.
+    const paths: string[] = []
+    for (let dot = column.indexOf('.'); dot !== -1; dot = column.indexOf('.', dot + 1)) paths.push(column.slice(0, dot))
+    paths.push(column)
+    let shared = paths.length - 1 // parent paths only: a column never goes under itself
+    while (shared > 0 && !this.lastUnder.has(paths[shared - 1]!)) shared--
+    const after = shared > 0 ? this.lastUnder.get(paths[shared - 1]!)! : this.tail
+    const node: ColumnNode = { name: column, next: after.next }
+    after.next = node
+    if (after === this.tail) this.tail = node
+    // Every column under the shared paths is at or before `after`, so the new column becomes
+    // their last exactly when `after` was. No column is under the longer paths, except the
+    // column's own (its descendants, all under the shared path, so before it): it is their last.
+    for (let j = 0; j < paths.length; j++) {
+      if (j >= shared || this.lastUnder.get(paths[j]!) === after) this.lastUnder.set(paths[j]!, node)
+    }
   }
 }
 

@@ -23,6 +23,21 @@ describe('exportParts', () => {
     expect(exportParts(viewers, 'json').join('')).toBe(`${JSON.stringify(viewers, null, 2)}\n`)
     expect(exportParts([], 'json').join('')).toBe('[]\n')
   })
+
+  it('neutralises formula-looking text as the CLI does', () => {
+    const hostile = [{ eventName: '=HYPERLINK("http://evil.example","x")', os: '@SUM(1)', viewersCount: -3 }]
+    const lines = exportParts(hostile, 'csv').join('').split('\r\n')
+    expect(lines[1]).toBe(`"'=HYPERLINK(""http://evil.example"",""x"")",'@SUM(1),-3`)
+  })
+
+  it('starts a CSV with a byte-order mark when asked, and JSON never', async () => {
+    const csv = new Blob(exportParts(viewers, 'csv', { bom: true }))
+    const bytes = new Uint8Array(await csv.arrayBuffer())
+    expect([...bytes.slice(0, 4)]).toEqual([0xef, 0xbb, 0xbf, 'v'.charCodeAt(0)])
+    expect(exportParts(viewers, 'csv', { bom: true }).slice(1).join('')).toBe(toCsv(viewers))
+    expect(exportParts(viewers, 'csv')[0]!.charCodeAt(0)).toBe('v'.charCodeAt(0))
+    expect(exportParts(viewers, 'json', { bom: true }).join('')).toBe(`${JSON.stringify(viewers, null, 2)}\n`)
+  })
 })
 
 describe('exportFileName', () => {
@@ -39,21 +54,31 @@ describe('fetchAllChunks', () => {
     total
   })
 
-  it('reads every chunk, reporting progress after each', async () => {
+  it('hands on every chunk, with the progress after each', async () => {
     const progress: [number, number][] = []
-    const records = await fetchAllChunks(source(12), (d, t) => progress.push([d, t]), undefined, 5)
+    const records: Record<string, unknown>[] = []
+    const count = await fetchAllChunks(
+      source(12),
+      (chunk, d, t) => {
+        records.push(...chunk)
+        progress.push([d, t])
+      },
+      undefined,
+      5
+    )
+    expect(count).toBe(12)
     expect(records.map((r) => r.n)).toEqual([...Array(12).keys()])
     expect(progress).toEqual([[5, 12], [10, 12], [12, 12]])
   })
 
   it('stops at an empty chunk (the list shrank) and on an empty export', async () => {
-    expect(await fetchAllChunks(async () => ({ records: [], total: 10 }), () => {}, undefined, 5)).toEqual([])
-    expect(await fetchAllChunks(source(0), () => {}, undefined, 5)).toEqual([])
+    expect(await fetchAllChunks(async () => ({ records: [], total: 10 }), () => {}, undefined, 5)).toBe(0)
+    expect(await fetchAllChunks(source(0), () => {}, undefined, 5)).toBe(0)
   })
 
   it('stops between chunks when cancelled', async () => {
     const controller = new AbortController()
-    const run = fetchAllChunks(source(100), (done) => done >= 10 && controller.abort(), controller.signal, 5)
+    const run = fetchAllChunks(source(100), (_chunk, done) => done >= 10 && controller.abort(), controller.signal, 5)
     await expect(run).rejects.toBeInstanceOf(ExportCancelled)
   })
 })

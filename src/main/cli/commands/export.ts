@@ -1,6 +1,7 @@
 // `eventwatch export sessions|viewers|snapshots|alerts`: cached data on stdout, under the API's
 // own field names (alerts: their history), as a JSON array or CSV. Output is written as it is read, in chunks, so a session
-// with 100,000 viewers never sits in memory as one string.
+// with 100,000 viewers never sits in memory as one string. CSV text cells that a spreadsheet would
+// run as formulas are neutralised (src/shared/csv.ts); --bom adds the byte-order mark Excel needs.
 import { existsSync } from 'node:fs'
 import { once } from 'node:events'
 import { Option, type Command } from 'commander'
@@ -19,13 +20,14 @@ import {
   type SessionLocation
 } from '../../core/store/exports'
 import { CliError } from '../errors'
-import { csvColumns, csvLines } from '../csv'
+import { csvColumns, csvLines, UTF8_BOM } from '../csv'
 
 type Format = 'json' | 'csv'
 
 interface ExportOptions {
   db: string
   format: Format
+  bom?: boolean
 }
 
 interface SessionOptions extends ExportOptions {
@@ -67,12 +69,16 @@ async function writeJson(out: ChunkedOutput, records: Iterable<ExportRecord>): P
   await out.write(first ? '[]\n' : '\n]\n')
 }
 
-async function writeCsv(out: ChunkedOutput, source: Source, whenEmpty: readonly string[]): Promise<void> {
+async function writeCsv(out: ChunkedOutput, source: Source, whenEmpty: readonly string[], bom: boolean): Promise<void> {
+  if (bom) await out.write(UTF8_BOM)
   for (const line of csvLines(source(), csvColumns(source(), whenEmpty))) await out.write(line)
 }
 
 /** Opens the cache (which must exist), runs `body` in one read transaction, closes it. */
-async function withCache(file: string, body: (db: Db) => Promise<void>): Promise<void> {
+async function withCache(opts: ExportOptions, body: (db: Db) => Promise<void>): Promise<void> {
+  // JSON readers reject or mangle a byte-order mark (RFC 8259 forbids sending one).
+  if (opts.bom && opts.format === 'json') throw new CliError('--bom applies to CSV only: use it with --format csv (JSON never starts with a byte-order mark).')
+  const file = opts.db
   if (!existsSync(file)) throw new CliError(`no cache at ${file} (run "eventwatch sync --once --db ${file}" first).`)
   const db = openDatabase(file)
   // `export … | head` closes the pipe early: stop quietly instead of dying on EPIPE.
@@ -95,10 +101,10 @@ async function withCache(file: string, body: (db: Db) => Promise<void>): Promise
   }
 }
 
-async function print(format: Format, source: Source, whenEmpty: readonly string[]): Promise<void> {
+async function print(opts: ExportOptions, source: Source, whenEmpty: readonly string[]): Promise<void> {
   const out = new ChunkedOutput(process.stdout)
-  if (format === 'json') await writeJson(out, source())
-  else await writeCsv(out, source, whenEmpty)
+  if (opts.format === 'json') await writeJson(out, source())
+  else await writeCsv(out, source, whenEmpty, opts.bom === true)
   await out.flush()
 }
 
@@ -150,6 +156,7 @@ function withCommonOptions(command: Command): Command {
   return command
     .option('--db <file>', "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)", defaultDbFile())
     .addOption(new Option('--format <format>', 'output format').choices(['json', 'csv']).default('json'))
+    .option('--bom', 'start the CSV with a UTF-8 byte-order mark, so Excel reads it as UTF-8')
 }
 
 function withSessionOptions(command: Command): Command {
@@ -162,15 +169,15 @@ export function registerExport(program: Command): void {
   const exp = program.command('export').description('print cached data on stdout (JSON array or CSV)')
 
   withCommonOptions(exp.command('sessions').description('print the cached sessions')).action((opts: ExportOptions) =>
-    withCache(opts.db, async (db) => {
+    withCache(opts, async (db) => {
       const sessions = exportSessions(db)
-      await print(opts.format, () => sessions, SESSION_FIELDS)
+      await print(opts, () => sessions, SESSION_FIELDS)
     })
   )
 
   withSessionOptions(exp.command('viewers').description("print a session's cached viewers")).action(
     (opts: SessionOptions) =>
-      withCache(opts.db, async (db) => {
+      withCache(opts, async (db) => {
         const where = locate(db, opts.db, opts.session, opts.connection)
         // An empty list and a list never fetched are different answers: say which.
         if (!where.hasViewerList) {
@@ -178,29 +185,29 @@ export function registerExport(program: Command): void {
             `the viewers of session "${opts.session}" are not cached yet (run "eventwatch sync --once --db ${opts.db}").`
           )
         }
-        await print(opts.format, () => iterateViewers(db, opts.session, where.connectionId), VIEWER_FIELDS)
+        await print(opts, () => iterateViewers(db, opts.session, where.connectionId), VIEWER_FIELDS)
       })
   )
 
   withSessionOptions(exp.command('snapshots').description("print a session's cached snapshots (one per poll while live)")).action(
     (opts: SessionOptions) =>
-      withCache(opts.db, async (db) => {
+      withCache(opts, async (db) => {
         const where = locate(db, opts.db, opts.session, opts.connection)
         const snapshots = exportSnapshots(db, opts.session, where.connectionId)
-        await print(opts.format, () => snapshots, SNAPSHOT_FIELDS)
+        await print(opts, () => snapshots, SNAPSHOT_FIELDS)
       })
   )
 
   withCommonOptions(
     exp.command('alerts').description('print the alert history: each alert with its transitions (CSV: one row per transition)')
   ).action((opts: ExportOptions) =>
-    withCache(opts.db, async (db) => {
+    withCache(opts, async (db) => {
       if (opts.format === 'csv') {
         const rows = alertTransitionRows(db)
-        await print('csv', () => rows, ALERT_TRANSITION_FIELDS)
+        await print(opts, () => rows, ALERT_TRANSITION_FIELDS)
       } else {
         const alerts = alertHistory(db)
-        await print('json', () => alerts, [])
+        await print(opts, () => alerts, [])
       }
     })
   )

@@ -1,6 +1,6 @@
 // Hands a file to the browser's (or Electron's) download: a Blob behind an <a download>.
-export function downloadFile(parts: BlobPart[], fileName: string, type: string): void {
-  const url = URL.createObjectURL(new Blob(parts, { type }))
+export function downloadFile(file: Blob, fileName: string): void {
+  const url = URL.createObjectURL(file)
   const link = document.createElement('a')
   link.href = url
   link.download = fileName

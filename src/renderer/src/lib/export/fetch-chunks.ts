@@ -1,5 +1,5 @@
 // Every record of an export, fetched a chunk at a time so a large one shows progress and can be
-// cancelled between chunks.
+// cancelled between chunks. Each chunk goes straight on to the assembler: the page keeps none.
 
 export const CHUNK_SIZE = 5000
 
@@ -17,25 +17,26 @@ export class ExportCancelled extends Error {
 }
 
 /**
- * Reads chunks until `total` records are in (or a chunk comes back empty: the list shrank).
- * `onProgress(done, total)` after each chunk; `signal` stops it before the next one.
+ * Reads chunks until `total` records are in (or a chunk comes back empty: the list shrank), and
+ * returns how many came. `onChunk(records, done, total)` after each chunk; `signal` stops it
+ * before the next one.
  */
 export async function fetchAllChunks(
   fetchChunk: FetchChunk,
-  onProgress: (done: number, total: number) => void,
+  onChunk: (records: Record<string, unknown>[], done: number, total: number) => void,
   signal?: AbortSignal,
   chunkSize = CHUNK_SIZE
-): Promise<Record<string, unknown>[]> {
-  const records: Record<string, unknown>[] = []
+): Promise<number> {
+  let done = 0
   let total = Infinity
-  while (records.length < total) {
+  while (done < total) {
     if (signal?.aborted) throw new ExportCancelled()
-    const chunk = await fetchChunk(records.length, chunkSize)
+    const chunk = await fetchChunk(done, chunkSize)
     if (signal?.aborted) throw new ExportCancelled()
     total = chunk.total
-    for (const record of chunk.records) records.push(record)
-    onProgress(records.length, Math.max(total, records.length))
+    done += chunk.records.length
+    onChunk(chunk.records, done, Math.max(total, done))
     if (chunk.records.length === 0) break
   }
-  return records
+  return done
 }
