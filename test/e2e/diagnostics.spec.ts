@@ -2,7 +2,8 @@
 // diagnostics view says what was skipped and where.
 import { expect, test } from '@playwright/test'
 import { startSimulator, type RunningSimulator } from '../../src/main/core/simulator/server'
-import { startBrowserHost, type BrowserHost } from './browser-host'
+import type { BrowserHost } from './browser-host'
+import { startBrowserHostFor } from './support/simulator-host'
 
 let sim: RunningSimulator
 let host: BrowserHost
@@ -10,12 +11,7 @@ let host: BrowserHost
 test.beforeAll(async () => {
   sim = await startSimulator({ liveSessions: 4, endedSessions: 2, viewersPerSession: 60 })
   sim.faults.driftSchema(true)
-  const c = sim.credentials
-  host = await startBrowserHost(
-    ['--interval', '2', '--base-url', sim.baseUrl, '--auth-url', sim.authUrl, '--platform-id', c.platformId,
-      '--tenant-id', c.tenantId, '--client-id', c.clientId],
-    { EVENTWATCH_CLIENT_SECRET: c.clientSecret }
-  )
+  host = await startBrowserHostFor(sim)
 })
 
 test.afterAll(async () => {

@@ -20,6 +20,7 @@ import * as sessionsModule from '../../src/main/core/store/sessions'
 import { storeSessionList, storeSessionSnapshot } from '../../src/main/core/store/sessions'
 import { upsertConnection } from '../../src/main/core/store/connections'
 import { storeViewerList } from '../../src/main/core/store/viewers'
+import { parseCsv } from '../support/parse-csv'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const BIN = join(ROOT, 'bin', 'eventwatch.js')
@@ -258,35 +259,6 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
       resolvePromise({ code, stdout: bytes.toString('utf8'), stderr, bytes })
     })
   })
-}
-
-/** RFC 4180 rows (the CSV module's own tests check the writer; this checks the command). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = []
-  let row: string[] = []
-  let cell = ''
-  let quoted = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"'
-        i++
-      } else if (c === '"') quoted = false
-      else cell += c
-    } else if (c === '"') quoted = true
-    else if (c === ',') {
-      row.push(cell)
-      cell = ''
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(cell)
-      rows.push(row)
-      row = []
-      cell = ''
-      i++
-    } else cell += c
-  }
-  return rows
 }
 
 function csvObjects(text: string): Record<string, string>[] {

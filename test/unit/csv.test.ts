@@ -1,36 +1,7 @@
 // CSV for exports: nested values flattened into columns, RFC 4180 quoting, stable columns.
 import { describe, expect, it } from 'vitest'
 import { csvCell, csvColumns, csvLines, flattenRecord, toCsv } from '../../src/main/cli/csv'
-
-/** Minimal RFC 4180 reader, to check the output parses back cell for cell. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = []
-  let row: string[] = []
-  let cell = ''
-  let quoted = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"'
-        i++
-      } else if (c === '"') quoted = false
-      else cell += c
-    } else if (c === '"') quoted = true
-    else if (c === ',') {
-      row.push(cell)
-      cell = ''
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(cell)
-      rows.push(row)
-      row = []
-      cell = ''
-      i++
-    } else cell += c
-  }
-  expect(cell).toBe('') // every line ends in CRLF
-  return rows
-}
+import { parseCsv } from '../support/parse-csv'
 
 describe('flattenRecord', () => {
   it('turns objects into dotted columns and joins arrays of scalars with ";"', () => {
