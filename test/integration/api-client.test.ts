@@ -305,21 +305,33 @@ describe('ReportingClient against quirky but valid answers', () => {
     }
   })
 
-  it('raises an ApiError instead of looping on a repeated cursor', async () => {
+  it('ends the listing on a repeated cursor, keeping the pages read, instead of looping', async () => {
     const q = await quirkyServer(() => ({ json: { data: [session()], pagination: { nextCursor: 'same-again' } } }))
-    const error = await rejection(q.client.listSessions())
-    expect(error.kind).toBe('response-format')
-    expect(error.message).toMatch(/cursor/)
+    const list = await q.client.listSessions()
+    expect(list.ended).toBe('repeated-cursor')
+    expect(list.pages).toBe(2)
+    expect(list.sessions).toHaveLength(2) // each page is its own unit: both kept
     expect(q.dataRequests).toBe(2)
   })
 
-  it('raises an ApiError when cursors cycle between two values', async () => {
+  it('ends the listing when cursors cycle between two values', async () => {
     const q = await quirkyServer((hit) => ({
-      json: { data: [], pagination: { nextCursor: hit.url.searchParams.get('cursor') === 'a' ? 'b' : 'a' } }
+      json: { data: [session()], pagination: { nextCursor: hit.url.searchParams.get('cursor') === 'a' ? 'b' : 'a' } }
     }))
-    const error = await rejection(q.client.listSessions())
-    expect(error.kind).toBe('response-format')
-    expect(q.dataRequests).toBeLessThanOrEqual(3)
+    const list = await q.client.listSessions()
+    expect(list.ended).toBe('repeated-cursor')
+    expect(list.sessions).toHaveLength(3)
+    expect(q.dataRequests).toBe(3)
+  })
+
+  it('takes a numeric nextCursor as its decimal text', async () => {
+    const q = await quirkyServer((hit) => {
+      const cursor = hit.url.searchParams.get('cursor')
+      return { json: { data: [session()], ...(cursor === null ? { pagination: { nextCursor: 42 } } : {}) } }
+    })
+    const list = await q.client.listSessions()
+    expect(list.sessions).toHaveLength(2)
+    expect(q.hits.at(-1)?.url.searchParams.get('cursor')).toBe('42')
   })
 
   it('skips a record missing a required field, counts it, and keeps the rest', async () => {

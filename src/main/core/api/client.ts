@@ -1,11 +1,12 @@
 // The reporting API's endpoints for one connection: the headers of the spec on every request,
 // retries for trouble that passes, one token renewal on 401, tolerant parsing that skips and
-// reports bad records, and pagination that cannot loop.
+// reports bad records, pagination that cannot loop, and viewers handed over a page at a time
+// (a list of millions never sits in memory). Every call takes a signal that stops it at once.
 import type { ErrorKind } from '../../../shared/error-kinds'
 import type { ConnectionTarget, Credentials } from './connection'
 import { ApiError } from './errors'
 import { requestJson } from './http'
-import { DEFAULT_MAX_PAGES, followCursor } from './pagination'
+import { followCursor, type CursorWalkResult } from './pagination'
 import { sessionFilters, withQuery, type GetSessionParams, type ListSessionsParams } from './query'
 import { withRetry, type RetryInfo, type RetryPolicy } from './retry'
 import {
@@ -33,6 +34,7 @@ export interface SessionList {
   sessions: EventSessionRecord[]
   skipped: SkippedRecord[]
   pages: number
+  ended: CursorWalkResult['ended']
 }
 
 export interface ViewerList {
@@ -40,6 +42,27 @@ export interface ViewerList {
   skipped: SkippedRecord[]
   pages: number
 }
+
+/** What a streamed viewer listing handed over. */
+export interface ViewerStream {
+  viewers: number
+  skipped: number
+  pages: number
+  ended: CursorWalkResult['ended']
+}
+
+export interface CallOptions {
+  /** Stops the call at once: no request after it, the wait or request in hand ends. */
+  signal?: AbortSignal
+}
+
+export interface ListSessionsOptions extends CallOptions {
+  /** Each page's sessions as it arrives (a page is its own unit: store it). */
+  onPage?: (sessions: EventSessionRecord[]) => void
+}
+
+/** A page of viewers; the next page is asked for once the returned promise resolves. */
+export type ViewerPageHandler = (viewers: ViewerRecord[]) => Promise<void> | void
 
 /** Something that went wrong but did not (yet) fail the call: a skipped record, a retry. */
 export interface ClientDiagnostic {
@@ -55,7 +78,7 @@ export interface ReportingClientOptions {
   timeoutMs?: number
   maxBodyBytes?: number
   retry?: Partial<RetryPolicy>
-  /** Bound on pages per listing. Default 1000. */
+  /** Bound on pages per listing. Default none: a listing is bounded by its caller's deadline. */
   maxPages?: number
   onDiagnostic?: (diagnostic: ClientDiagnostic) => void
   /** Shared with every other connection's client: in-flight and per-second bounds. */
@@ -84,49 +107,73 @@ export class ReportingClient {
     })
   }
 
-  async listSessions(params: ListSessionsParams = {}): Promise<SessionList> {
+  async listSessions(params: ListSessionsParams = {}, options: ListSessionsOptions = {}): Promise<SessionList> {
     const filters = sessionFilters(SESSIONS, params) // a bad date fails here, before any request
-    const result: SessionList = { sessions: [], skipped: [], pages: 0 }
+    const result: SessionList = { sessions: [], skipped: [], pages: 0, ended: 'last-page' }
     const skips = this.skipReporter(SESSIONS, result.skipped)
-    result.pages = await followCursor({
+    const walked = await followCursor({
       endpoint: SESSIONS,
-      maxPages: this.options.maxPages ?? DEFAULT_MAX_PAGES,
+      maxPages: this.options.maxPages,
       firstCursor: params.cursor,
+      signal: options.signal,
       fetchPage: async (cursor) => {
-        const body = await this.get(SESSIONS, withQuery('/v1/events/sessions', withCursor(filters, cursor)))
+        const body = await this.get(SESSIONS, withQuery('/v1/events/sessions', withCursor(filters, cursor)), options.signal)
         const page = SessionListPageSchema.safeParse(body)
         if (!page.success) throw new ApiError('response-format', SESSIONS, 'response is not a session list')
+        const sessions: EventSessionRecord[] = []
         for (const item of page.data.data ?? []) {
           const parsed = EventSessionSchema.safeParse(item)
-          if (parsed.success) result.sessions.push(parsed.data)
+          if (parsed.success) sessions.push(parsed.data)
           else skips.skip(recordLabel('session', item, 'eventSessionId'), parsed.error.issues[0], item)
         }
-        return page.data.pagination?.nextCursor
+        result.sessions.push(...sessions)
+        options.onPage?.(sessions)
+        return { next: page.data.pagination?.nextCursor, records: page.data.data?.length ?? 0 }
       }
     })
+    result.pages = walked.pages
+    result.ended = walked.ended
+    this.reportRepeatedCursor(SESSIONS, walked)
     skips.finish()
     return result
   }
 
-  async getSession(eventSessionId: string, params: GetSessionParams = {}): Promise<EventSessionRecord> {
+  async getSession(eventSessionId: string, params: GetSessionParams = {}, options: CallOptions = {}): Promise<EventSessionRecord> {
     const query: [string, string][] = params.aggr ? [['aggr', params.aggr]] : []
-    const body = await this.get(SESSION, withQuery(`/v1/events/sessions/${encodeURIComponent(eventSessionId)}`, query))
+    const body = await this.get(SESSION, withQuery(`/v1/events/sessions/${pathSegment(SESSION, eventSessionId)}`, query), options.signal)
     const parsed = EventSessionSchema.safeParse(body)
     if (!parsed.success) throw new ApiError('response-format', SESSION, describeIssue(parsed.error.issues[0]))
     return parsed.data
   }
 
-  /** Every viewer of one session, across all pages. */
-  async listViewers(eventSessionId: string): Promise<ViewerList> {
-    const path = `/v1/events/sessions/${encodeURIComponent(eventSessionId)}/viewers`
-    const result: ViewerList = { viewers: [], skipped: [], pages: 0 }
-    const skips = this.skipReporter(VIEWERS, result.skipped)
+  /** Every viewer of one session, in memory: for small lists and tests (syncing streams them). */
+  async listViewers(eventSessionId: string, options: CallOptions = {}): Promise<ViewerList> {
+    const viewers: ViewerRecord[] = []
+    const skipped: SkippedRecord[] = []
+    const stream = await this.streamViewers(eventSessionId, (page) => void viewers.push(...page), { ...options, skipped })
+    return { viewers, skipped, pages: stream.pages }
+  }
+
+  /**
+   * Every viewer of one session, handed to `onPage` a page at a time; the next page is asked for
+   * once `onPage` has resolved, so memory holds a page or two, never the list.
+   */
+  async streamViewers(
+    eventSessionId: string,
+    onPage: ViewerPageHandler,
+    options: CallOptions & { skipped?: SkippedRecord[] } = {}
+  ): Promise<ViewerStream> {
+    const path = `/v1/events/sessions/${pathSegment(VIEWERS, eventSessionId)}/viewers`
+    const skipped = options.skipped ?? []
+    const skips = this.skipReporter(VIEWERS, skipped)
+    let count = 0
     let reportedMismatch = false
-    result.pages = await followCursor({
+    const walked = await followCursor({
       endpoint: VIEWERS,
-      maxPages: this.options.maxPages ?? DEFAULT_MAX_PAGES,
+      maxPages: this.options.maxPages,
+      signal: options.signal,
       fetchPage: async (cursor) => {
-        const body = await this.get(VIEWERS, withQuery(path, withCursor([], cursor)))
+        const body = await this.get(VIEWERS, withQuery(path, withCursor([], cursor)), options.signal)
         const page = ViewerListPageSchema.safeParse(body)
         if (!page.success) throw new ApiError('response-format', VIEWERS, 'response is not a viewer list')
         const echoed = page.data.eventSessionId
@@ -134,44 +181,55 @@ export class ReportingClient {
           reportedMismatch = true // odd but not fatal: the path said which session we asked for
           this.diagnose('response-format', VIEWERS, 'the viewer list names another eventSessionId than requested')
         }
-        for (const item of page.data.data ?? []) {
+        const viewers: ViewerRecord[] = []
+        const items = page.data.data ?? []
+        for (const item of items) {
           const asIs = viewerAsIs(item)
           if (asIs) {
-            result.viewers.push(asIs)
+            viewers.push(asIs)
             continue
           }
           const parsed = ViewerSchema.safeParse(item)
-          if (parsed.success) result.viewers.push(parsed.data)
+          if (parsed.success) viewers.push(parsed.data)
           else skips.skip(`${recordLabel('viewer', item, 'viewerId')} of session ${eventSessionId.slice(0, 64)}`, parsed.error.issues[0], item)
         }
-        return page.data.pagination?.nextCursor
+        count += viewers.length
+        if (viewers.length > 0) await onPage(viewers)
+        return { next: page.data.pagination?.nextCursor, records: items.length }
       }
     })
+    this.reportRepeatedCursor(VIEWERS, walked)
     skips.finish()
-    return result
+    return { viewers: count, skipped: skipped.length, pages: walked.pages, ended: walked.ended }
+  }
+
+  private reportRepeatedCursor(endpoint: string, walked: CursorWalkResult): void {
+    if (walked.ended !== 'repeated-cursor') return
+    this.diagnose('response-format', endpoint, `the service repeated a page cursor after ${walked.pages} pages; the listing ends there, with every page read kept`)
   }
 
   /** One data request: retried when the trouble may pass; a 401 renews the token once. */
-  private async get(endpoint: string, path: string): Promise<unknown> {
+  private async get(endpoint: string, path: string, signal: AbortSignal | undefined): Promise<unknown> {
     let renewed = false
     const policy = this.options.retry ?? {}
     return withRetry(
       async () => {
-        const token = await this.tokens.get()
+        const token = await this.tokens.get(signal)
         try {
-          return await this.limited(() => this.send(endpoint, path, token))
+          return await this.limited(() => this.send(endpoint, path, token, signal), signal)
         } catch (error) {
           // An expired or revoked token: renew once and retry once (per call, not per attempt).
           if (!renewed && error instanceof ApiError && error.status === 401) {
             renewed = true
-            const renewedToken = await this.tokens.renewAfterRejection(token)
-            return this.limited(() => this.send(endpoint, path, renewedToken))
+            const renewedToken = await this.tokens.renewAfterRejection(token, signal)
+            return this.limited(() => this.send(endpoint, path, renewedToken, signal), signal)
           }
           throw error
         }
       },
       {
         ...policy,
+        signal,
         onRetry: (info) => {
           // Rate limited: the whole connection waits, not just this request.
           if (info.fromRetryAfter) this.options.limiter?.backOff(this.target.id, info.delayMs)
@@ -182,11 +240,11 @@ export class ReportingClient {
     )
   }
 
-  private limited<T>(request: () => Promise<T>): Promise<T> {
-    return this.options.limiter ? this.options.limiter.run(this.target.id, request) : request()
+  private limited<T>(request: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    return this.options.limiter ? this.options.limiter.run(this.target.id, request, signal) : request()
   }
 
-  private async send(endpoint: string, path: string, token: string): Promise<unknown> {
+  private async send(endpoint: string, path: string, token: string, signal: AbortSignal | undefined): Promise<unknown> {
     const headers: Record<string, string> = {
       Authorization: `Bearer ${token}`,
       'platform-id': this.target.platformId,
@@ -200,7 +258,8 @@ export class ReportingClient {
       headers,
       timeoutMs: this.options.timeoutMs,
       maxBodyBytes: this.options.maxBodyBytes,
-      clock: this.options.clock
+      clock: this.options.clock,
+      signal
     })
     return response.body
   }
@@ -230,6 +289,23 @@ export class ReportingClient {
 }
 
 type Issue = { path: PropertyKey[]; message: string }
+
+/**
+ * Whether an id can be one segment of a request path. Ids are opaque, but "." and ".." cannot
+ * be: URL parsing resolves them (percent-encoded as %2E too), so the request would reach
+ * another endpoint. Such a session is kept as listed; its details and viewers are not asked for.
+ */
+export function isAddressableId(id: string): boolean {
+  return id !== '.' && id !== '..'
+}
+
+/** An id as one path segment: percent-encoded, never one that URL parsing would resolve. */
+function pathSegment(endpoint: string, id: string): string {
+  if (!isAddressableId(id)) {
+    throw new ApiError('response-format', endpoint, `the id "${id}" cannot be sent in a URL path (it would address another endpoint); not requested`)
+  }
+  return encodeURIComponent(id)
+}
 
 function withCursor(filters: readonly [string, string][], cursor: string | undefined): [string, string][] {
   return cursor ? [...filters, ['cursor', cursor]] : [...filters]

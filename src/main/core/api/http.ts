@@ -1,6 +1,7 @@
 // One JSON request, made robust: a timeout on the whole exchange (headers and body), a size cap
 // enforced while the body streams in, a content-type check, and every failure turned into an
 // ApiError of the shared taxonomy with a short reason that never echoes a token or a secret.
+import { cancellation, throwIfAborted } from '../net/abort'
 import { ApiError, kindOfStatus } from './errors'
 import { classifyNetworkError } from './network-errors'
 import { shortReason } from './reason'
@@ -17,6 +18,8 @@ export interface JsonRequest {
   maxBodyBytes?: number
   /** "Now", for Retry-After given as an HTTP date. */
   clock?: () => number
+  /** Stops the request at once (the signal's reason is thrown, not a network error). */
+  signal?: AbortSignal
 }
 
 export interface JsonResponse {
@@ -31,15 +34,19 @@ export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024
 const ERROR_BODY_BYTES = 64 * 1024
 
 export async function requestJson(req: JsonRequest): Promise<JsonResponse> {
+  throwIfAborted(req.signal) // no request after a stop
   const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const controller = new AbortController()
+  const stop = (): void => controller.abort()
+  req.signal?.addEventListener('abort', stop, { once: true })
   let timedOut = false
   const timer = setTimeout(() => {
     timedOut = true
     controller.abort()
   }, timeoutMs)
   const secrets = secretsOf(req)
-  const fail = (error: unknown): ApiError => {
+  const fail = (error: unknown): Error => {
+    if (req.signal?.aborted) return cancellation(req.signal)
     if (error instanceof ApiError) return error
     if (timedOut) return new ApiError('network', req.endpoint, `timed out after ${timeoutMs} ms`, undefined, undefined, 'timeout')
     const problem = classifyNetworkError(error) ?? { cause: 'other' as const, message: 'network error' }
@@ -78,6 +85,7 @@ export async function requestJson(req: JsonRequest): Promise<JsonResponse> {
     throw fail(error)
   } finally {
     clearTimeout(timer)
+    req.signal?.removeEventListener('abort', stop)
   }
 }
 

@@ -1,6 +1,7 @@
 // Retries for failures that may pass: 429 and 503 wait as long as the service asked
 // (Retry-After), other 5xx, 408 and passing network trouble back off exponentially with full
 // jitter, up to a bound. Everything else is final at once: retrying a 403 only hides it.
+import { sleep as abortableSleep, throwIfAborted } from '../net/abort'
 import { ApiError } from './errors'
 
 export interface RetryInfo {
@@ -19,7 +20,9 @@ export interface RetryPolicy {
   maxAttempts: number
   baseDelayMs: number
   maxDelayMs: number
-  sleep?: (ms: number) => Promise<void>
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
+  /** Ends every wait and attempt at once: the signal's reason is thrown. */
+  signal?: AbortSignal
   /** In [0, 1); injectable so tests are deterministic. */
   random?: () => number
   onRetry?: (info: RetryInfo) => void
@@ -30,8 +33,6 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = {
   baseDelayMs: 500,
   maxDelayMs: 30_000
 }
-
-const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Whether `error` may pass if we ask again. Authentication (401) is the token layer's. */
 export function isRetryable(error: unknown): error is ApiError {
@@ -70,15 +71,17 @@ export async function withRetry<T>(
 ): Promise<T> {
   const p = { ...DEFAULT_RETRY_POLICY, ...definedOnly(policy) }
   const maxAttempts = Math.max(1, Math.floor(p.maxAttempts))
-  const sleep = p.sleep ?? realSleep
+  const sleep = p.sleep ?? abortableSleep
   for (let attempt = 1; ; attempt++) {
+    throwIfAborted(p.signal)
     try {
       return await operation(attempt)
     } catch (error) {
+      throwIfAborted(p.signal) // a stop, not a failure to retry
       if (attempt >= maxAttempts || !isRetryable(error)) throw error
       const { delayMs, fromRetryAfter } = retryDelay(error, attempt, p)
       p.onRetry?.({ attempt, maxAttempts, delayMs, fromRetryAfter, error })
-      await sleep(delayMs)
+      await sleep(delayMs, p.signal)
     }
   }
 }

@@ -30,7 +30,10 @@ export const EventSessionSchema = z.looseObject({
 })
 export type EventSessionRecord = z.output<typeof EventSessionSchema>
 
-const PaginationSchema = z.looseObject({ nextCursor: z.string().nullish() }).nullish()
+// A cursor is opaque: a number is taken as its decimal text (a number past 2^53 has lost digits
+// in JSON.parse already: the README says so).
+const CursorSchema = z.union([z.string(), z.number().finite().transform(String)]).nullish()
+const PaginationSchema = z.looseObject({ nextCursor: CursorSchema }).nullish()
 
 /** The envelope only: items are checked one by one so one bad record cannot sink a page. */
 export const SessionListPageSchema = z.looseObject({

@@ -1,5 +1,6 @@
 // Client-credentials tokens: fetched on demand, renewed ahead of expiry, one renewal shared
 // by every concurrent caller.
+import { abortable, throwIfAborted } from '../net/abort'
 import type { Credentials } from './connection'
 import { ApiError } from './errors'
 import { requestJson, type JsonRequest } from './http'
@@ -10,7 +11,7 @@ const RENEWAL_MARGIN_MS = 5 * 60_000
 
 export class TokenManager {
   private token: { value: string; renewAt: number } | null = null
-  private renewal: Promise<string> | null = null
+  private renewal: { promise: Promise<string>; controller: AbortController; waiters: number } | null = null
 
   constructor(
     private readonly authUrl: string,
@@ -20,25 +21,48 @@ export class TokenManager {
     private readonly requestOptions: Pick<JsonRequest, 'timeoutMs' | 'maxBodyBytes'> = {}
   ) {}
 
-  async get(): Promise<string> {
+  /**
+   * A valid token. A caller whose signal aborts stops waiting at once; the shared renewal goes
+   * on while anyone still waits for it, and is aborted when nobody does.
+   */
+  async get(signal?: AbortSignal): Promise<string> {
+    throwIfAborted(signal)
     if (this.token && this.token.renewAt > this.clock()) return this.token.value
-    return this.renew()
+    const renewal = this.renew()
+    renewal.waiters++
+    try {
+      return await abortable(renewal.promise, signal)
+    } finally {
+      if (--renewal.waiters === 0) {
+        // Nobody waits any more (done, or all stopped): a later caller starts afresh.
+        if (this.renewal === renewal) this.renewal = null
+        renewal.controller.abort()
+      }
+    }
   }
 
   /** Forget `rejected` (a data request got 401 with it) and get a fresh one. */
-  async renewAfterRejection(rejected: string): Promise<string> {
+  async renewAfterRejection(rejected: string, signal?: AbortSignal): Promise<string> {
     if (this.token?.value === rejected) this.token = null
-    return this.get()
+    return this.get(signal)
   }
 
-  private renew(): Promise<string> {
-    this.renewal ??= this.fetchToken().finally(() => {
-      this.renewal = null
-    })
-    return this.renewal
+  private renew(): { promise: Promise<string>; controller: AbortController; waiters: number } {
+    if (this.renewal) return this.renewal
+    const controller = new AbortController()
+    const renewal = {
+      controller,
+      waiters: 0,
+      promise: this.fetchToken(controller.signal).finally(() => {
+        if (this.renewal === renewal) this.renewal = null
+      })
+    }
+    renewal.promise.catch(() => undefined) // its waiters see the failure; nobody else must
+    this.renewal = renewal
+    return renewal
   }
 
-  private async fetchToken(): Promise<string> {
+  private async fetchToken(signal: AbortSignal): Promise<string> {
     const endpoint = 'POST /v2/auth/token'
     const { clientId, clientSecret } = await this.credentials()
     const response = await requestJson({
@@ -47,6 +71,7 @@ export class TokenManager {
       method: 'POST',
       ...this.requestOptions,
       clock: this.clock,
+      signal,
       body: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }
     }).catch((error: unknown) => {
       if (error instanceof ApiError && (error.status === 400 || error.status === 401 || error.status === 403)) {

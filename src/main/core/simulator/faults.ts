@@ -38,6 +38,10 @@ export class SimulatorFaults {
   repeatingCursors = false
   /** Records drift from the spec: missing required fields, numeric strings, unknown fields. */
   schemaDrift = false
+  /** Cursors handed out as JSON numbers (the spec says string). */
+  numericCursors = false
+  /** Every answer to a request with a cursor (a listing's later pages) is cut in half. */
+  laterPagesTruncated = false
 
   private rateLimited: Armed<RateLimitOptions> | null = null
   private serverFailures: Armed<number[]> & { next: number } = { remaining: 0, value: [], next: 0 }
@@ -121,11 +125,24 @@ export class SimulatorFaults {
     return this
   }
 
+  numberCursors(on = true): this {
+    this.numericCursors = on
+    return this
+  }
+
+  /** Listings break after their first page: the connection drops mid-list. */
+  truncateLaterPages(on = true): this {
+    this.laterPagesTruncated = on
+    return this
+  }
+
   /** Back to a well-behaved service (issued tokens stay valid). */
   reset(): this {
     this.tokenLifetimeSeconds = undefined
     this.repeatingCursors = false
     this.schemaDrift = false
+    this.numericCursors = false
+    this.laterPagesTruncated = false
     this.rateLimited = null
     this.serverFailures = { remaining: 0, value: [], next: 0 }
     this.htmlPages = null
@@ -164,8 +181,9 @@ export class SimulatorFaults {
     return undefined
   }
 
-  /** A way to spoil a successful answer, if one is armed. */
-  takeMangle(): Mangle | undefined {
+  /** A way to spoil a successful answer, if one is armed (`laterPage`: it was asked with a cursor). */
+  takeMangle(laterPage = false): Mangle | undefined {
+    if (laterPage && this.laterPagesTruncated) return { type: 'truncate' }
     if (this.truncated > 0) {
       this.truncated--
       return { type: 'truncate' }

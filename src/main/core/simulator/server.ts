@@ -10,6 +10,7 @@ import { SimulatorFaults } from './faults'
 import { sessionRecord, type SimulatedScale } from './records'
 import { sendFailure, sendJson } from './respond'
 import { ENDPOINTS, SimulatorStats } from './stats'
+import { crowdPage } from './crowd'
 import { viewerRecord } from './viewers'
 import { World, type SimSession, type WorldOptions } from './world'
 import { BodyTooLargeError, readBody } from '../net/read-body'
@@ -41,6 +42,10 @@ export interface SimulatorOptions extends Partial<Omit<WorldOptions, 'platformId
   incident?: { afterMs: number; drop?: number; minutes?: number }
   /** The scale reliabilityScore is reported on, sessions and viewers alike (default 0–100). */
   reliabilityScale?: SimulatedScale
+  /** One more live session with this many viewers, made when listed (crowd.ts): lists of millions. */
+  crowd?: { viewers: number }
+  /** Ids given to the first sessions (in start order) instead of theirs: ".", "..", "=1+1", … */
+  sessionIds?: readonly string[]
 }
 
 export interface RunningSimulator {
@@ -85,6 +90,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     },
     clock()
   )
+  if (options.crowd) world.addCrowdSession(options.crowd.viewers)
+  options.sessionIds?.forEach((id, index) => world.renameSession(index, id))
+  const seed = options.seed ?? 42
   const sessionsPageSize = options.sessionsPageSize ?? 20
   const viewersPageSize = options.viewersPageSize ?? 500
   const tokenLifetime = options.tokenLifetimeSeconds ?? 10_800
@@ -109,8 +117,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     handle(req, res).catch(() => sendJson(res, 500, { error: 'internal_error' }))
   })
 
-  /** A successful data answer, spoiled if a fault mode says so. */
-  const ok = (res: ServerResponse, body: unknown): void => sendJson(res, 200, body, faults.takeMangle())
+  /** A successful data answer, spoiled if a fault mode says so (`laterPage`: asked with a cursor). */
+  const ok = (res: ServerResponse, body: unknown, laterPage = false): void => sendJson(res, 200, body, faults.takeMangle(laterPage))
+  // Numeric cursors (a fault mode): each cursor handed out as a number, looked up when it comes back.
+  const numbered = new Map<string, string>()
+  const cursorOut = (cursor: string | undefined): string | number | undefined => {
+    if (cursor === undefined || !faults.numericCursors) return cursor
+    const number = numbered.size + 1
+    numbered.set(String(number), cursor)
+    return number
+  }
+  const cursorIn = (cursor: string | null): string | null => (cursor === null ? null : (numbered.get(cursor) ?? cursor))
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://simulator.invalid')
@@ -202,7 +219,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     if ([from, to, endedFrom, endedTo].some((d) => d === 'invalid')) {
       return sendJson(res, 400, { error: 'invalid_parameter', message: 'Date filters must be ISO 8601 date-times.' })
     }
-    const cursor = q.get('cursor')
+    const cursor = cursorIn(q.get('cursor'))
     const after = cursor ? decodeCursor(cursor) : []
     if (after === null) return sendJson(res, 400, { error: 'invalid_cursor' })
     const [afterStart, afterId] = after as [number?, string?]
@@ -220,33 +237,42 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     let next = more ? encodeCursor([last.startedAt, last.eventSessionId]) : undefined
     // Repeating: the cursor asked with, else a valid one that starts over: never an end.
     if (faults.repeatingCursors) next = cursor || next || encodeCursor([-1, ''])
-    ok(res, {
-      data: page.map((s, i) => (faults.schemaDrift ? driftSession(record(s), i) : record(s))),
-      ...(next ? { pagination: { nextCursor: next } } : {})
-    })
+    ok(
+      res,
+      {
+        data: page.map((s, i) => (faults.schemaDrift ? driftSession(record(s), i) : record(s))),
+        ...(next ? { pagination: { nextCursor: cursorOut(next) } } : {})
+      },
+      Boolean(cursor)
+    )
   }
 
   function listViewers(s: SimSession, url: URL, res: ServerResponse): void {
-    const cursor = url.searchParams.get('cursor')
+    const cursor = cursorIn(url.searchParams.get('cursor'))
     const after = cursor ? decodeCursor(cursor) : [-1]
     const afterSeq = after?.[0]
     if (typeof afterSeq !== 'number') return sendJson(res, 400, { error: 'invalid_cursor' })
     const now = world.time
-    const page = s.viewers.slice(afterSeq + 1, afterSeq + 1 + viewersPageSize)
+    const total = s.crowd ?? s.viewers.length
+    const page = s.crowd === undefined ? s.viewers.slice(afterSeq + 1, afterSeq + 1 + viewersPageSize) : crowdPage(seed, s, afterSeq, viewersPageSize)
     const last = page[page.length - 1]
-    const more = last !== undefined && last.seq < s.viewers.length - 1
+    const more = last !== undefined && last.seq < total - 1
     let next = more ? encodeCursor([last.seq]) : undefined
     if (faults.repeatingCursors) next = cursor || next || encodeCursor([-1])
-    ok(res, {
-      eventSessionId: s.eventSessionId,
-      startedAt: new Date(s.startedAt).toISOString(),
-      updatedAt: new Date(s.updatedAt).toISOString(),
-      data: page.map((v, i) => {
-        const viewer = viewerRecord(v, now, s.reliability, scale)
-        return faults.schemaDrift ? driftViewer(viewer, i) : viewer
-      }),
-      ...(next ? { pagination: { nextCursor: next } } : {})
-    })
+    ok(
+      res,
+      {
+        eventSessionId: s.eventSessionId,
+        startedAt: new Date(s.startedAt).toISOString(),
+        updatedAt: new Date(s.updatedAt).toISOString(),
+        data: page.map((v, i) => {
+          const viewer = viewerRecord(v, now, s.reliability, scale)
+          return faults.schemaDrift ? driftViewer(viewer, i) : viewer
+        }),
+        ...(next ? { pagination: { nextCursor: cursorOut(next) } } : {})
+      },
+      Boolean(cursor)
+    )
   }
 
   /** Holds a slow answer back; close() drops the held ones. */

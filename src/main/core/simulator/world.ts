@@ -56,6 +56,8 @@ export interface SimSession {
   viewers: SimViewer[]
   /** Indexes into `viewers` of those still watching. */
   active: number[]
+  /** A crowd: this many viewers, all watching, generated when listed (crowd.ts), never held. */
+  crowd?: number
 }
 
 const STEP_MS = 1000
@@ -99,6 +101,24 @@ export class World {
       this.now += dt
       this.step(dt)
     }
+  }
+
+  /** A live session of `viewers` viewers, all watching, that costs no memory (crowd.ts). */
+  addCrowdSession(viewers: number): SimSession {
+    const session = this.newSession(this.now - 30 * 60_000, 4 * 3600_000)
+    session.crowd = viewers
+    session.targetAudience = viewers
+    this.sessions.push(session)
+    this.sessions.sort((a, b) => a.startedAt - b.startedAt || a.eventSessionId.localeCompare(b.eventSessionId))
+    return session
+  }
+
+  /** Gives the `index`th session (in start order) another id: a hostile service's ids, say "." and "..". */
+  renameSession(index: number, id: string): void {
+    const session = this.sessions[index]
+    if (!session) throw new Error(`no simulated session at ${index}`)
+    session.eventSessionId = id
+    this.sessions.sort((a, b) => a.startedAt - b.startedAt || a.eventSessionId.localeCompare(b.eventSessionId))
   }
 
   find(id: string): SimSession | undefined {
@@ -169,6 +189,10 @@ export class World {
       s.reliability = clamp(s.reliability, 40, 100)
     }
 
+    if (s.crowd !== undefined) {
+      s.updatedAt = this.now // a crowd neither joins nor leaves: its viewers are made when listed
+      return
+    }
     const active = s.active.length
     const churn = active * (inIncident ? 0.004 : 0.0008) * seconds
     const joins = Math.max(0, target - active) * 0.03 * seconds + churn * (inIncident ? 0.3 : 1)

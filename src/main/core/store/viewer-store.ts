@@ -87,7 +87,8 @@ export function viewerListStore(backend: StageBackend, close: () => Promise<void
           return held ?? 0
         } catch (error) {
           // The first operation that failed names the cause (a page before this commit, say).
-          throw failure?.error ?? error
+          const first = failure as { error: unknown } | undefined // set by a callback: not narrowed
+          throw first ? first.error : error
         }
       },
       async abandon() {

@@ -1,6 +1,8 @@
 // The live-detail cadence between discovery passes: a fresh record and snapshot of each session
-// the cache holds as live for this connection, each one its own unit of work.
+// the cache holds as live for this connection, each one its own unit of work. A stop (the
+// signal) ends it at once.
 import { describeApiError, type ReportingClient } from '../api/client'
+import { isCancelled } from '../net/abort'
 import type { Db } from '../store/db'
 import { recordDiagnostic } from '../store/diagnostics'
 import { storeSessionSnapshot } from '../store/sessions'
@@ -10,6 +12,8 @@ import type { SyncProblem } from './sync-pass'
 export interface DetailsReport {
   snapshots: number
   problems: SyncProblem[]
+  /** A stop cut it short (not a failure). */
+  stopped?: boolean
 }
 
 export async function refreshDetails(
@@ -18,14 +22,20 @@ export async function refreshDetails(
   client: ReportingClient,
   sessionIds: readonly string[],
   clock: () => number = Date.now,
-  concurrency = 4
+  concurrency = 4,
+  signal?: AbortSignal
 ): Promise<DetailsReport> {
   const report: DetailsReport = { snapshots: 0, problems: [] }
   await forEachLimited(sessionIds, concurrency, async (id) => {
+    if (report.stopped) return
     try {
-      storeSessionSnapshot(db, connectionId, await client.getSession(id), clock())
+      storeSessionSnapshot(db, connectionId, await client.getSession(id, {}, { signal }), clock())
       report.snapshots++
     } catch (error) {
+      if (isCancelled(error)) {
+        report.stopped = true
+        return
+      }
       const problem = describeApiError(error)
       report.problems.push(problem)
       const endpoint = (error as { endpoint?: unknown }).endpoint

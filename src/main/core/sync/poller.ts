@@ -3,9 +3,12 @@
 // and each live session's viewers on a slower clock. It can be paused, asked to refresh one
 // session now, and says once when the service becomes unreachable and once when it is back,
 // backing off in between. The same poller serves the desktop app, the browser host and the CLI.
+// Pausing or stopping ends the unit of work in hand at once (its signal): no request after it,
+// nothing half-stored.
 import type { PollState } from '../../../shared/domain'
 import { realTimers, type Timers } from '../../../shared/timers'
 import { describeApiError, type ReportingClient } from '../api/client'
+import { isCancelled } from '../net/abort'
 import type { Db } from '../store/db'
 import { liveSessionIds, storeSessionList, storeSessionSnapshot } from '../store/sessions'
 import { finishSyncRun, startSyncRun, type SyncRunKind } from '../store/sync-runs'
@@ -65,6 +68,8 @@ export interface PollerOptions {
   onProgress?: (progress: SyncProgress) => void
   /** Where viewer lists are stored (default: on this thread); the owner closes it. */
   viewerStore?: ViewerListStore
+  /** Bound on one full pass (sync-pass.ts's default when absent). */
+  passDeadlineMs?: number
 }
 
 /** What a unit of work stored, for its sync run. */
@@ -82,7 +87,8 @@ export class Poller {
   private lastTick: Promise<void> = Promise.resolve()
   private running = false
   private paused = false
-  private stopping: AbortController | null = null
+  /** The signal of the unit of work in hand: stop and pause abort it. */
+  private unit: AbortController | null = null
   private nextDiscoveryAt = 0
   private nextDetailAt = 0
   private failures = 0
@@ -120,19 +126,21 @@ export class Poller {
     if (!this.paused) this.lastTick = this.tick()
   }
 
-  /** Stops polling; the unit of work in hand finishes and is stored first. */
+  /** Stops polling: the unit of work in hand ends at once (what is whole is stored). */
   async stop(): Promise<void> {
     this.running = false
     this.cancelTimer()
-    this.stopping?.abort()
+    this.unit?.abort()
     await this.inFlight?.catch(() => undefined)
     this.setStatus({ state: 'stopped' })
   }
 
+  /** No request from now on: the unit in hand ends at once, as for stop. */
   pause(): void {
     if (this.paused) return
     this.paused = true
     this.cancelTimer()
+    this.unit?.abort()
     this.setStatus({ state: 'paused' })
   }
 
@@ -146,7 +154,7 @@ export class Poller {
 
   /** A full pass now (sharing one under way), whatever the cadences say. */
   pollOnce(): Promise<PollOutcome> {
-    this.currentPass ??= this.exclusive(() => this.discover()).finally(() => {
+    this.currentPass ??= this.exclusive((signal) => this.discover(signal)).finally(() => {
       this.currentPass = null
     })
     return this.currentPass
@@ -154,30 +162,46 @@ export class Poller {
 
   /** One session's record, snapshot and viewer list, now: a unit of work like any other. */
   refreshSession(eventSessionId: string): Promise<{ snapshot: boolean; viewers: number }> {
-    return this.exclusive(() =>
+    return this.exclusive((signal) =>
       this.recorded('refresh', async (run) => {
         const now = this.clock()
-        const detail = await this.client.getSession(eventSessionId)
+        const detail = await this.client.getSession(eventSessionId, {}, { signal })
         storeSessionSnapshot(this.db, this.options.connectionId, detail, now)
         run.snapshots = 1
-        const list = await this.client.listViewers(eventSessionId)
-        await this.viewerStore.store(this.options.connectionId, eventSessionId, list.viewers, this.clock(), list.pages)
+        const list = this.viewerStore.begin(this.options.connectionId, eventSessionId, now)
+        let viewers: number
+        try {
+          const stream = await this.client.streamViewers(eventSessionId, (page) => list.add(page), { signal })
+          viewers = await list.commit(stream.pages, this.clock())
+        } catch (error) {
+          await list.abandon()
+          throw error
+        }
         this.viewersFetchedAt.set(eventSessionId, now)
         run.viewerLists = 1
-        run.viewers = list.viewers.length
-        return { snapshot: true, viewers: list.viewers.length }
+        run.viewers = viewers
+        return { snapshot: true, viewers }
       })
     )
   }
 
   /** One date range of sessions from the service into the cache (Connections → fetch a range). */
   fetchRange(from: Date, to: Date): Promise<{ listed: number }> {
-    return this.exclusive(() =>
+    return this.exclusive((signal) =>
       this.recorded('range', async (run) => {
-        const list = await this.client.listSessions({ startedAtFrom: from, startedAtTo: to })
-        storeSessionList(this.db, this.options.connectionId, list.sessions, this.clock())
-        run.listed = list.sessions.length
-        return { listed: list.sessions.length }
+        run.listed = 0
+        // Each page is its own unit: what arrived before a failure is kept.
+        await this.client.listSessions(
+          { startedAtFrom: from, startedAtTo: to },
+          {
+            signal,
+            onPage: (page) => {
+              storeSessionList(this.db, this.options.connectionId, page, this.clock())
+              run.listed = (run.listed ?? 0) + page.length
+            }
+          }
+        )
+        return { listed: run.listed }
       })
     )
   }
@@ -194,6 +218,10 @@ export class Poller {
       finishSyncRun(this.db, id, { outcome: 'ok', ...run }, this.clock())
       return result
     } catch (error) {
+      if (isCancelled(error)) {
+        finishSyncRun(this.db, id, { outcome: 'stopped', ...run }, this.clock())
+        throw error
+      }
       const problem = describeApiError(error)
       finishSyncRun(this.db, id, { outcome: run.snapshots || run.listed ? 'partial' : 'failed', ...run, problems: 1, error: problem.message }, this.clock())
       throw error
@@ -202,10 +230,21 @@ export class Poller {
     }
   }
 
-  /** One unit at a time per connection: passes, detail ticks and refreshes never overlap. */
-  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * One unit at a time per connection: passes, detail ticks and refreshes never overlap. Each
+   * gets its own signal, which stop and pause abort.
+   */
+  private exclusive<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const previous = this.inFlight ?? Promise.resolve()
-    const next = previous.catch(() => undefined).then(work)
+    const next = previous
+      .catch(() => undefined)
+      .then(() => {
+        const unit = new AbortController()
+        this.unit = unit
+        return work(unit.signal).finally(() => {
+          if (this.unit === unit) this.unit = null
+        })
+      })
     // The caller handles next's failure; this copy, kept for the next unit, stop() and idle(),
     // must not reject too, or a failed refreshSession is an unhandled rejection in the main process.
     const tracked = next
@@ -241,14 +280,13 @@ export class Poller {
     if (!this.running || this.paused) return
     const now = this.clock()
     if (now >= this.nextDiscoveryAt) await this.pollOnce().catch(() => undefined)
-    else if (now >= this.nextDetailAt) await this.exclusive(() => this.details()).catch(() => undefined)
+    else if (now >= this.nextDetailAt) await this.exclusive((signal) => this.details(signal)).catch(() => undefined)
     const wait = Math.min(this.nextDiscoveryAt, this.nextDetailAt) - this.clock()
     this.schedule(wait)
   }
 
-  private async discover(): Promise<PollOutcome> {
+  private async discover(signal: AbortSignal): Promise<PollOutcome> {
     const started = this.clock()
-    this.stopping = new AbortController()
     if (!this.paused && !this.status.offlineSince) this.setStatus({ state: 'polling' })
     const report = await recordedSyncPass({
       db: this.db,
@@ -257,7 +295,8 @@ export class Poller {
       lookbackDays: this.options.lookbackDays ?? 7,
       clock: this.clock,
       concurrency: this.options.concurrency,
-      signal: this.stopping.signal,
+      signal,
+      deadlineMs: this.options.passDeadlineMs,
       backfillLimit: this.options.backfillPerPass ?? 5,
       viewersDue: (id) => started - (this.viewersFetchedAt.get(id) ?? Number.NEGATIVE_INFINITY) >= this.cadences.viewersMs,
       onProgress: this.options.onProgress,
@@ -265,6 +304,12 @@ export class Poller {
     }, 'discovery')
     // Only lists that were stored count as fetched; a failed one is due again next pass.
     for (const id of report.viewerListIds) this.viewersFetchedAt.set(id, started)
+    if (report.stopped) {
+      // Paused or stopped: not a success, not a failure. A full pass comes first on resume.
+      this.nextDiscoveryAt = 0
+      this.options.onWork?.('discovery')
+      return report
+    }
     const listingFailed = report.listed === 0 && report.problems.length > 0
     const detailsAllFailed = report.live > 0 && report.snapshots === 0 && report.problems.length > 0
     this.afterUnit(listingFailed || detailsAllFailed ? report.problems : [], report.problems[0])
@@ -277,10 +322,15 @@ export class Poller {
     return report
   }
 
-  private async details(): Promise<void> {
+  private async details(signal: AbortSignal): Promise<void> {
     const ids = liveSessionIds(this.db, this.options.connectionId)
     const runId = startSyncRun(this.db, this.options.connectionId, 'details', this.clock())
-    const report = await refreshDetails(this.db, this.options.connectionId, this.client, ids, this.clock, this.options.concurrency)
+    const report = await refreshDetails(this.db, this.options.connectionId, this.client, ids, this.clock, this.options.concurrency, signal)
+    if (report.stopped) {
+      finishSyncRun(this.db, runId, { outcome: 'stopped', snapshots: report.snapshots }, this.clock())
+      this.options.onWork?.('details')
+      return
+    }
     const allFailed = ids.length > 0 && report.snapshots === 0
     finishSyncRun(
       this.db,

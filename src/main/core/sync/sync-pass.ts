@@ -2,13 +2,18 @@
 //   1. every page of sessions (the look-back window) -> one transaction;
 //   2. a fresh record + snapshot of each live session, and a final one of each session seen
 //      ending -> one transaction per session;
-//   3. the viewer list (every page) of live sessions that are due, of sessions seen ending and
-//      of ended sessions the cache holds no viewers for -> one transaction per session.
-// A failure costs only its own unit; a stop request (signal) lets the unit in hand finish.
+//   3. the viewer list of live sessions that are due, of sessions seen ending and of ended
+//      sessions the cache holds no viewers for -> staged page by page as the pages arrive, and
+//      swapped in whole when the last one lands (memory holds a few pages, never the list).
+// A failure costs only its own unit. A stop (the signal) ends the pass at once: no request
+// after it, lists not complete are dropped, lists complete are committed. A deadline bounds
+// the whole pass the same way, and is reported as a problem.
 import type { ErrorKind } from '../../../shared/error-kinds'
-import type { ReportingClient, ViewerList } from '../api/client'
-import { describeApiError } from '../api/client'
+import type { ReportingClient } from '../api/client'
+import { describeApiError, isAddressableId } from '../api/client'
+import { ApiError } from '../api/errors'
 import type { EventSessionRecord } from '../api/schemas'
+import { anySignal, isCancelled } from '../net/abort'
 import type { Db } from '../store/db'
 import { recordDiagnostic } from '../store/diagnostics'
 import { liveSessionIds, storeSessionList, storeSessionSnapshot } from '../store/sessions'
@@ -37,7 +42,10 @@ export interface SyncPassOptions {
   lookbackDays: number
   clock?: () => number
   concurrency?: number
+  /** Stops the pass at once (SIGINT/SIGTERM, pause, quit): `stopped` in the report, not a problem. */
   signal?: AbortSignal
+  /** The whole pass ends within this (default DEFAULT_PASS_DEADLINE_MS): a problem, what is whole is kept. */
+  deadlineMs?: number
   /** Whether a live session's viewer list is due in this pass (default: always). */
   viewersDue?: (eventSessionId: string) => boolean
   /** How many ended sessions without viewers to back-fill in this pass (default: all). */
@@ -62,8 +70,28 @@ export interface SyncReport {
   stopped: boolean
 }
 
+/** Long enough for a session of millions of viewers; short enough that a hung service is noticed. */
+export const DEFAULT_PASS_DEADLINE_MS = 15 * 60_000
+
+function deadlineError(ms: number): ApiError {
+  const span = ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`
+  return new ApiError('network', 'sync', `the pass did not finish within ${span} (its deadline); what was fetched whole is kept`, undefined, undefined, 'timeout')
+}
+
 export async function syncPass(options: SyncPassOptions): Promise<SyncReport> {
-  const { db, connectionId, client, signal } = options
+  const deadlineMs = options.deadlineMs ?? DEFAULT_PASS_DEADLINE_MS
+  const deadline = new AbortController()
+  const timer = setTimeout(() => deadline.abort(deadlineError(deadlineMs)), deadlineMs)
+  timer.unref?.()
+  try {
+    return await runPass(options, anySignal(options.signal, deadline.signal) as AbortSignal)
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+async function runPass(options: SyncPassOptions, signal: AbortSignal): Promise<SyncReport> {
+  const { db, connectionId, client } = options
   const clock = options.clock ?? Date.now
   const concurrency = options.concurrency ?? 4
   const report: SyncReport = {
@@ -80,42 +108,75 @@ export async function syncPass(options: SyncPassOptions): Promise<SyncReport> {
   }
   const progress = (phase: SyncProgress['phase'], done: number, total?: number): void =>
     options.onProgress?.({ phase, done, total, viewers: report.viewers })
+  const reported = new Set<unknown>()
   const fail = (error: unknown): void => {
+    if (isCancelled(error)) {
+      report.stopped = true // a stop someone asked for is not a failure
+      return
+    }
+    if (error === signal.reason) {
+      if (reported.has(error)) return // every lane ends with the deadline: said once
+      reported.add(error)
+    }
     const problem = describeApiError(error)
     report.problems.push(problem)
     recordDiagnostic(db, { connectionId, at: clock(), kind: problem.kind, endpoint: endpointOf(error), message: problem.message })
   }
   const stopRequested = (): boolean => {
-    if (signal?.aborted) report.stopped = true
-    return report.stopped
+    if (!signal.aborted) return false
+    if (options.signal?.aborted) report.stopped = true
+    else fail(signal.reason)
+    return true
   }
 
-  // 1. Sessions.
+  // 1. Sessions, each page stored as it arrives (its own unit).
   progress('sessions', 0)
   const wasLive = cachedLiveSessions(db, connectionId)
-  let sessions: EventSessionRecord[]
+  const sessions: EventSessionRecord[] = []
   try {
-    const list = await client.listSessions({ startedAtFrom: new Date(clock() - options.lookbackDays * 86_400_000) })
-    sessions = list.sessions
+    const list = await client.listSessions(
+      { startedAtFrom: new Date(clock() - options.lookbackDays * 86_400_000) },
+      {
+        signal,
+        onPage: (page) => {
+          storeSessionList(db, connectionId, page, clock())
+          sessions.push(...page)
+        }
+      }
+    )
     report.skipped += list.skipped.length
-    storeSessionList(db, connectionId, sessions, clock())
   } catch (error) {
+    report.listed = sessions.length
     fail(error)
     return report
   }
   report.listed = sessions.length
   progress('sessions', sessions.length, sessions.length)
 
+  // Ids that cannot be put in a URL path are kept as listed, never asked about.
+  const addressable = sessions.filter((s) => isAddressableId(s.eventSessionId))
+  if (addressable.length < sessions.length) {
+    const refused = sessions.filter((s) => !isAddressableId(s.eventSessionId)).map((s) => JSON.stringify(s.eventSessionId))
+    report.skipped += refused.length
+    recordDiagnostic(db, {
+      connectionId,
+      at: clock(),
+      kind: 'response-format',
+      endpoint: 'GET /v1/events/sessions',
+      message: `session ids ${refused.join(', ')} cannot be sent in a URL path; kept as listed, their details and viewers not requested`
+    })
+  }
+
   // 2. Details and snapshots: live sessions, and a last look at those that just ended.
-  const live = sessions.filter((s) => !s.hasEnded)
-  const justEnded = sessions.filter((s) => s.hasEnded && wasLive.has(s.eventSessionId))
-  report.live = live.length
+  const live = addressable.filter((s) => !s.hasEnded)
+  const justEnded = addressable.filter((s) => s.hasEnded && wasLive.has(s.eventSessionId))
+  report.live = sessions.filter((s) => !s.hasEnded).length
   const detailTargets = [...live, ...justEnded]
   let detailsDone = 0
   await forEachLimited(detailTargets, concurrency, async (session) => {
     if (stopRequested()) return
     try {
-      const detail = await client.getSession(session.eventSessionId)
+      const detail = await client.getSession(session.eventSessionId, {}, { signal })
       storeSessionSnapshot(db, connectionId, detail, clock())
       report.snapshots++
     } catch (error) {
@@ -127,64 +188,55 @@ export async function syncPass(options: SyncPassOptions): Promise<SyncReport> {
   // 3. Viewer lists.
   const held = sessionsWithViewerLists(db, connectionId)
   const due = options.viewersDue ?? (() => true)
-  const backfill = sessions
+  const backfill = addressable
     .filter((s) => s.hasEnded && !held.has(s.eventSessionId) && !wasLive.has(s.eventSessionId))
     .slice(0, options.backfillLimit ?? Number.POSITIVE_INFINITY)
   const viewerTargets = [...live.filter((s) => due(s.eventSessionId)), ...justEnded, ...backfill]
   let listsDone = 0
-  // A lane hands each list to the store and goes straight on to fetch its next one, so the
-  // service keeps working on our requests while SQLite writes (storing takes about as long as
-  // fetching). Still one transaction per list.
   const viewerStore = options.viewerStore ?? inThreadViewerStore(db)
-  const storing = new Set<Promise<void>>()
+  // A lane hands a complete list's commit to the store and goes straight on to the next list,
+  // so the service keeps working on our requests while SQLite writes.
+  const committing = new Set<Promise<void>>()
   let escaped: { error: unknown } | undefined
-  const store = (session: EventSessionRecord, list: ViewerList): Promise<void> => {
-    // Only the counts outlive the hand-over: the parsed records can go while the list is written.
-    const viewers = list.viewers.length
-    const skipped = list.skipped.length
-    return viewerStore.store(connectionId, session.eventSessionId, list.viewers, clock(), list.pages).then(
-      () => {
+  const fetchList = async (session: EventSessionRecord): Promise<void> => {
+    const id = session.eventSessionId
+    const list = viewerStore.begin(connectionId, id, clock())
+    let stream
+    try {
+      stream = await client.streamViewers(id, (page) => list.add(page), { signal })
+    } catch (error) {
+      await list.abandon()
+      fail(error)
+      progress('viewers', ++listsDone, viewerTargets.length)
+      return
+    }
+    const skipped = stream.skipped
+    const committed = list.commit(stream.pages, clock()).then(
+      (viewers) => {
         report.viewerLists++
-        report.viewerListIds.push(session.eventSessionId)
+        report.viewerListIds.push(id)
         report.viewers += viewers
         report.skipped += skipped
         progress('viewers', ++listsDone, viewerTargets.length)
       },
-      (error: unknown) => {
+      async (error: unknown) => {
+        await list.abandon()
         fail(error)
         progress('viewers', ++listsDone, viewerTargets.length)
       }
     )
-  }
-  // Fetches a list and hands it over; undefined when the fetch failed. Its own function, so the
-  // lane does not hold the parsed list while it waits on the store. (The store's promise comes
-  // back boxed: an async function would otherwise wait for it.)
-  const fetchAndStore = async (session: EventSessionRecord): Promise<{ stored: Promise<void> } | undefined> => {
-    let list: ViewerList
-    try {
-      list = await client.listViewers(session.eventSessionId)
-    } catch (error) {
-      fail(error)
-      progress('viewers', ++listsDone, viewerTargets.length)
-      return undefined
-    }
-    // What escapes a store (a throwing progress listener) fails the pass, as it did inline.
-    const stored = store(session, list).catch((error: unknown) => {
+    // What escapes (a throwing progress listener) fails the pass, as it did inline.
+    const tracked = committed.catch((error: unknown) => {
       escaped ??= { error }
     })
-    return { stored }
+    committing.add(tracked)
+    void tracked.then(() => committing.delete(tracked))
   }
   await forEachLimited(viewerTargets, concurrency, async (session) => {
     if (stopRequested()) return
-    const stored = (await fetchAndStore(session))?.stored
-    if (!stored) return
-    storing.add(stored)
-    void stored.then(() => storing.delete(stored))
-    // Lists fetched but not yet stored stay few: memory is bounded by the lanes.
-    if (storing.size >= concurrency) await stored
+    await fetchList(session)
   })
-  // A stop request lets the lists in hand be stored.
-  await Promise.all(storing)
+  await Promise.all(committing)
   if (escaped) throw escaped.error
   stopRequested()
   return report
