@@ -8,7 +8,13 @@ export default defineConfig({
     // Native modules (better-sqlite3, keytar) and other dependencies load from node_modules.
     build: {
       externalizeDeps: true,
-      rollupOptions: { input: { index: resolve('src/main/index.ts') } }
+      // The cache writer runs on a worker thread from its own file beside index.js (viewer-writer.ts).
+      rollupOptions: {
+        input: {
+          index: resolve('src/main/index.ts'),
+          'viewer-writer-worker': resolve('src/main/core/store/viewer-writer-worker.ts')
+        }
+      }
     }
   },
   preload: {

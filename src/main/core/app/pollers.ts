@@ -4,6 +4,7 @@ import type { Status } from '../../../shared/domain'
 import { nothingApplied } from '../alerts/apply'
 import type { UnconfirmedConnection } from '../alerts/situation'
 import type { Db } from '../store/db'
+import type { ViewerListStore } from '../store/viewer-store'
 import { Poller, type Cadences, type PollerStatus, type Timers } from '../sync/poller'
 import type { DataSource } from './demo-source'
 import type { EventHub } from './event-hub'
@@ -13,6 +14,8 @@ export interface PollerGroupOptions {
   /** One clock for the pollers and the alert rules; tests move it by hand. */
   clock?: () => number
   timers?: Timers
+  /** Where every poller stores viewer lists (the cache writer's thread, in the app). */
+  viewerStore?: ViewerListStore
 }
 
 export class PollerGroup {
@@ -63,6 +66,7 @@ export class PollerGroup {
         lookbackDays: source.lookbackDays,
         ...(this.options.clock ? { clock: this.options.clock } : {}),
         ...(this.options.timers ? { timers: this.options.timers } : {}),
+        ...(this.options.viewerStore ? { viewerStore: this.options.viewerStore } : {}),
         onStatus: () => {
           this.hub.emit('statusChanged', this.status())
           this.monitor.statusChanged()

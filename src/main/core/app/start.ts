@@ -5,6 +5,8 @@ import { ConnectionService } from '../connections/service'
 import { testConnection } from '../connections/test-connection'
 import { osKeychain, type SecretStore } from '../secrets/keychain'
 import { openDatabase } from '../store/db'
+import { inThreadViewerStore } from '../store/viewer-store'
+import { startViewerWriter } from '../store/viewer-writer'
 import { RetentionJob } from '../store/retention-job'
 import { alertHandlers } from '../alerts/handlers'
 import { nothingApplied } from '../alerts/apply'
@@ -51,8 +53,12 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   // Cadences from the command line hold for the run; otherwise the stored settings.
   const cadencesFromSettings = (): Partial<Cadences> => toCadences(getCadenceSettings(db))
   const clock = options.clock ?? Date.now
+  // Viewer lists are stored on the cache writer's thread: a list of a million viewers never
+  // blocks this one (the main process, or the browser host's server).
+  const viewerStore = options.dbFile === ':memory:' ? inThreadViewerStore(db) : startViewerWriter({ file: options.dbFile, nativeBinding: options.nativeBinding })
   const pollers = new PollerGroup(db, hub, options.cadences ?? cadencesFromSettings(), {
     clock,
+    viewerStore,
     ...(options.timers ? { timers: options.timers } : {})
   })
   const polled = (): string[] => pollers.sources.map((s) => s.target.id)
@@ -88,6 +94,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   try {
     pollers.start(await chooseSources())
   } catch (error) {
+    await viewerStore.close()
     db.close()
     throw error
   }
@@ -202,6 +209,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       await reconciling.catch(() => undefined)
       await retention.stop()
       await pollers.stop()
+      await viewerStore.close()
       db.close()
     }
   }
