@@ -3,14 +3,19 @@
 //   2. raw store ceiling: storeViewerList vs a bare insert of the same rows (store.ts)
 //   3. queries on a 10,000-session / 2M-snapshot / 500,000-viewer cache (queries.ts)
 //   4. memory: peak RSS of the sync processes of part 1
+//   5. one list of a million viewers: stored whole, peak RSS (large.ts; `--viewers N` for another size)
 // Exits 0 whatever the figures say: it is a report. `npm run bench -- ingest store` runs parts.
 import { cpus, loadavg } from 'node:os'
 import { benchIngest } from './ingest'
+import { benchLarge, LARGE_DEFAULT_VIEWERS } from './large'
 import { benchQueries } from './queries'
 import { log, verdict, type Figure } from './stats'
 import { benchStore } from './store'
 
-const parts = process.argv.slice(2).filter((a) => !a.startsWith('-'))
+const args = process.argv.slice(2)
+const viewersAt = args.indexOf('--viewers')
+const largeViewers = viewersAt >= 0 ? Number(args[viewersAt + 1]) : LARGE_DEFAULT_VIEWERS
+const parts = args.filter((a, i) => !a.startsWith('-') && (viewersAt < 0 || i !== viewersAt + 1))
 const wanted = (name: string): boolean => parts.length === 0 || parts.includes(name)
 
 const started = performance.now()
@@ -29,6 +34,7 @@ const section = async (name: string, run: () => Figure[] | Promise<Figure[]>): P
 await section('ingest', () => benchIngest())
 await section('store', () => benchStore())
 await section('queries', () => benchQueries())
+await section('large', () => benchLarge(largeViewers))
 
 const rows = figures.map((f) => [f.part, f.name, f.value, f.goal, f.goal === '(reference)' ? '' : verdict(f.met) + (f.note ? ` (${f.note})` : '')])
 const header = ['part', 'figure', 'value', 'goal', 'verdict']

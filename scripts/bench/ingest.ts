@@ -21,7 +21,7 @@ export interface IngestOptions {
 
 export const INGEST_DEFAULTS: IngestOptions = { sessions: 20, viewersPerSession: 5000, pageSize: 500, runs: 3, seed: 20240611 }
 
-interface Run {
+export interface Run {
   ms: number
   peakRss: number
   stdout: string
@@ -29,7 +29,7 @@ interface Run {
 }
 
 /** Runs one whole process; its peak RSS comes from rss-hook.mjs (resourceUsage().maxRSS at exit). */
-function timeProcess(args: string[], env: NodeJS.ProcessEnv, scratch: string): Promise<Run> {
+export function timeProcess(args: string[], env: NodeJS.ProcessEnv, scratch: string): Promise<Run> {
   const rssFile = join(scratch, `rss-${process.hrtime.bigint()}`)
   const started = performance.now()
   const child = spawn(process.execPath, ['--import', join(here, 'rss-hook.mjs'), ...args], {
