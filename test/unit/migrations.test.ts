@@ -294,3 +294,50 @@ describe('migration 8: the reliability scale belongs to each connection', () => 
     expect(() => db.prepare("UPDATE connections SET reliability_scale = '0-10' WHERE id = 'c'").run()).toThrow(/CHECK/)
   })
 })
+
+describe('migration 9: viewer lists can be staged beside the one held', () => {
+  /** A version-8 cache with one session, its viewer list of two viewers (one with a connection) and breakdowns. */
+  function versionEight(): string {
+    const file = join(dir, 'v8.db')
+    const raw = new Database(file)
+    raw.pragma('foreign_keys = ON')
+    expect(migrate(raw, migrations.filter((m) => m.version <= 8))).toBe(8)
+    raw.exec(`
+      INSERT INTO connections (id, name, base_url, auth_url, platform_id, tenant_id, client_id, is_demo, created_at)
+        VALUES ('c', 'Tenant', 'https://x.example', 'https://x.example', 'p', 't', 'id', 0, 1);
+      INSERT INTO sessions (connection_id, event_session_id, platform_id, tenant_id, content_id, started_at, updated_at,
+          has_ended, viewers_count, reliability_score, cdn_traffic, ecdn_traffic, raw_json, first_seen_at, last_polled_at)
+        VALUES ('c', 's', 'p', 't', 'k', 1, 2, 1, 2, 99, 0, 0, '{}', 1, 2);
+      INSERT INTO viewer_lists (id, connection_id, event_session_id, fetched_at, viewer_count, pages, breakdowns_of) VALUES (41, 'c', 's', 5, 2, 1, 5);
+      INSERT INTO viewers (id, list_id, viewer_id, raw_json) VALUES (7, 41, 'v1', '{}'), (8, 41, 'v2', '{}');
+      INSERT INTO viewer_connections (viewer, position, site_code) VALUES (7, 0, 101);
+      INSERT INTO viewer_breakdowns (list_id, dimension, key, viewers, reliability_count) VALUES (41, 'site', '101', 1, 0);
+    `)
+    raw.close()
+    return file
+  }
+
+  it('keeps every held list with its id, viewers, connections and breakdowns, and its foreign keys whole', () => {
+    const db = track(openDatabase(versionEight()))
+    expect(schemaVersion(db)).toBe(LATEST)
+    expect(db.prepare('SELECT id, fetched_at, viewer_count, breakdowns_of, staged_at FROM viewer_lists').all()).toEqual([
+      { id: 41, fetched_at: 5, viewer_count: 2, breakdowns_of: 5, staged_at: null }
+    ])
+    expect(db.prepare('SELECT id, list_id FROM viewers ORDER BY id').all()).toEqual([{ id: 7, list_id: 41 }, { id: 8, list_id: 41 }])
+    expect(db.prepare('SELECT COUNT(*) AS n FROM viewer_connections').get()).toEqual({ n: 1 })
+    expect(db.prepare('SELECT COUNT(*) AS n FROM viewer_breakdowns WHERE list_id = 41').get()).toEqual({ n: 1 })
+    expect(db.pragma('foreign_key_check')).toEqual([])
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1) // switched back on after the step
+    // Deleting the session still cascades through the rebuilt table.
+    db.prepare("DELETE FROM sessions WHERE event_session_id = 's'").run()
+    expect(db.prepare('SELECT COUNT(*) AS n FROM viewers').get()).toEqual({ n: 0 })
+  })
+
+  it('holds one list per session, with staged ones beside it', () => {
+    const db = track(openDatabase(versionEight()))
+    const insert = db.prepare("INSERT INTO viewer_lists (connection_id, event_session_id, fetched_at, viewer_count, pages, staged_at) VALUES ('c', 's', 9, 0, 0, ?)")
+    insert.run(9)
+    insert.run(10)
+    expect(() => insert.run(null)).toThrow(/UNIQUE/)
+  })
+})

@@ -7,7 +7,10 @@ type Check = (value: unknown) => boolean
 
 const isString: Check = (v) => typeof v === 'string'
 const isNumber: Check = (v) => typeof v === 'number' && Number.isFinite(v)
-const isDateTime: Check = (v) => typeof v === 'string' && !Number.isNaN(Date.parse(v))
+// An ISO 8601 instant, as services send them, is recognised by its shape (Date.parse costs as
+// much again, and the store parses the times anyway); anything else is left to the schema.
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/
+const isDateTime: Check = (v) => typeof v === 'string' && ISO_INSTANT.test(v)
 const isStringArray: Check = (v) => Array.isArray(v) && v.every(isString)
 
 const CONNECTION_FIELDS: Record<string, Check> = {

@@ -36,7 +36,12 @@ const KNOWN_VIEWER_FIELDS = new Set<string>([...VIEWER_SCALAR_FIELDS, 'networkCo
 const KNOWN_CONNECTION_FIELDS = new Set<string>(NETWORK_CONNECTION_FIELDS)
 const NO_EXTRAS = '{}'
 
-const toTime = (iso: string | undefined): number | null => (iso === undefined ? null : Date.parse(iso))
+/** Milliseconds since the epoch; null for none, and for a date the calendar has not (2026-02-30). */
+const toTime = (iso: string | undefined): number | null => {
+  if (iso === undefined) return null
+  const ms = Date.parse(iso)
+  return Number.isNaN(ms) ? null : ms
+}
 const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value)
 
 /**

@@ -64,13 +64,14 @@ export function viewerListStore(backend: StageBackend, close: () => Promise<void
       async add(viewers) {
         if (failure) return failed()
         if (!dedupe) {
+          // One pass: an id already in the set does not grow it.
           for (const viewer of viewers) {
-            if (seen.has(viewer.viewerId)) {
+            const size = seen.size
+            if (seen.add(viewer.viewerId).size === size) {
               dedupe = true
               break
             }
           }
-          if (!dedupe) for (const viewer of viewers) seen.add(viewer.viewerId)
           if (seen.size > IDS_REMEMBERED) dedupe = true
           if (dedupe) seen.clear()
         }

@@ -10,6 +10,10 @@ if (!port) throw new Error('viewer-writer-worker runs as a worker thread only')
 const options = workerData as ViewerWriterOptions
 // An open failure throws here and reaches the caller as the worker's 'error' event.
 const db = openDatabase(options.file, { nativeBinding: options.nativeBinding })
+// This connection only appends pages: a larger page cache and fewer, larger checkpoints cost it
+// about a tenth less time per viewer (measured on 84,618 viewers).
+db.pragma('cache_size = -32768')
+db.pragma('wal_autocheckpoint = 4000')
 dropAbandonedStagings(db, Date.now())
 const stager = new ViewerListStager(db)
 
