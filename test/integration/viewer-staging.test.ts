@@ -40,7 +40,9 @@ function seeded(): { db: Db; file: string } {
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
   const file = join(dir, 'cache.db')
   const db = openDatabase(file)
-  cleanups.push(() => db.close())
+  cleanups.push(() => {
+    db.close()
+  })
   upsertConnection(db, { id: 'A', name: 'A', baseUrl: 'https://a', authUrl: 'https://a', platformId: 'p', tenantId: 't', clientId: 'c', isDemo: false })
   storeSessionList(db, 'A', [session('s1')], T0)
   return { db, file }

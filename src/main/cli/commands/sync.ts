@@ -17,7 +17,7 @@ import { Poller } from '../../core/sync/poller'
 import { cadencesFor } from '../cadences'
 import { recordedSyncPass } from '../../core/sync/recorded-pass'
 import type { SyncReport } from '../../core/sync/sync-pass'
-import { CliError } from '../errors'
+import { CliError, exitCodeOf } from '../errors'
 import { secondsOption, untilSignal } from '../options'
 import { createProgress, type Progress } from '../progress'
 import { addConnectionOptions, resolveSource, type ConnectionFlags } from '../source'
@@ -26,6 +26,7 @@ interface SyncOptions extends ConnectionFlags {
   once?: boolean
   db: string
   interval?: number
+  deadline?: number
 }
 
 export function registerSync(program: Command): void {
@@ -35,6 +36,7 @@ export function registerSync(program: Command): void {
     .option('--once', 'make one complete pass and exit (0 when everything was fetched)')
     .option('--db <file>', 'SQLite cache file (default: the desktop app\'s; EVENTWATCH_DB overrides)', defaultDbFile())
     .option('--interval <seconds>', 'set every poll cadence to this many seconds', secondsOption(1, 3600))
+    .option('--deadline <seconds>', 'bound on one whole pass (default 900); what is whole by then is kept', secondsOption(1, 86_400))
   addConnectionOptions(command).action(async (opts: SyncOptions) => {
     const db = openDatabase(opts.db)
     let source: DataSource | undefined
@@ -45,8 +47,9 @@ export function registerSync(program: Command): void {
       viewerStore = startViewerWriter({ file: opts.db })
       const progress = createProgress(process.stderr)
       const alerts = alertReporter(db, source, progress, process.stderr.isTTY === true)
-      if (opts.once) await syncOnce(db, source, progress, viewerStore, alerts)
-      else await syncUntilSignal(db, source, progress, viewerStore, alerts, opts.interval)
+      const deadlineMs = opts.deadline === undefined ? undefined : opts.deadline * 1000
+      if (opts.once) await syncOnce(db, source, progress, viewerStore, alerts, deadlineMs)
+      else await syncUntilSignal(db, source, progress, viewerStore, alerts, opts.interval, deadlineMs)
     } finally {
       await viewerStore?.close()
       await source?.close()
@@ -82,7 +85,15 @@ function alertLine(what: 'ALERT' | 'RESOLVED', alert: Alert): string {
   return `${at ?? ''} ${label} [${alert.rule}] ${alert.summary} — ${where}`
 }
 
-async function syncOnce(db: Db, source: DataSource, progress: Progress, viewerStore: ViewerListStore, alerts: AlertReporter): Promise<void> {
+async function syncOnce(
+  db: Db,
+  source: DataSource,
+  progress: Progress,
+  viewerStore: ViewerListStore,
+  alerts: AlertReporter,
+  deadlineMs: number | undefined
+): Promise<void> {
+  // One signal stops everything at once: waits, requests in flight, the list in hand.
   const stop = new AbortController()
   const onSignal = (): void => stop.abort()
   process.once('SIGINT', onSignal)
@@ -94,6 +105,7 @@ async function syncOnce(db: Db, source: DataSource, progress: Progress, viewerSt
       client: source.client,
       lookbackDays: source.lookbackDays,
       signal: stop.signal,
+      deadlineMs,
       viewerStore,
       onProgress: (p) =>
         progress.update({ phase: p.phase, done: p.done, total: p.total, detail: `${p.viewers.toLocaleString('en-US')} viewers` })
@@ -103,7 +115,7 @@ async function syncOnce(db: Db, source: DataSource, progress: Progress, viewerSt
     const problem = report.problems[0]
     if (problem) {
       const more = report.problems.length > 1 ? ` (and ${report.problems.length - 1} more problems)` : ''
-      throw new CliError(`${ERROR_KIND_LABELS[problem.kind]}: ${problem.message}${more}`, problem.kind === 'configuration' ? 2 : 1)
+      throw new CliError(`${ERROR_KIND_LABELS[problem.kind]}: ${problem.message}${more}`, exitCodeOf(problem.kind))
     }
     if (report.stopped) throw new CliError('stopped before the pass was complete; what was fetched is kept.', 1)
   } finally {
@@ -118,11 +130,13 @@ async function syncUntilSignal(
   progress: Progress,
   viewerStore: ViewerListStore,
   alerts: AlertReporter,
-  intervalSeconds?: number
+  intervalSeconds: number | undefined,
+  deadlineMs: number | undefined
 ): Promise<void> {
   const poller: Poller = new Poller(db, source.client, {
     connectionId: source.target.id,
     viewerStore,
+    passDeadlineMs: deadlineMs,
     cadences: cadencesFor(intervalSeconds),
     lookbackDays: source.lookbackDays,
     onPolled: (report) => {
