@@ -97,9 +97,10 @@ const INNER_LAYERS = {
       secrets: { rank: 0, reach: [] },
       health: { rank: 0, reach: [] }, // pure verdicts (scale, score, health levels)
       paths: { rank: 0, reach: [] }, // the file paths.ts
-      api: { rank: 1, reach: [...CORE_BASE] },
+      'storage-faults': { rank: 0, reach: [] }, // the file storage-faults.ts: the cache file's faults in words
+      api: { rank: 1, reach: [...CORE_BASE, 'storage-faults'] },
       simulator: { rank: 1, reach: [...CORE_BASE] },
-      store: { rank: 2, reach: ['api', ...CORE_BASE] },
+      store: { rank: 2, reach: ['api', ...CORE_BASE, 'storage-faults'] },
       connections: { rank: 3, reach: ['api', 'store', ...CORE_BASE] },
       sync: { rank: 3, reach: ['api', 'store', ...CORE_BASE] },
       alerts: { rank: 4, reach: ['api', 'store', 'connections', 'sync', ...CORE_BASE] },

@@ -1,5 +1,6 @@
-// The error taxonomy the UI and the CLI share: every failure to reach or read the service is
-// one of these, with words a person understands.
+// The error taxonomy the UI and the CLI share: every failure to reach or read the service, and
+// every fault of the local cache file ('storage': a full disk, a read-only mount, a file that is
+// no cache), is one of these, with words a person understands.
 export const ERROR_KINDS = [
   'configuration',
   'authentication',
@@ -8,7 +9,8 @@ export const ERROR_KINDS = [
   'rate-limited',
   'server',
   'network',
-  'response-format'
+  'response-format',
+  'storage'
 ] as const
 
 export type ErrorKind = (typeof ERROR_KINDS)[number]
@@ -21,5 +23,6 @@ export const ERROR_KIND_LABELS: Record<ErrorKind, string> = {
   'rate-limited': 'rate limited',
   server: 'server error',
   network: 'network error',
-  'response-format': 'unexpected response'
+  'response-format': 'unexpected response',
+  storage: 'storage error'
 }
