@@ -10,6 +10,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
+import { packRows } from './page-transfer'
 import type { StageOp } from './viewer-staging'
 import { viewerListStore, type ViewerListStore } from './viewer-store'
 
@@ -101,7 +102,9 @@ export function startViewerWriter(options: ViewerWriterOptions): ViewerListStore
     const id = nextId++
     return new Promise<number | undefined>((resolve, reject) => {
       pending.set(id, { resolve, reject })
-      worker.postMessage({ type: 'stage', id, op } satisfies WriterRequest)
+      // A page's repeating strings cross once (page-transfer.ts).
+      const sent = op.type === 'page' ? { ...op, rows: packRows(op.rows) } : op
+      worker.postMessage({ type: 'stage', id, op: sent } satisfies WriterRequest)
     })
   }
   const close = async (): Promise<void> => {
