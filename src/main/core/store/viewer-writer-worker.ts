@@ -2,7 +2,6 @@
 // pages, commits and abandons applied in the order asked, replies in that order.
 import { parentPort, workerData } from 'node:worker_threads'
 import { openDatabase } from './db'
-import { unpackRows, type PackedRows } from './page-transfer'
 import type { ViewerWriterOptions, WriterReply, WriterRequest } from './viewer-writer'
 import { dropAbandonedStagings, ViewerListStager } from './viewer-staging'
 
@@ -46,9 +45,7 @@ function writeBatch(): void {
 
 function apply(request: Extract<WriterRequest, { type: 'stage' }>): WriterReply {
   try {
-    const { op } = request
-    const unpacked = op.type === 'page' ? { ...op, rows: unpackRows(op.rows as PackedRows) } : op
-    return { id: request.id, ok: true, value: stager.apply(unpacked) }
+    return { id: request.id, ok: true, value: stager.apply(request.op) }
   } catch (error) {
     return failure(request.id, error)
   }

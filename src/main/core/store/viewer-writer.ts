@@ -10,7 +10,6 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import { packRows } from './page-transfer'
 import type { StageOp } from './viewer-staging'
 import { viewerListStore, type ViewerListStore } from './viewer-store'
 
@@ -102,9 +101,7 @@ export function startViewerWriter(options: ViewerWriterOptions): ViewerListStore
     const id = nextId++
     return new Promise<number | undefined>((resolve, reject) => {
       pending.set(id, { resolve, reject })
-      // A page's repeating strings cross once (page-transfer.ts).
-      const sent = op.type === 'page' ? { ...op, rows: packRows(op.rows) } : op
-      worker.postMessage({ type: 'stage', id, op: sent } satisfies WriterRequest)
+      worker.postMessage({ type: 'stage', id, op } satisfies WriterRequest)
     })
   }
   const close = async (): Promise<void> => {
