@@ -2,6 +2,7 @@
 // pages, commits and abandons applied in the order asked, replies in that order.
 import { parentPort, workerData } from 'node:worker_threads'
 import { openDatabase } from './db'
+import { decodeRows } from './row-transfer'
 import type { ViewerWriterOptions, WriterReply, WriterRequest } from './viewer-writer'
 import { dropAbandonedStagings, ViewerListStager } from './viewer-staging'
 
@@ -45,7 +46,8 @@ function writeBatch(): void {
 
 function apply(request: Extract<WriterRequest, { type: 'stage' }>): WriterReply {
   try {
-    return { id: request.id, ok: true, value: stager.apply(request.op) }
+    const { op } = request
+    return { id: request.id, ok: true, value: stager.apply(op.type === 'page' ? { ...op, rows: decodeRows(op.rows) } : op) }
   } catch (error) {
     return failure(request.id, error)
   }

@@ -3,13 +3,14 @@
 // the time of a large sync (parsing and storing cost about the same). SQLite's WAL lets the two
 // connections share the file; pages are staged and lists swapped in whole (viewer-staging.ts).
 //
-// What crosses the thread boundary is each page's flat rows (viewer-rows.ts), built here: plain
-// arrays clone at a third of the cost of the parsed records.
+// What crosses the thread boundary is each page's flat rows (viewer-rows.ts), built here and
+// encoded into typed arrays that move rather than copy (row-transfer.ts).
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
+import { encodeRows, type EncodedRows } from './row-transfer'
 import type { StageOp } from './viewer-staging'
 import { viewerListStore, type ViewerListStore } from './viewer-store'
 
@@ -20,7 +21,10 @@ export interface ViewerWriterOptions {
   nativeBinding?: string
 }
 
-export type WriterRequest = { type: 'stage'; id: number; op: StageOp } | { type: 'close' }
+/** A stage operation as sent: a page's rows encoded (row-transfer.ts). */
+export type SentStageOp = Exclude<StageOp, { type: 'page' }> | (Omit<Extract<StageOp, { type: 'page' }>, 'rows'> & { rows: EncodedRows })
+
+export type WriterRequest = { type: 'stage'; id: number; op: SentStageOp } | { type: 'close' }
 
 export type WriterReply =
   | { id: number; ok: true; value: number | undefined }
@@ -101,7 +105,12 @@ export function startViewerWriter(options: ViewerWriterOptions): ViewerListStore
     const id = nextId++
     return new Promise<number | undefined>((resolve, reject) => {
       pending.set(id, { resolve, reject })
-      worker.postMessage({ type: 'stage', id, op } satisfies WriterRequest)
+      if (op.type === 'page') {
+        const { encoded, transfer } = encodeRows(op.rows)
+        worker.postMessage({ type: 'stage', id, op: { ...op, rows: encoded } } satisfies WriterRequest, transfer)
+      } else {
+        worker.postMessage({ type: 'stage', id, op } satisfies WriterRequest)
+      }
     })
   }
   const close = async (): Promise<void> => {
