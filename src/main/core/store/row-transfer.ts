@@ -20,7 +20,7 @@ export interface EncodedRows {
   connections: EncodedValues
 }
 
-const NULL = 0
+// Kinds; a slot left at 0 is null.
 const NUMBER = 1
 const STRING = 2
 
@@ -55,7 +55,7 @@ function decodeValues(encoded: EncodedValues): unknown[] {
       const length = lengths[string++] as number
       values[i] = text.slice(at, at + length)
       at += length
-    } else values[i] = null
+    } else values[i] = null // kind 0
   }
   return values
 }
