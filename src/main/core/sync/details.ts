@@ -1,7 +1,7 @@
 // The live-detail cadence between discovery passes: a fresh record and snapshot of each session
 // the cache holds as live for this connection, each one its own unit of work. A stop (the
 // signal) ends it at once.
-import { describeApiError, type ReportingClient } from '../api/client'
+import { describeApiError, isAddressableId, type ReportingClient } from '../api/client'
 import { isCancelled } from '../net/abort'
 import type { Db } from '../store/db'
 import { recordDiagnostic } from '../store/diagnostics'
@@ -26,7 +26,9 @@ export async function refreshDetails(
   signal?: AbortSignal
 ): Promise<DetailsReport> {
   const report: DetailsReport = { snapshots: 0, problems: [] }
-  await forEachLimited(sessionIds, concurrency, async (id) => {
+  // "." and "..": kept as listed, never asked about (the pass said so once, not every tick).
+  const addressable = sessionIds.filter(isAddressableId)
+  await forEachLimited(addressable, concurrency, async (id) => {
     if (report.stopped) return
     try {
       storeSessionSnapshot(db, connectionId, await client.getSession(id, {}, { signal }), clock())

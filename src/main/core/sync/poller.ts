@@ -331,7 +331,8 @@ export class Poller {
       this.options.onWork?.('details')
       return
     }
-    const allFailed = ids.length > 0 && report.snapshots === 0
+    // Every session asked about failed (ids never requested, "." and "..", are no failure).
+    const allFailed = report.problems.length > 0 && report.snapshots === 0
     finishSyncRun(
       this.db,
       runId,

@@ -74,7 +74,8 @@ export interface SyncReport {
 export const DEFAULT_PASS_DEADLINE_MS = 15 * 60_000
 
 function deadlineError(ms: number): ApiError {
-  const span = ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`
+  // Exact: a 1.5 s or 90 s deadline must not read "2 s" or "2 min".
+  const span = ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`
   return new ApiError('network', 'sync', `the pass did not finish within ${span} (its deadline); what was fetched whole is kept`, undefined, undefined, 'timeout')
 }
 
