@@ -7,8 +7,10 @@ import { createReportingClient } from '../../src/main/core/app/client-factory'
 import { startSimulator, type SimulatorOptions } from '../../src/main/core/simulator/server'
 import type { Db } from '../../src/main/core/store/db'
 import { listSyncRuns } from '../../src/main/core/store/sync-runs'
+import { CancelledError } from '../../src/main/core/net/abort'
 import { Poller, type PollOutcome } from '../../src/main/core/sync/poller'
 import { syncPass, type SyncProgress } from '../../src/main/core/sync/sync-pass'
+import { ManualTimers } from '../support/manual-timers'
 import { simulatorCache } from '../support/simulator-connection'
 
 const LIVE = 8
@@ -134,5 +136,60 @@ describe('a poller paused in the middle of a pass', () => {
     expect(polled[0]).toMatchObject({ stopped: false, problems: [], listed: 4, viewerLists: 4 })
     expect(listSyncRuns(db, 'c1').map((r) => r.outcome)).toEqual(['ok', 'stopped'])
     expect(heldLists(db)).toBe(4)
+  })
+})
+
+describe('work queued behind the unit in hand', () => {
+  it('never starts once the poller is stopped: stop ends at once, nothing more is sent', async () => {
+    const { sim, db, client, requestsSeen } = await setup({ liveSessions: 2 })
+    sim.faults.slowResponses(Infinity, HANG_MS)
+    const poller = new Poller(db, client, { connectionId: 'c1', cadences: { discoveryMs: 60_000, detailMs: 60_000, viewersMs: 60_000 } })
+    poller.start()
+    await until(() => sim.stats.dataRequests > 0, 'the pass in flight')
+    const refresh = poller.refreshSession(sim.world.sessions[0]!.eventSessionId) // waits for the pass
+
+    const seenAtStop = requestsSeen()
+    const stoppedAt = performance.now()
+    await poller.stop()
+    expect(performance.now() - stoppedAt).toBeLessThan(2000)
+    await expect(refresh).rejects.toBeInstanceOf(CancelledError)
+    await new Promise((r) => setTimeout(r, 300))
+    expect(requestsSeen()).toBe(seenAtStop)
+    expect(listSyncRuns(db, 'c1').map((r) => [r.kind, r.outcome])).toEqual([['discovery', 'stopped']])
+  })
+
+  it('a round of live details queued behind a refresh does not start once paused', async () => {
+    const { sim, db, client, requestsSeen } = await setup({ liveSessions: 2 })
+    const timers = new ManualTimers(Date.now())
+    const polled: PollOutcome[] = []
+    const poller = new Poller(db, client, {
+      connectionId: 'c1',
+      cadences: { discoveryMs: 60_000, detailMs: 1000, viewersMs: 60_000 },
+      clock: timers.clock,
+      timers,
+      onPolled: (outcome) => polled.push(outcome)
+    })
+    onTestFinished(() => poller.stop())
+    poller.start()
+    await until(() => polled.length > 0, 'the first pass')
+    await poller.idle()
+
+    sim.faults.slowResponses(Infinity, HANG_MS)
+    const before = sim.stats.count('session')
+    const refresh = poller.refreshSession(sim.world.sessions[0]!.eventSessionId)
+    await until(() => sim.stats.count('session') > before, 'the refresh in flight')
+    // The detail cadence comes round: its unit queues behind the refresh.
+    await timers.advance(1000, () => new Promise((r) => setTimeout(r, 20)))
+
+    const seenAtPause = requestsSeen()
+    poller.pause()
+    await expect(refresh).rejects.toBeInstanceOf(CancelledError)
+    await poller.idle()
+    await new Promise((r) => setTimeout(r, 300))
+    expect(requestsSeen()).toBe(seenAtPause)
+    expect(listSyncRuns(db, 'c1').map((r) => [r.kind, r.outcome])).toEqual([
+      ['refresh', 'stopped'],
+      ['discovery', 'ok']
+    ])
   })
 })

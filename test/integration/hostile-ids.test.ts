@@ -153,3 +153,27 @@ describe('hostile but addressable ids', () => {
     expect(ids(db, 'SELECT event_session_id AS id FROM viewer_lists')).toEqual(sent.filter((id) => !DOTS.includes(id)))
   })
 })
+
+describe('ids that are not Unicode text (a lone surrogate, which JSON can carry)', () => {
+  const ILL_FORMED = ['\ud800', 'a\udfff', '\udc00\ud800']
+
+  it('are skipped and counted as listed records that cannot be kept: no row, no request, no problem', async () => {
+    const { sim, db, client } = await setup(ILL_FORMED, 2)
+    const report = await syncPass({ db, connectionId: 'c1', client, lookbackDays: 7 })
+
+    expect(report.problems).toEqual([])
+    expect(report.skipped).toBe(ILL_FORMED.length)
+    expect(report.listed).toBe(2)
+    expect(count(db, 'SELECT COUNT(*) AS n FROM sessions')).toBe(2)
+    expect(report.viewerLists).toBe(2)
+    expect(strayPaths(sim)).toEqual([])
+    const said = db.prepare("SELECT message FROM diagnostics WHERE message LIKE '%not valid Unicode text%'").all()
+    expect(said).toHaveLength(ILL_FORMED.length)
+  })
+
+  it('are refused by the client before any request, shown escaped', async () => {
+    const { sim, client } = await setup([], 1)
+    await expect(client.getSession('\ud800')).rejects.toThrow('the id "\\ud800" cannot be sent in a URL path (it is not valid Unicode text)')
+    expect(sim.stats.dataRequests).toBe(0)
+  })
+})

@@ -123,8 +123,9 @@ export class ReportingClient {
         const sessions: EventSessionRecord[] = []
         for (const item of page.data.data ?? []) {
           const parsed = EventSessionSchema.safeParse(item)
-          if (parsed.success) sessions.push(parsed.data)
-          else skips.skip(recordLabel('session', item, 'eventSessionId'), parsed.error.issues[0], item)
+          if (!parsed.success) skips.skip(recordLabel('session', item, 'eventSessionId'), parsed.error.issues[0], item)
+          else if (!isWellFormed(parsed.data.eventSessionId)) skips.skip('a session record', ILL_FORMED_ID, item)
+          else sessions.push(parsed.data)
         }
         result.sessions.push(...sessions)
         options.onPage?.(sessions)
@@ -296,13 +297,28 @@ type Issue = { path: PropertyKey[]; message: string }
  * another endpoint. Such a session is kept as listed; its details and viewers are not asked for.
  */
 export function isAddressableId(id: string): boolean {
-  return id !== '.' && id !== '..'
+  return id !== '.' && id !== '..' && isWellFormed(id)
+}
+
+/**
+ * Whether `id` is Unicode text. JSON can carry a lone surrogate ("\ud800"), which has no UTF-8
+ * form: it cannot be percent-encoded into a path, nor stored as SQLite text and read back the same.
+ */
+function isWellFormed(id: string): boolean {
+  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(id)
+}
+
+const ILL_FORMED_ID: Issue = {
+  path: ['eventSessionId'],
+  message: 'not valid Unicode text (a lone surrogate): it can be neither stored nor sent in a URL path'
 }
 
 /** An id as one path segment: percent-encoded, never one that URL parsing would resolve. */
 function pathSegment(endpoint: string, id: string): string {
   if (!isAddressableId(id)) {
-    throw new ApiError('response-format', endpoint, `the id "${id}" cannot be sent in a URL path (it would address another endpoint); not requested`)
+    const why = isWellFormed(id) ? 'it would address another endpoint' : 'it is not valid Unicode text'
+    // JSON's quoting: a lone surrogate shows as \ud800, not as a character no one can read.
+    throw new ApiError('response-format', endpoint, `the id ${JSON.stringify(id.slice(0, 64))} cannot be sent in a URL path (${why}); not requested`)
   }
   return encodeURIComponent(id)
 }

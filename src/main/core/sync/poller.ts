@@ -8,7 +8,7 @@
 import type { PollState } from '../../../shared/domain'
 import { realTimers, type Timers } from '../../../shared/timers'
 import { describeApiError, type ReportingClient } from '../api/client'
-import { isCancelled } from '../net/abort'
+import { CancelledError, isCancelled } from '../net/abort'
 import type { Db } from '../store/db'
 import { liveSessionIds, storeSessionList, storeSessionSnapshot } from '../store/sessions'
 import { finishSyncRun, startSyncRun, type SyncRunKind } from '../store/sync-runs'
@@ -87,6 +87,8 @@ export class Poller {
   private lastTick: Promise<void> = Promise.resolve()
   private running = false
   private paused = false
+  /** Set by stop(): no unit starts after it, not even one queued before. */
+  private stopped = false
   /** The signal of the unit of work in hand: stop and pause abort it. */
   private unit: AbortController | null = null
   private nextDiscoveryAt = 0
@@ -122,6 +124,7 @@ export class Poller {
   start(): void {
     if (this.running) return
     this.running = true
+    this.stopped = false
     this.nextDiscoveryAt = 0 // whatever it knew may be stale: a full pass first
     if (!this.paused) this.lastTick = this.tick()
   }
@@ -129,6 +132,7 @@ export class Poller {
   /** Stops polling: the unit of work in hand ends at once (what is whole is stored). */
   async stop(): Promise<void> {
     this.running = false
+    this.stopped = true
     this.cancelTimer()
     this.unit?.abort()
     await this.inFlight?.catch(() => undefined)
@@ -154,7 +158,12 @@ export class Poller {
 
   /** A full pass now (sharing one under way), whatever the cadences say. */
   pollOnce(): Promise<PollOutcome> {
-    this.currentPass ??= this.exclusive((signal) => this.discover(signal)).finally(() => {
+    return this.discovery(false)
+  }
+
+  /** The pass under way or queued, else a new one (`cadence`: the cadences' own, not asked for). */
+  private discovery(cadence: boolean): Promise<PollOutcome> {
+    this.currentPass ??= this.exclusive((signal) => this.discover(signal), cadence).finally(() => {
       this.currentPass = null
     })
     return this.currentPass
@@ -232,13 +241,16 @@ export class Poller {
 
   /**
    * One unit at a time per connection: passes, detail ticks and refreshes never overlap. Each
-   * gets its own signal, which stop and pause abort.
+   * gets its own signal, which stop and pause abort. A unit queued behind another does not start
+   * after stop(), nor after pause() when it is the cadences' own (`cadence`): no request then.
    */
-  private exclusive<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  private exclusive<T>(work: (signal: AbortSignal) => Promise<T>, cadence = false): Promise<T> {
     const previous = this.inFlight ?? Promise.resolve()
     const next = previous
       .catch(() => undefined)
       .then(() => {
+        if (this.stopped) throw new CancelledError('polling was stopped')
+        if (cadence && this.paused) throw new CancelledError('polling is paused')
         const unit = new AbortController()
         this.unit = unit
         return work(unit.signal).finally(() => {
@@ -279,8 +291,8 @@ export class Poller {
   private async tick(): Promise<void> {
     if (!this.running || this.paused) return
     const now = this.clock()
-    if (now >= this.nextDiscoveryAt) await this.pollOnce().catch(() => undefined)
-    else if (now >= this.nextDetailAt) await this.exclusive((signal) => this.details(signal)).catch(() => undefined)
+    if (now >= this.nextDiscoveryAt) await this.discovery(true).catch(() => undefined)
+    else if (now >= this.nextDetailAt) await this.exclusive((signal) => this.details(signal), true).catch(() => undefined)
     const wait = Math.min(this.nextDiscoveryAt, this.nextDetailAt) - this.clock()
     this.schedule(wait)
   }
