@@ -118,6 +118,24 @@ describe('sync --once stopped by one signal', () => {
   }, 60_000)
 })
 
+describe('sync --once --deadline', () => {
+  it('ends a pass that hangs at its deadline: exit 1, one line naming the deadline, the run on record', async () => {
+    sim.faults.slowResponses(Infinity, 60_000)
+    const file = join(newDir(), 'cache.db')
+    const sync = startSync(['--once', '--deadline', '1'], file)
+    await until(() => sim.stats.dataRequests >= 1, 'the first data request', sync.hasExited)
+    const hungAt = performance.now()
+    const exit = await sync.exited
+
+    expect(exit.code, exit.stderr).toBe(1)
+    expect(exit.at - hungAt).toBeLessThan(1000 + STOP_WITHIN_MS)
+    expect(lastLine(exit.stderr)).toMatch(/^eventwatch: .*the pass did not finish within 1 s \(its deadline\); what was fetched whole is kept$/)
+    expect(exit.stderr).not.toMatch(NO_STACK)
+    expect(sim.stats.dataRequests).toBe(1)
+    expect(runsOf(file)).toEqual([{ kind: 'once', outcome: 'failed' }])
+  }, 60_000)
+})
+
 describe('continuous sync stopped by one signal', () => {
   it('during a 300 s Retry-After wait, SIGTERM ends it within 2 s (exit 0), no request after it', async () => {
     sim.faults.rateLimit(Infinity, { retryAfterSeconds: 300 })
