@@ -43,6 +43,24 @@ describe('fault: short token lifetimes', () => {
   })
 })
 
+describe('fault: unusable expires_in', () => {
+  it.each([[0], [-5], [null], ['soon'], [undefined], [10 ** 12]])(
+    'uses a token whose expires_in is %s for the assumed 3 hours, and renews it on a 401',
+    async (expiresIn) => {
+      const { sim, client } = await setup()
+      sim.faults.answerExpiresIn(expiresIn)
+      const list = await client.listSessions()
+      expect(list.sessions.length).toBeGreaterThan(0)
+      expect(sim.stats.count('token')).toBe(1)
+      await client.getSession(anySessionId(sim)) // still the same token: its assumed life is 3 hours
+      expect(sim.stats.count('token')).toBe(1)
+      sim.faults.revokeTokens() // it dies sooner than assumed
+      await client.getSession(anySessionId(sim))
+      expect(sim.stats.count('token')).toBe(2)
+    }
+  )
+})
+
 describe('fault: revoked tokens', () => {
   it('renews exactly once and retries exactly once, then succeeds', async () => {
     const { sim, client, sleeps } = await setup()

@@ -8,10 +8,12 @@ const numberLike = z.union([z.number().finite(), z.string().regex(NUMERIC).trans
 const dateTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'not a date-time')
 const booleanLike = z.union([z.boolean(), z.enum(['true', 'false']).transform((s) => s === 'true')])
 
+// A usable access_token is used whatever expires_in says: 0, negative, null, text or absent
+// get the spec's 3 hours (tokens.ts), and a 401 renews a token that dies sooner.
 export const TokenResponseSchema = z.looseObject({
   access_token: z.string().min(1),
-  token_type: z.string().optional(),
-  expires_in: numberLike.pipe(z.number().positive()).optional()
+  token_type: z.unknown().optional(),
+  expires_in: numberLike.pipe(z.number().positive().max(366 * 86_400)).optional().catch(undefined)
 })
 
 export const EventSessionSchema = z.looseObject({

@@ -6,6 +6,9 @@ import { ApiError } from './errors'
 import { requestJson, type JsonRequest } from './http'
 import { TokenResponseSchema } from './schemas'
 
+/** The spec's token life, assumed when expires_in is missing or unusable (0, negative, not a number). */
+export const ASSUMED_LIFETIME_SECONDS = 10_800
+
 /** Renew this long before the service would reject the token (less for short-lived tokens). */
 const RENEWAL_MARGIN_MS = 5 * 60_000
 
@@ -81,7 +84,7 @@ export class TokenManager {
     })
     const parsed = TokenResponseSchema.safeParse(response.body)
     if (!parsed.success) throw new ApiError('response-format', endpoint, 'token response has no usable access_token')
-    const lifetimeMs = (parsed.data.expires_in ?? 10_800) * 1000
+    const lifetimeMs = (parsed.data.expires_in ?? ASSUMED_LIFETIME_SECONDS) * 1000
     const margin = Math.min(RENEWAL_MARGIN_MS, lifetimeMs / 2)
     this.token = { value: parsed.data.access_token, renewAt: this.clock() + lifetimeMs - margin }
     return this.token.value

@@ -34,6 +34,8 @@ export interface FaultHooks {
 export class SimulatorFaults {
   /** Lifetime of tokens issued from now on; undefined: the simulator's option. */
   tokenLifetimeSeconds: number | undefined
+  /** What token answers say in expires_in, whatever the real lifetime (absent when `value` is undefined). */
+  expiresInAnswer: { value: unknown } | null = null
   /** Session and viewer lists answer the same nextCursor forever. */
   repeatingCursors = false
   /** Records drift from the spec: missing required fields, numeric strings, unknown fields. */
@@ -55,6 +57,12 @@ export class SimulatorFaults {
   /** Tokens issued from now on live `seconds`. */
   setTokenLifetime(seconds: number | undefined): this {
     this.tokenLifetimeSeconds = seconds
+    return this
+  }
+
+  /** Token answers carry this `expires_in` (0, -5, null, "soon"; undefined leaves it out). */
+  answerExpiresIn(value: unknown): this {
+    this.expiresInAnswer = { value }
     return this
   }
 
@@ -139,6 +147,7 @@ export class SimulatorFaults {
   /** Back to a well-behaved service (issued tokens stay valid). */
   reset(): this {
     this.tokenLifetimeSeconds = undefined
+    this.expiresInAnswer = null
     this.repeatingCursors = false
     this.schemaDrift = false
     this.numericCursors = false

@@ -197,7 +197,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     tokens.set(token, clock() + lifetime * 1000)
     if (issued.length < MAX_TOKENS) issued.push(token)
     stats.tokensIssued++
-    sendJson(res, 200, { token_type: 'bearer', expires_in: lifetime, access_token: token })
+    const said = faults.expiresInAnswer
+    const expiresIn = said ? (said.value === undefined ? {} : { expires_in: said.value }) : { expires_in: lifetime }
+    sendJson(res, 200, { token_type: 'bearer', ...expiresIn, access_token: token })
   }
 
   function authorised(req: IncomingMessage): boolean {
