@@ -1,6 +1,7 @@
 // How the CLI ends on a failure: one line in the taxonomy's words and an exit code a script
 // can act on (2: fix something on this machine — the command line, the settings, the cache
 // file or its disk; 1: anything else, such as the service failing).
+import { redact } from '../core/net/redact'
 import { ERROR_KIND_LABELS, ERROR_KINDS, type ErrorKind } from '../../shared/error-kinds'
 import { storageFault } from '../core/storage-faults'
 
@@ -19,6 +20,11 @@ export class CliError extends Error {
 export const exitCodeOf = (kind: ErrorKind): number => (kind === 'configuration' || kind === 'storage' ? 2 : 1)
 
 export function describeFailure(error: unknown): { line: string; exitCode: number } {
+  const described = describe(error)
+  return { ...described, line: redact(described.line) } // whatever the words quote
+}
+
+function describe(error: unknown): { line: string; exitCode: number } {
   if (error instanceof CliError) return { line: error.message, exitCode: error.exitCode }
   // SQLite's own words ("database or disk is full") become the cache's: which file, what to do.
   const described = storageFault(error) ?? error

@@ -9,7 +9,6 @@ import { takeSecretFromEnvironment } from '../core/connections/env-secret'
 import { describeFailure } from './errors'
 
 export async function main(argv: string[]): Promise<void> {
-  takeSecretFromEnvironment()
   const program = new Command('eventwatch')
     .description('Monitor live streamed event sessions from the reporting API (or the demo simulator).')
     .showHelpAfterError()
@@ -20,6 +19,7 @@ export async function main(argv: string[]): Promise<void> {
   registerServe(program)
   registerConnections(program)
   try {
+    takeSecretFromEnvironment() // first, before anything could read or pass on the environment
     await program.parseAsync(argv)
   } catch (error) {
     if (error instanceof CommanderError) process.exit(error.exitCode)

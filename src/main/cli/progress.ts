@@ -6,6 +6,7 @@
 // Callers report any number of phases by name; each keeps its own count, shown in the order
 // first reported. The bar and percentage follow the phase reported last. Nothing here knows
 // what a sync is.
+import { redact } from '../core/net/redact'
 
 export interface ProgressState {
   /** What is being counted ("sessions", "viewers"); one counter per phase. */
@@ -129,7 +130,8 @@ export function createProgress(
       lastOutput = now
     },
 
-    log(line) {
+    log(text) {
+      const line = redact(text) // a problem's words may quote what the service echoed
       if (!tty) {
         stream.write(`${line}\n`)
         return
@@ -142,7 +144,7 @@ export function createProgress(
 
     done(summary) {
       clear()
-      stream.write(`${summary}\n`)
+      stream.write(`${redact(summary)}\n`)
       phases.clear()
       latest = undefined
       lastOutput = -Infinity

@@ -1,6 +1,7 @@
 // Anything a call to the service threw, in the taxonomy's words, for the UI, the CLI's one line
 // on stderr and the diagnostics log.
 import type { ErrorKind } from '../../../shared/error-kinds'
+import { redact } from '../net/redact'
 import { storageFault } from '../storage-faults'
 import { ApiError } from './errors'
 import { classifyNetworkError } from './network-errors'
@@ -21,11 +22,11 @@ export interface ErrorDescription {
  * what the spec led it to expect. The message is one line, no stack, tokens redacted.
  */
 export function describeApiError(error: unknown): ErrorDescription {
-  if (error instanceof ApiError) return { kind: error.kind, message: error.message }
+  if (error instanceof ApiError) return { kind: error.kind, message: redact(error.message) }
   const storage = storageFault(error)
-  if (storage) return { kind: 'storage', message: storage.message }
+  if (storage) return { kind: 'storage', message: redact(storage.message) }
   const network = classifyNetworkError(error)
-  if (network) return { kind: 'network', message: network.message }
+  if (network) return { kind: 'network', message: redact(network.message) }
   const raw = error instanceof Error ? error.message : typeof error === 'string' ? error : ''
   const message = shortReason(raw) // no tags, no tokens, one short line
   // The cache writer (store/viewer-writer.ts) failing without a SQLite code is still local.

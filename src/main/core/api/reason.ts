@@ -1,10 +1,11 @@
 // The first words of an error body, so the UI can show "HTTP 503: upstream busy": the message of
 // a JSON body, or the text of an HTML page without its tags. Never a token or a secret.
+import { redact } from '../net/redact'
 
 const MAX_REASON = 120
 
 export function shortReason(text: string, secrets: readonly string[] = []): string {
-  let reason = jsonMessage(text) ?? htmlText(text)
+  let reason = redact(jsonMessage(text) ?? htmlText(text))
   for (const secret of secrets) if (secret) reason = reason.split(secret).join('[redacted]')
   reason = reason.replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, '$1 [redacted]')
   reason = reason.replace(/\s+/g, ' ').trim()

@@ -1,6 +1,7 @@
 // Client-credentials tokens: fetched on demand, renewed ahead of expiry, one renewal shared
 // by every concurrent caller.
 import { abortable, throwIfAborted } from '../net/abort'
+import { rememberSecret } from '../net/redact'
 import type { Credentials } from './connection'
 import { ApiError } from './errors'
 import { requestJson, type JsonRequest } from './http'
@@ -68,6 +69,7 @@ export class TokenManager {
   private async fetchToken(signal: AbortSignal): Promise<string> {
     const endpoint = 'POST /v2/auth/token'
     const { clientId, clientSecret } = await this.credentials()
+    rememberSecret(clientSecret) // wherever it came from (keychain, environment, file)
     const response = await requestJson({
       endpoint,
       url: `${this.authUrl.replace(/\/+$/, '')}/v2/auth/token`,
@@ -86,6 +88,7 @@ export class TokenManager {
     if (!parsed.success) throw new ApiError('response-format', endpoint, 'token response has no usable access_token')
     const lifetimeMs = (parsed.data.expires_in ?? ASSUMED_LIFETIME_SECONDS) * 1000
     const margin = Math.min(RENEWAL_MARGIN_MS, lifetimeMs / 2)
+    rememberSecret(parsed.data.access_token)
     this.token = { value: parsed.data.access_token, renewAt: this.clock() + lifetimeMs - margin }
     return this.token.value
   }

@@ -51,6 +51,7 @@ export class SimulatorFaults {
   private truncated = 0
   private wrongType: Armed<string> | null = null
   private slow: Armed<number> | null = null
+  private echoes = 0
 
   constructor(private readonly hooks: FaultHooks) {}
 
@@ -117,6 +118,15 @@ export class SimulatorFaults {
     return this
   }
 
+  /**
+   * The next `count` data requests are refused (400) with a body that quotes the client secret
+   * and the request's access token: what a careless service's error page does.
+   */
+  echoSecrets(count: number): this {
+    this.echoes = count
+    return this
+  }
+
   /** The next `count` data requests are answered only after `delayMs`. */
   slowResponses(count: number, delayMs: number): this {
     this.slow = { remaining: count, value: delayMs }
@@ -158,10 +168,18 @@ export class SimulatorFaults {
     this.truncated = 0
     this.wrongType = null
     this.slow = null
+    this.echoes = 0
     return this
   }
 
   // --- used by the server, once per data request -----------------------------------------
+
+  /** Whether to answer this request with the secrets it was given. */
+  takeEcho(): boolean {
+    if (this.echoes <= 0) return false
+    this.echoes--
+    return true
+  }
 
   /** How long to stall this request (0: not at all). */
   takeDelay(): number {

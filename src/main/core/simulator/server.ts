@@ -149,6 +149,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     }
     const failure = faults.takeFailure()
     if (failure) return sendFailure(res, failure, clock())
+    if (faults.takeEcho()) {
+      const token = (header(req, 'authorization') ?? '').replace(/^Bearer\s+/i, '')
+      return sendJson(res, 400, { error: 'bad_request', message: `client secret ${credentials.clientSecret} and token=${token} are not welcome here` })
+    }
     if (req.method !== 'GET') return sendJson(res, 405, { error: 'method_not_allowed' })
     if (!authorised(req)) {
       res.setHeader('WWW-Authenticate', 'Bearer error="invalid_token"')

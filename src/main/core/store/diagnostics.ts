@@ -1,6 +1,7 @@
 // A log of what went wrong talking to the service: skipped records, failed requests, retries.
 // Shown in the diagnostics view; never holds a secret (messages come from ApiError, which
 // names endpoints and reasons only).
+import { redact } from '../net/redact'
 import type { ErrorKind } from '../../../shared/error-kinds'
 import type { Db } from './db'
 import { statement } from './statements'
@@ -22,7 +23,7 @@ export function recordDiagnostic(db: Db, entry: Omit<DiagnosticEntry, 'id'>): vo
     entry.at,
     entry.kind,
     entry.endpoint,
-    entry.message.slice(0, 500)
+    redact(entry.message).slice(0, 500)
   )
   // Bounded: a service that misbehaves all night must not fill the disk.
   statement(db, 'DELETE FROM diagnostics WHERE id <= (SELECT MAX(id) FROM diagnostics) - ?').run(KEEP)

@@ -1,6 +1,7 @@
 // A log of sync runs per connection: when, what kind, how it ended, what it stored. Started
 // before the run's first request and finished after its last unit of work, so a run the process
 // never finished (kill -9, power loss) stays visible as one with no outcome.
+import { redact } from '../net/redact'
 import type { Db } from './db'
 import { statement } from './statements'
 
@@ -75,7 +76,7 @@ export function finishSyncRun(db: Db, id: number, result: SyncRunResult, finishe
       viewerLists: result.viewerLists ?? 0,
       viewers: result.viewers ?? 0,
       problems: result.problems ?? 0,
-      error: result.error ? result.error.slice(0, ERROR_MAX) : null
+      error: result.error ? redact(result.error).slice(0, ERROR_MAX) : null
     }).changes > 0
   )
 }
