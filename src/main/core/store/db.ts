@@ -49,7 +49,29 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     throw onDisk ? (storageFault(error, file) ?? error) : error
   }
   if (onDisk) rememberCacheFile(db)
+  if (!readonly) immediateTransactions(db)
   return db
+}
+
+/**
+ * Every transaction on the cache takes the write lock when it begins (BEGIN IMMEDIATE). The cache
+ * has two writers (this thread and the cache writer's): a deferred transaction that reads and
+ * then writes fails at once with "database is locked" when the other committed in between, where
+ * an immediate one waits its turn (busy_timeout), as a single statement does. Nested ones stay
+ * savepoints.
+ */
+function immediateTransactions(db: Db): void {
+  const deferredByDefault = db.transaction.bind(db)
+  db.transaction = ((fn: (...args: unknown[]) => unknown) => {
+    const variants = deferredByDefault(fn)
+    const immediate = variants.immediate
+    return Object.assign((...args: unknown[]) => immediate(...args), {
+      default: immediate,
+      deferred: variants.deferred,
+      immediate,
+      exclusive: variants.exclusive
+    })
+  }) as unknown as Db['transaction']
 }
 
 /**
