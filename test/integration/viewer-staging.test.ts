@@ -1,19 +1,16 @@
 // Staged viewer lists (issue 13): a list written page by page through the cache writer's thread,
 // invisible to readers until its last page lands, then swapped in whole; a repeated viewer id
 // across pages keeps its last record; an abandoned or crashed staging leaves the held list as it was.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { EventSessionRecord, ViewerRecord } from '../../src/main/core/api/schemas'
-import { upsertConnection } from '../../src/main/core/store/connections'
-import { openDatabase, type Db } from '../../src/main/core/store/db'
+import type { Db } from '../../src/main/core/store/db'
 import { breakdown, viewerPage } from '../../src/main/core/store/queries'
 import { storeSessionList } from '../../src/main/core/store/sessions'
 import { ABANDONED_AFTER_MS, beginStagedList, dropAbandonedStagings, stagePage } from '../../src/main/core/store/viewer-staging'
 import { inThreadViewerStore, type ViewerListStore } from '../../src/main/core/store/viewer-store'
 import { viewerListRows } from '../../src/main/core/store/viewer-rows'
 import { startViewerWriter } from '../../src/main/core/store/viewer-writer'
+import { liveSession, seededCache } from '../support/seeded-cache'
 
 const T0 = Date.parse('2026-03-02T09:00:00Z')
 const cleanups: (() => Promise<void> | void)[] = []
@@ -21,11 +18,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
-const session = (id: string): EventSessionRecord => ({
-  eventSessionId: id, platformId: 'p', tenantId: 't', contentId: 'c', eventName: id,
-  startedAt: new Date(T0).toISOString(), updatedAt: new Date(T0).toISOString(), hasEnded: false,
-  viewersCount: 2, reliabilityScore: 90, cdnTraffic: 1, ecdnTraffic: 1
-})
+const session = (id: string): EventSessionRecord => liveSession(id, T0)
 
 const viewers = (prefix: string, from: number, n: number, os = 'Windows'): ViewerRecord[] =>
   Array.from({ length: n }, (_, i) => ({
@@ -35,18 +28,7 @@ const viewers = (prefix: string, from: number, n: number, os = 'Windows'): Viewe
     networkConnections: [{ siteCode: 100 + ((from + i) % 3) }]
   }))
 
-function seeded(): { db: Db; file: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'eventwatch-staging-'))
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
-  const file = join(dir, 'cache.db')
-  const db = openDatabase(file)
-  cleanups.push(() => {
-    db.close()
-  })
-  upsertConnection(db, { id: 'A', name: 'A', baseUrl: 'https://a', authUrl: 'https://a', platformId: 'p', tenantId: 't', clientId: 'c', isDemo: false })
-  storeSessionList(db, 'A', [session('s1')], T0)
-  return { db, file }
-}
+const seeded = (): { db: Db; file: string } => seededCache(cleanups, ['s1'], T0)
 
 const stores: [string, (db: Db, file: string) => ViewerListStore][] = [
   ['on this thread', (db) => inThreadViewerStore(db)],

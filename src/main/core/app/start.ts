@@ -5,8 +5,9 @@ import { ConnectionService } from '../connections/service'
 import { testConnection } from '../connections/test-connection'
 import { osKeychain, type SecretStore } from '../secrets/keychain'
 import { openDatabase } from '../store/db'
+import { recordDiagnostic } from '../store/diagnostics'
 import { inThreadViewerStore } from '../store/viewer-store'
-import { startViewerWriter } from '../store/viewer-writer'
+import { viewerStoreWithFallback } from '../store/viewer-store-fallback'
 import { RetentionJob } from '../store/retention-job'
 import { alertHandlers } from '../alerts/handlers'
 import { nothingApplied } from '../alerts/apply'
@@ -55,7 +56,18 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   const clock = options.clock ?? Date.now
   // Viewer lists are stored on the cache writer's thread: a list of a million viewers never
   // blocks this one (the main process, or the browser host's server).
-  const viewerStore = options.dbFile === ':memory:' ? inThreadViewerStore(db) : startViewerWriter({ file: options.dbFile, nativeBinding: options.nativeBinding })
+  const viewerStore =
+    options.dbFile === ':memory:'
+      ? inThreadViewerStore(db)
+      : viewerStoreWithFallback(db, { file: options.dbFile, nativeBinding: options.nativeBinding }, (reason) =>
+          recordDiagnostic(db, {
+            connectionId: null,
+            at: clock(),
+            kind: 'storage',
+            endpoint: 'cache writer',
+            message: `${reason}; viewer lists are stored on the main thread from now on`
+          })
+        )
   const pollers = new PollerGroup(db, hub, options.cadences ?? cadencesFromSettings(), {
     clock,
     viewerStore,

@@ -21,6 +21,11 @@ export interface ViewerWriterOptions {
   nativeBinding?: string
 }
 
+export interface ViewerWriterHooks {
+  /** Once, when the writer's thread is gone for good (it failed to start, crashed, exited). */
+  onBroken?: (error: Error) => void
+}
+
 /** A stage operation as sent: a page's rows encoded (row-transfer.ts). */
 export type SentStageOp = Exclude<StageOp, { type: 'page' }> | (Omit<Extract<StageOp, { type: 'page' }>, 'rows'> & { rows: EncodedRows })
 
@@ -70,7 +75,7 @@ interface Pending {
   reject: (error: Error) => void
 }
 
-export function startViewerWriter(options: ViewerWriterOptions): ViewerListStore {
+export function startViewerWriter(options: ViewerWriterOptions, hooks: ViewerWriterHooks = {}): ViewerListStore {
   const { entry, eval: isCode } = workerEntry()
   // Everything the writer allocates dies within one list: a small young generation keeps its
   // memory down (about 30 MB less peak RSS over 85,000 viewers) and costs no time.
@@ -83,7 +88,10 @@ export function startViewerWriter(options: ViewerWriterOptions): ViewerListStore
 
   // The worker gone for good: every list in hand, and every later one, fails with the reason.
   const breakDown = (reason: string): void => {
-    broken ??= new CacheWriterError(`the cache writer stopped: ${reason}`)
+    if (!broken) {
+      broken = new CacheWriterError(`the cache writer stopped: ${reason}`)
+      hooks.onBroken?.(broken)
+    }
     for (const p of pending.values()) p.reject(broken)
     pending.clear()
   }
