@@ -25,6 +25,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { stripVTControlCharacters } from 'node:util'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const BIN = path.join(ROOT, 'node_modules', '.bin')
@@ -290,7 +291,60 @@ function countVitest(report, exitCode) {
     failed = 1
     notes.push(`vitest exited with ${exitCode} (e.g. unhandled errors or no test files)`)
   }
+  const flaky = vitestFlaky(report).length
+  if (flaky > 0) notes.push(`${flaky} flaky (passed on retry)`)
   return { passed, failed, skipped, note: notes.join('; ') }
+}
+
+/** The first line of a failure message, without terminal colours, cut to fit one line. */
+function firstLine(message) {
+  const text = stripVTControlCharacters(String(message ?? '')).trim().split('\n')[0] ?? ''
+  return text.length > 160 ? `${text.slice(0, 157)}...` : text
+}
+
+/** Vitest's JSON report → "file › test: first line of the failure" for each failed test. */
+function vitestFailures(report) {
+  const out = []
+  for (const file of report?.testResults ?? []) {
+    const name = path.relative(ROOT, String(file.name ?? ''))
+    const failed = (file.assertionResults ?? []).filter((t) => t.status === 'failed')
+    for (const test of failed) out.push(`${name} › ${test.fullName ?? test.title}: ${firstLine(test.failureMessages?.[0])}`)
+    if (file.status === 'failed' && failed.length === 0) out.push(`${name}: ${firstLine(file.message)}`)
+  }
+  return out
+}
+
+/** Tests that passed only on a retry (CI retries once): they passed, and failed before. */
+function vitestFlaky(report) {
+  const out = []
+  for (const file of report?.testResults ?? []) {
+    const name = path.relative(ROOT, String(file.name ?? ''))
+    for (const test of file.assertionResults ?? []) {
+      if (test.status === 'passed' && (test.failureMessages ?? []).length > 0) {
+        out.push(`${name} › ${test.fullName ?? test.title}: flaky, first failed with ${firstLine(test.failureMessages[0])}`)
+      }
+    }
+  }
+  return out
+}
+
+/** Playwright's JSON report → the same, for tests whose outcome was unexpected. */
+function playwrightFailures(report) {
+  const out = []
+  const walk = (suite, trail) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== 'unexpected' && test.status !== 'flaky') continue
+        const error = (test.results ?? []).map((r) => r.error?.message).find(Boolean)
+        const flaky = test.status === 'flaky' ? 'flaky, first failed with ' : ''
+        out.push(`${spec.file ?? trail} › ${spec.title}: ${flaky}${firstLine(error)}`)
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, child.file ?? trail)
+  }
+  for (const suite of report?.suites ?? []) walk(suite, suite.file ?? '')
+  for (const error of report?.errors ?? []) out.push(`playwright: ${firstLine(error.message)}`)
+  return out
 }
 
 /** Playwright's JSON report → counts. Flaky (failed, then passed on retry) counts as passed. */
@@ -395,7 +449,7 @@ async function main() {
       run('vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.relative(ROOT, VITEST_JSON)}`]),
     )
     vitestReport = readJson(VITEST_JSON)
-    record('vitest', countVitest(vitestReport, code), ms)
+    record('vitest', { ...countVitest(vitestReport, code), failures: [...vitestFailures(vitestReport), ...vitestFlaky(vitestReport)] }, ms)
   }
 
   header('end to end: playwright')
@@ -405,7 +459,8 @@ async function main() {
   } else {
     removeFile(PLAYWRIGHT_JSON)
     const [code, ms] = await timed(() => run('playwright', ['test']))
-    record('playwright', countPlaywright(readJson(PLAYWRIGHT_JSON), code), ms)
+    const report = readJson(PLAYWRIGHT_JSON)
+    record('playwright', { ...countPlaywright(report, code), failures: playwrightFailures(report) }, ms)
   }
   // Playwright empties test-results/ when it starts: put the Vitest report back beside its own.
   if (vitestReport && !fs.existsSync(VITEST_JSON)) {
@@ -419,6 +474,13 @@ async function main() {
     const counts = `${row.passed} passed, ${row.failed} failed${row.skipped ? `, ${row.skipped} skipped` : ''}`
     const seconds = `${(row.ms / 1000).toFixed(1)}s`
     log(`${status} ${row.name.padEnd(11)} ${counts.padEnd(34)} ${seconds.padStart(7)}${row.note ? `  (${row.note})` : ''}`)
+  }
+  // Name what failed here too: a CI log is often read from its tail only.
+  const failures = rows.flatMap((row) => row.failures ?? [])
+  if (failures.length > 0) {
+    log('failed, or flaky:')
+    for (const failure of failures.slice(0, 20)) log(`  ✗ ${failure}`)
+    if (failures.length > 20) log(`  … and ${failures.length - 20} more`)
   }
   log(`reports: ${path.relative(ROOT, VITEST_JSON)}, ${path.relative(ROOT, PLAYWRIGHT_JSON)}; total time ${((Date.now() - started) / 1000).toFixed(1)}s`)
   const { total, line } = totalsLine()
