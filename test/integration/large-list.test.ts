@@ -48,7 +48,7 @@ it('stores a list of a million viewers whole with a peak RSS under 400 MB', asyn
   reader.close()
   expect(held).toEqual({ count: VIEWERS, rows: VIEWERS })
   expect(staged).toEqual({ n: 0 })
-  const peakRss = Number(readFileSync(rssFile, 'utf8'))
+  const { peakRss } = JSON.parse(readFileSync(rssFile, 'utf8')) as { peakRss: number }
   expect(peakRss).toBeGreaterThan(0)
   expect(peakRss).toBeLessThan(RSS_LIMIT)
 }, 300_000)

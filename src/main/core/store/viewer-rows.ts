@@ -1,6 +1,6 @@
 // A viewer list as the flat parameter arrays its INSERTs take: built where the list was parsed,
-// written wherever the database is (this thread or the cache writer's, viewer-store.ts). Plain
-// arrays of numbers and strings cross to a worker thread at a third of the cost of the records.
+// encoded for the cache writer's thread as it is read (row-transfer.ts), and written wherever
+// the database is (this thread or the cache writer's, viewer-store.ts).
 //
 // Every field the app knows goes into a column of its own (network connections into rows of
 // their own). `raw_json` keeps the record as received (as parsed) only when it holds something
@@ -10,6 +10,7 @@
 // columns together.
 import type { ViewerRecord } from '../api/schemas'
 import { NETWORK_CONNECTION_FIELDS, VIEWER_SCALAR_FIELDS } from '../api/viewer-fields'
+import { decodeRows, ValuesWriter, type EncodedRows } from './row-transfer'
 
 type NetworkConnection = NonNullable<ViewerRecord['networkConnections']>[number]
 
@@ -74,7 +75,6 @@ const toTime = (iso: string | undefined): number | null => {
 
 /** A network connection's proxy list as JSON: nearly always empty. */
 const proxyJson = (proxy: string[] | undefined): string | null => (proxy === undefined ? null : proxy.length === 0 ? '[]' : JSON.stringify(proxy))
-const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value)
 
 /**
  * The record as JSON when it holds something the columns cannot (a field the app does not know,
@@ -104,45 +104,53 @@ function lastOfEachId(viewers: readonly ViewerRecord[]): readonly ViewerRecord[]
   return viewers.filter((v, i) => lastIndex.get(v.viewerId) === i)
 }
 
-export function viewerListRows(received: readonly ViewerRecord[]): ViewerListRows {
+/**
+ * The list's rows, encoded as they are read (row-transfer.ts): what the cache writer's thread
+ * is sent. Slot by slot in VIEWER_COLUMNS and CONNECTION_COLUMNS order.
+ */
+export function encodedViewerRows(received: readonly ViewerRecord[]): EncodedRows {
   const list = lastOfEachId(received)
-  // Sized once and filled by index: a page's rows are built for every page of every list.
-  const viewers: unknown[] = new Array(list.length * VIEWER_ROW_WIDTH)
-  const connections: unknown[] = []
-  for (let index = 0, at = 0; index < list.length; index++, at += VIEWER_ROW_WIDTH) {
+  let connectionCount = 0
+  for (const v of list) connectionCount += v.networkConnections?.length ?? 0
+  const viewers = new ValuesWriter(list.length * VIEWER_ROW_WIDTH)
+  const connections = new ValuesWriter(connectionCount * CONNECTION_ROW_WIDTH)
+  for (let index = 0; index < list.length; index++) {
     const v = list[index] as ViewerRecord
-    viewers[at] = index
-    viewers[at + 1] = 0
-    viewers[at + 2] = v.viewerId
-    viewers[at + 3] = orNull(v.deviceType)
-    viewers[at + 4] = orNull(v.os)
-    viewers[at + 5] = orNull(v.app)
-    viewers[at + 6] = orNull(v.reliabilityScore)
-    viewers[at + 7] = orNull(v.rebufferingEvents)
-    viewers[at + 8] = orNull(v.rebufferingTime)
-    viewers[at + 9] = orNull(v.viewingTime)
-    viewers[at + 10] = toTime(v.startedAt)
-    viewers[at + 11] = toTime(v.endedAt)
-    viewers[at + 12] = orNull(v.cdnTraffic)
-    viewers[at + 13] = orNull(v.ecdnTraffic)
-    viewers[at + 14] = orNull(v.cdnResponses)
-    viewers[at + 15] = orNull(v.cdnErrors)
-    viewers[at + 16] = rawJson(v)
+    viewers.number(index)
+    viewers.number(0)
+    viewers.string(v.viewerId)
+    viewers.string(v.deviceType)
+    viewers.string(v.os)
+    viewers.string(v.app)
+    viewers.number(v.reliabilityScore)
+    viewers.number(v.rebufferingEvents)
+    viewers.number(v.rebufferingTime)
+    viewers.number(v.viewingTime)
+    viewers.number(toTime(v.startedAt))
+    viewers.number(toTime(v.endedAt))
+    viewers.number(v.cdnTraffic)
+    viewers.number(v.ecdnTraffic)
+    viewers.number(v.cdnResponses)
+    viewers.number(v.cdnErrors)
+    viewers.string(rawJson(v))
     const own = v.networkConnections
     if (own === undefined) continue
     for (let position = 0; position < own.length; position++) {
       const c = own[position] as NetworkConnection
-      connections.push(
-        index,
-        position,
-        toTime(c.connectionStarted),
-        orNull(c.publicIp),
-        orNull(c.privateIp),
-        c.type === undefined ? null : JSON.stringify(c.type),
-        proxyJson(c.proxy),
-        orNull(c.siteCode)
-      )
+      connections.number(index)
+      connections.number(position)
+      connections.number(toTime(c.connectionStarted))
+      connections.string(c.publicIp)
+      connections.string(c.privateIp)
+      connections.string(c.type === undefined ? null : JSON.stringify(c.type))
+      connections.string(proxyJson(c.proxy))
+      connections.number(c.siteCode)
     }
   }
-  return { count: list.length, viewers, connections }
+  return { count: list.length, viewers: viewers.finish(), connections: connections.finish() }
+}
+
+/** The list's rows as plain arrays, for a store on this thread: the encoded rows, decoded. */
+export function viewerListRows(received: readonly ViewerRecord[]): ViewerListRows {
+  return decodeRows(encodedViewerRows(received))
 }

@@ -27,8 +27,11 @@ export interface ViewerListStore {
   close(): Promise<void>
 }
 
+/** A stage operation as the store hands it over: a page still as records, for the backend to encode its own way. */
+export type StoreOp = Exclude<StageOp, { type: 'page' }> | { type: 'page'; key: number; viewers: readonly ViewerRecord[]; at: number }
+
 /** Runs stage operations in order wherever the database is; a commit answers the viewers held. */
-export type StageBackend = (op: StageOp) => Promise<number | undefined>
+export type StageBackend = (op: StoreOp) => Promise<number | undefined>
 
 /** Pages of one list handed to the backend and not yet written: the memory bound. */
 const PAGES_IN_HAND = 2
@@ -51,7 +54,7 @@ export function viewerListStore(backend: StageBackend, close: () => Promise<void
     let failure: { error: unknown } | undefined
     const inHand: Promise<unknown>[] = []
     // Every operation is sent at once (the backend keeps them in order); a failure sticks.
-    const send = (op: StageOp): Promise<number | undefined> => {
+    const send = (op: StoreOp): Promise<number | undefined> => {
       const done = backend(op)
       done.catch((error: unknown) => {
         failure ??= { error }
@@ -75,7 +78,7 @@ export function viewerListStore(backend: StageBackend, close: () => Promise<void
           if (seen.size > IDS_REMEMBERED) dedupe = true
           if (dedupe) seen.clear()
         }
-        const written = send({ type: 'page', key, rows: viewerListRows(viewers), at: Date.now() })
+        const written = send({ type: 'page', key, viewers, at: Date.now() })
         inHand.push(written.catch(() => undefined))
         if (inHand.length >= PAGES_IN_HAND) await inHand.shift()
         if (failure) return failed()
@@ -127,7 +130,9 @@ export function inThreadViewerStore(db: Db): ViewerListStore {
   // In order, each on a later turn: responses already in for other requests are taken first, so
   // the service keeps working on ours while SQLite writes.
   const backend: StageBackend = (op) => {
-    const done = queue.then(nextTurn).then(() => stager.apply(op))
+    // The rows are built now, so that the records need not be kept until the write.
+    const staged: StageOp = op.type === 'page' ? { type: 'page', key: op.key, rows: viewerListRows(op.viewers), at: op.at } : op
+    const done = queue.then(nextTurn).then(() => stager.apply(staged))
     queue = done.catch(() => undefined)
     return done
   }

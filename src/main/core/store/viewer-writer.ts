@@ -3,16 +3,17 @@
 // the time of a large sync (parsing and storing cost about the same). SQLite's WAL lets the two
 // connections share the file; pages are staged and lists swapped in whole (viewer-staging.ts).
 //
-// What crosses the thread boundary is each page's flat rows (viewer-rows.ts), built here and
-// encoded into typed arrays that move rather than copy (row-transfer.ts).
+// What crosses the thread boundary is each page's flat rows, built here straight into typed
+// arrays that move rather than copy (viewer-rows.ts, row-transfer.ts).
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import { encodeRows, type EncodedRows } from './row-transfer'
+import { transferList, type EncodedRows } from './row-transfer'
+import { encodedViewerRows } from './viewer-rows'
 import type { StageOp } from './viewer-staging'
-import { viewerListStore, type ViewerListStore } from './viewer-store'
+import { viewerListStore, type StoreOp, type ViewerListStore } from './viewer-store'
 
 export interface ViewerWriterOptions {
   /** The cache file, already opened (and so migrated) by the caller. */
@@ -107,15 +108,15 @@ export function startViewerWriter(options: ViewerWriterOptions, hooks: ViewerWri
     if (!closing || pending.size > 0) breakDown(`it exited (code ${code})`)
   })
 
-  const backend = (op: StageOp): Promise<number | undefined> => {
+  const backend = (op: StoreOp): Promise<number | undefined> => {
     if (broken) return Promise.reject(broken)
     if (closing) return Promise.reject(new CacheWriterError('the cache writer is closed'))
     const id = nextId++
     return new Promise<number | undefined>((resolve, reject) => {
       pending.set(id, { resolve, reject })
       if (op.type === 'page') {
-        const { encoded, transfer } = encodeRows(op.rows)
-        worker.postMessage({ type: 'stage', id, op: { ...op, rows: encoded } } satisfies WriterRequest, transfer)
+        const rows = encodedViewerRows(op.viewers)
+        worker.postMessage({ type: 'stage', id, op: { type: 'page', key: op.key, rows, at: op.at } } satisfies WriterRequest, transferList(rows))
       } else {
         worker.postMessage({ type: 'stage', id, op } satisfies WriterRequest)
       }
