@@ -156,5 +156,22 @@ test.describe('with the service gone', () => {
     // A click opens it too.
     await found.click()
     await expect(page.getByTestId('history-table')).toHaveCount(0)
+
+    // A past session's viewer table: a filter that matches nothing, once cleared, shows every
+    // viewer again (issue 14: it stayed on "No viewer matches this filter").
+    await page.keyboard.press('Escape')
+    await page.locator('[data-search]').fill('')
+    await page.getByTestId('history-row').first().click()
+    const rows = page.getByTestId('viewer-row')
+    await expect(rows.first()).toContainText(/\S/, { timeout: 15_000 })
+    const total = (await page.getByTestId('viewer-total').textContent())!.trim()
+    const viewerFilter = page.getByLabel('Filter viewers by text')
+    await viewerFilter.fill('no viewer has this in any field')
+    await expect(page.getByText('No viewer matches this filter.')).toBeVisible()
+    await expect(page.getByTestId('viewer-total')).toHaveText('0')
+    await viewerFilter.fill('')
+    await expect(page.getByTestId('viewer-total')).toHaveText(total)
+    await expect(page.getByText('No viewer matches this filter.')).toHaveCount(0)
+    await expect(rows.first()).not.toContainText('Loading')
   })
 })

@@ -57,7 +57,10 @@ export class ViewerLoader {
     this.cache.clear()
     this.version++
     this.resets++
-    this.ensure(0, this.range[1] - this.range[0])
+    // The total under the new sort or filter is not known yet: the top page is asked for even
+    // when the old one matched nothing (a total of 0 would ask for no page at all).
+    this.range = [0, this.range[1] - this.range[0]]
+    for (const offset of this.cache.claim(0, this.range[1], null)) void this.fetchPage(offset)
   }
 
   /** Fetches the pages rows first..last need that are neither cached nor on their way. */
@@ -101,11 +104,12 @@ export class ViewerLoader {
       return
     }
     this.error = null
-    const firstAnswer = this.total === null
+    const totalChanged = this.total !== result.value.total
     this.fetchedAt = result.value.fetchedAt
     this.total = result.value.total
     this.version++
-    if (firstAnswer) this.ensure(...this.range)
+    // The rows on screen beyond the first page are known to exist only now.
+    if (totalChanged) this.ensure(...this.range)
   }
 
   /** A window of the list under the current sort and filter. */
