@@ -36,6 +36,7 @@ import {
   StatusSchema
 } from './domain'
 import { Id, Instant } from './schema-parts'
+import { SessionStoryArgsSchema, SessionStorySchema } from './session-story'
 
 const NoArgs = z.object({}).strict()
 
@@ -134,6 +135,9 @@ export const requests = {
 
   /** A session's snapshots for its charts (bucketed to at most maxPoints). */
   sessionChart: { args: SessionChartArgsSchema, result: ChartSeriesSchema },
+  /** A session's audience and quality over time, reconstructed from its cached viewer list;
+   *  null when none is cached. */
+  sessionStory: { args: SessionStoryArgsSchema, result: SessionStorySchema },
   /** The last hour of several live sessions at once, for Live's and the wall's trends. */
   liveTrends: { args: LiveTrendsArgsSchema, result: LiveTrendsSchema },
   /** A window of a session's cached viewers, sorted and filtered. */

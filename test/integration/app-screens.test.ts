@@ -8,6 +8,7 @@ import { startAppCore } from '../../src/main/core/app/start'
 import type { AppCore } from '../../src/main/core/app/types'
 import type { LiveBoard, LiveSession } from '../../src/shared/domain'
 import type { BreakdownRow, ChartSeries, ExportChunk, LiveTrends, PastSessionsPage, ViewerDetail, ViewerPage } from '../../src/shared/screens'
+import type { SessionStory } from '../../src/shared/session-story'
 import type { AppSettings } from '../../src/shared/settings'
 
 const dir = mkdtempSync(join(tmpdir(), 'eventwatch-screens-'))
@@ -93,6 +94,24 @@ describe('the screens through the app API', () => {
     }
     const none = await value<ChartSeries>('sessionChart', { ...keyOf(live), from: new Date(Date.now() + 3_600_000).toISOString() })
     expect(none.points).toEqual([])
+  })
+
+  it('tells a session’s story from its viewer list: everyone counted, the peak within the audience, scores judged', async () => {
+    const { total } = await value<ViewerPage>('viewerPage', { ...keyOf(live), sort: 'viewerId', limit: 0 })
+    const story = await value<NonNullable<SessionStory>>('sessionStory', { ...keyOf(live), maxPoints: 50 })
+    expect(story.viewers).toBe(total)
+    expect(story.points).toHaveLength(50)
+    expect(story.peak!.viewers).toBeGreaterThan(0)
+    expect(story.peak!.viewers).toBeLessThanOrEqual(story.timedViewers)
+    expect(Math.max(...story.points.map((p) => p.peak))).toBe(story.peak!.viewers)
+    // Joins add up to the viewers counted; those who never left are still watching at the end.
+    expect(story.points.reduce((n, p) => n + p.joins, 0)).toBe(story.timedViewers)
+    expect(story.points.at(-1)!.watching).toBe(story.stillWatching)
+    for (const p of story.points) {
+      if (p.reliability === null) expect(p.health).toBe('unknown')
+      else expect(p.reliability).toBeLessThanOrEqual(100)
+    }
+    expect(await value('sessionStory', { connectionId: live.connectionId, eventSessionId: 'no-such-session' })).toBeNull()
   })
 
   it('gives the trends of several live sessions in one request, each as its own chart would', async () => {

@@ -53,6 +53,7 @@ export const VALID_ARGS: { [N in RequestName]: RequestArgs<N> } = {
   },
   pauseNotifications: { minutes: 0 },
   sessionChart: { connectionId: 'demo', eventSessionId: 'no-such-session', from: '2024-01-01T00:00:00Z', maxPoints: 100 },
+  sessionStory: { connectionId: 'demo', eventSessionId: 'no-such-session', maxPoints: 100 },
   liveTrends: {
     sessions: [{ connectionId: 'demo', eventSessionId: 'no-such-session' }],
     from: '2024-01-01T00:00:00Z',

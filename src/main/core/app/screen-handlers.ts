@@ -7,13 +7,14 @@ import type { Db } from '../store/db'
 import { exportChunk, viewerDetail } from '../store/export-chunks'
 import { breakdown, pastSessions, snapshotsForChart, viewerPage } from '../store/queries'
 import { isoOrNull } from '../store/queries/sql'
+import { viewerStory } from '../store/queries/viewer-story'
 import { connectionScales } from '../store/reliability-scales'
 import { newestPollAt } from '../store/sessions'
 import { Verdicts } from './verdicts'
 
 type ScreenHandlers = Pick<
   RequestHandlers,
-  'sessionChart' | 'liveTrends' | 'viewerPage' | 'viewerDetail' | 'breakdown' | 'pastSessions' | 'exportChunk'
+  'sessionChart' | 'sessionStory' | 'liveTrends' | 'viewerPage' | 'viewerDetail' | 'breakdown' | 'pastSessions' | 'exportChunk'
 >
 
 const ms = (iso: string | undefined): number | undefined => (iso === undefined ? undefined : Date.parse(iso))
@@ -36,6 +37,21 @@ export function screenHandlers(db: Db, deps: ScreenDeps): ScreenHandlers {
   return {
     sessionChart: ({ connectionId, eventSessionId, from, maxPoints }) =>
       chart(new Verdicts(db), connectionId, eventSessionId, { from: ms(from), maxPoints }),
+    sessionStory: ({ connectionId, eventSessionId, maxPoints }) => {
+      const story = viewerStory(db, connectionId, eventSessionId, { maxPoints })
+      if (!story) return null
+      const verdicts = new Verdicts(db)
+      const { peak, points, ...figures } = story
+      return {
+        ...figures,
+        fetchedAt: new Date(story.fetchedAt).toISOString(),
+        from: isoOrNull(story.from),
+        to: isoOrNull(story.to),
+        lastEndedAt: isoOrNull(story.lastEndedAt),
+        peak: peak && { viewers: peak.viewers, at: new Date(peak.at).toISOString() },
+        points: points.map(({ reliabilityScore, ...point }) => ({ ...point, ...verdicts.judge(connectionId, eventSessionId, reliabilityScore) }))
+      }
+    },
     liveTrends: ({ sessions, from, maxPoints }) => {
       const verdicts = new Verdicts(db)
       const options = { from: ms(from), maxPoints: maxPoints ?? TREND_POINTS }
