@@ -161,7 +161,14 @@ export const PastSessionSchema = SessionSchema.extend({
    *  polled (removed, disabled, replaced) is kept here, not on Live. */
   watched: z.boolean(),
   viewerListCount: z.number().nullable(),
-  viewerListFetchedAt: z.string().nullable()
+  viewerListFetchedAt: z.string().nullable(),
+  /** Where peakViewers comes from: reconstructed from the viewer list (with when), or the polls. */
+  peakSource: z.enum(['viewers', 'polls']).nullable(),
+  peakAt: z.string().nullable(),
+  /** An ended session's end, best known first (the core decides): its viewers' last endedAt, the
+   *  service's last update of the record, or when Eventwatch first saw it ended. */
+  endedAt: z.string().nullable(),
+  endedAtSource: z.enum(['viewers', 'service', 'observed']).nullable()
 })
 export type PastSession = z.infer<typeof PastSessionSchema>
 

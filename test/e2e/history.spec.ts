@@ -161,9 +161,21 @@ test.describe('with the service gone', () => {
     // viewer again (issue 14: it stayed on "No viewer matches this filter").
     await page.keyboard.press('Escape')
     await page.locator('[data-search]').fill('')
-    await page.getByTestId('history-row').first().click()
+    const first = page.getByTestId('history-row').first()
+    // Its peak is reconstructed from its viewer list, and its end is the last viewer's.
+    await expect(first.getByTestId('peak')).toHaveAttribute('data-source', 'viewers')
+    await expect(first.getByTestId('ended-source')).toHaveText('when the last viewer left')
+    await first.click()
     const rows = page.getByTestId('viewer-row')
     await expect(rows.first()).toContainText(/\S/, { timeout: 15_000 })
+    // Never watched live, so no snapshots: the charts come from the viewer list, and say so.
+    await expect(page.getByTestId('story-charts')).toBeVisible()
+    await expect(page.getByTestId('chart-note')).toHaveAttribute('data-source', 'viewers')
+    await expect(page.getByTestId('chart-note')).toContainText('Reconstructed from the viewer list')
+    await expect(page.getByTestId('session-peak')).toHaveText(/^\d[\d,]*$/)
+    await expect(page.getByTestId('session-ended')).not.toHaveText('—')
+    await page.mouse.move(0, 0)
+    await page.screenshot({ path: 'test-results/past-session-offline.png', fullPage: true })
     const total = (await page.getByTestId('viewer-total').textContent())!.trim()
     const viewerFilter = page.getByLabel('Filter viewers by text')
     await viewerFilter.fill('no viewer has this in any field')

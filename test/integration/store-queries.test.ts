@@ -82,6 +82,23 @@ describe('pastSessions', () => {
     expect(ids({ sort: 'started', includeLive: true })).toEqual(['s5', 's1', 's2', 's3', 's4'])
   })
 
+  it('says where the peak and the end come from: the polls and the service, or a viewer list fetched after the end', () => {
+    const row = (id: string) => pastSessions(db, { sort: 'started' }).rows.find((r) => r.eventSessionId === id)!
+    // s1: seen live (300), no list: the polls' peak; its end, the service's last update.
+    expect(row('s1')).toMatchObject({ peakViewers: 300, peakSource: 'polls', peakAt: null, endedAt: at(T0 + 6 * HOUR), endedAtSource: 'service' })
+    // s3: never seen live, no list: nothing known of its audience.
+    expect(row('s3')).toMatchObject({ peakViewers: 0, peakSource: null })
+    // s3's list, fetched after it was seen ended: three at once from 10:20, the last leaving at 11:00.
+    const watched = (id: string, from: number, to: number) => ({ viewerId: id, startedAt: at(T0 + from * MIN), endedAt: at(T0 + to * MIN) })
+    storeViewerList(db, 'A', 's3', [watched('a', 0, 60), watched('b', 10, 30), watched('c', 20, 40)] as ViewerRecord[], T0 + 8 * HOUR, 1)
+    expect(row('s3')).toMatchObject({ peakViewers: 3, peakSource: 'viewers', peakAt: at(T0 + 20 * MIN), endedAt: at(T0 + 60 * MIN), endedAtSource: 'viewers' })
+    // s1's peak seen live (300) stays above a list's smaller one, which then says nothing of the peak.
+    storeViewerList(db, 'A', 's1', [watched('a', 0, 60)] as ViewerRecord[], T0 + 8 * HOUR, 1)
+    expect(row('s1')).toMatchObject({ peakViewers: 300, peakSource: 'polls', endedAtSource: 'viewers' })
+    // A live session has no end yet.
+    expect(pastSessions(db, { sort: 'started', includeLive: true }).rows.find((r) => r.eventSessionId === 's4')).toMatchObject({ endedAt: null, endedAtSource: null })
+  })
+
   it('sorts by name (case-insensitive, unnamed last either way), peak viewers and reliability', () => {
     expect(ids({ sort: 'name' })).toEqual(['s2', 's3', 's1', 's5'])
     expect(ids({ sort: 'name', descending: true })).toEqual(['s1', 's3', 's2', 's5'])

@@ -97,3 +97,21 @@ describe('viewerStory', () => {
     expect(viewerStory(db, 'A', 's')).toBeNull()
   })
 })
+
+describe('the peak kept with a stored list', () => {
+  it('is the story\'s peak, and raises the session\'s peak viewers (never lowers it)', () => {
+    const { db } = seededCache(cleanups, ['s'], T0) // the session was polled with 2 viewers
+    const viewers = [watched('a', 0, 60), watched('b', 10, 30), watched('c', 20, 40), watched('d', 25, 26), watched('e', 50, undefined)]
+    storeViewerList(db, 'A', 's', viewers, T0 + 120 * MIN, 1)
+    const kept = db.prepare("SELECT peak_viewers AS viewers, peak_at AS at FROM viewer_lists WHERE event_session_id = 's'").get()
+    expect(kept).toEqual({ viewers: 4, at: T0 + 25 * MIN })
+    expect(db.prepare("SELECT last_ended_at AS at FROM viewer_lists WHERE event_session_id = 's'").get()).toEqual({ at: T0 + 60 * MIN })
+    expect(viewerStory(db, 'A', 's')!.peak).toEqual(kept)
+    const peakOfSession = () => (db.prepare("SELECT peak_viewers AS n FROM sessions WHERE event_session_id = 's'").get() as { n: number }).n
+    expect(peakOfSession()).toBe(4)
+    // A later, smaller list (one viewer) keeps its own peak; the session keeps the highest known.
+    storeViewerList(db, 'A', 's', [watched('z', 0, 10)], T0 + 180 * MIN, 1)
+    expect(db.prepare("SELECT peak_viewers AS viewers FROM viewer_lists WHERE event_session_id = 's'").get()).toEqual({ viewers: 1 })
+    expect(peakOfSession()).toBe(4)
+  })
+})

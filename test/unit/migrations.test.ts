@@ -341,3 +341,36 @@ describe('migration 9: viewer lists can be staged beside the one held', () => {
     expect(() => insert.run(null)).toThrow(/UNIQUE/)
   })
 })
+
+describe('migration 10: a viewer list keeps its peak and last end, and its session rises to the peak', () => {
+  /** A version-9 cache: session s (polled peak 2) with a list of viewers 0–60, 10–30, 20–40 (three at once from 20) and one without a start; session q without a list. */
+  function versionNine(): string {
+    const file = join(dir, 'v9.db')
+    const raw = new Database(file)
+    raw.pragma('foreign_keys = ON')
+    expect(migrate(raw, migrations.filter((m) => m.version <= 9))).toBe(9)
+    raw.exec(`
+      INSERT INTO connections (id, name, base_url, auth_url, platform_id, tenant_id, client_id, is_demo, created_at)
+        VALUES ('c', 'Tenant', 'https://x.example', 'https://x.example', 'p', 't', 'id', 0, 1);
+      INSERT INTO sessions (connection_id, event_session_id, platform_id, tenant_id, content_id, started_at, updated_at,
+          has_ended, viewers_count, peak_viewers, reliability_score, cdn_traffic, ecdn_traffic, raw_json, first_seen_at, last_polled_at)
+        VALUES ('c', 's', 'p', 't', 'k', 1, 2, 1, 0, 2, 99, 0, 0, '{}', 1, 2),
+               ('c', 'q', 'p', 't', 'k', 1, 2, 1, 0, 5, 99, 0, 0, '{}', 1, 2);
+      INSERT INTO viewer_lists (id, connection_id, event_session_id, fetched_at, viewer_count, pages) VALUES (41, 'c', 's', 100, 4, 1);
+      INSERT INTO viewers (list_id, viewer_id, started_at, ended_at, raw_json) VALUES
+        (41, 'a', 0, 60, '{}'), (41, 'b', 10, 30, '{}'), (41, 'c', 20, 40, '{}'), (41, 'd', NULL, 50, '{}');
+    `)
+    raw.close()
+    return file
+  }
+
+  it('computes the peak of each list held and raises the session peak to it, and leaves others as they were', () => {
+    const db = track(openDatabase(versionNine()))
+    expect(schemaVersion(db)).toBe(LATEST)
+    expect(db.prepare('SELECT peak_viewers, peak_at, last_ended_at FROM viewer_lists WHERE id = 41').get()).toEqual({ peak_viewers: 3, peak_at: 20, last_ended_at: 60 })
+    expect(db.prepare('SELECT event_session_id AS id, peak_viewers AS peak FROM sessions ORDER BY id').all()).toEqual([
+      { id: 'q', peak: 5 },
+      { id: 's', peak: 3 }
+    ])
+  })
+})

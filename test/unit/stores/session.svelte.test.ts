@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import type { LiveSession } from '../../../src/shared/domain'
 import type { BreakdownDimension, BreakdownRow, ChartSeries, PastSession } from '../../../src/shared/screens'
-import { CHART_POINTS, SessionStore } from '../../../src/renderer/src/lib/stores/session.svelte'
+import { CHART_POINTS, SessionStore, STORY_POINTS } from '../../../src/renderer/src/lib/stores/session.svelte'
 import { ok } from '../../../src/shared/result'
 import { FakeClient } from './fake-client'
 
@@ -20,6 +20,7 @@ function knownSession(record: LiveSession | null = live()) {
     .succeed('pastSessions', { rows: [past('s10', 'Other'), past('s1', 'Town hall (cached)')], total: 2, cachedAsOf: null })
     .succeed('sessionChart', chart)
     .answer('breakdown', ({ dimension }) => ok(rows(dimension)))
+    .succeed('sessionStory', null)
 }
 
 describe('SessionStore.load', () => {
@@ -35,6 +36,8 @@ describe('SessionStore.load', () => {
     expect(client.argsOf('getSession')).toEqual([key])
     expect(client.argsOf('pastSessions')).toEqual([{ connectionId: 'c1', search: 's1', includeLive: true, sort: 'started', limit: 20 }])
     expect(client.argsOf('sessionChart')).toEqual([{ ...key, maxPoints: CHART_POINTS }])
+    expect(client.argsOf('sessionStory')).toEqual([{ ...key, maxPoints: STORY_POINTS }])
+    expect(session.story).toBeNull()
   })
 
   it('a session the live table forgot is not live, and takes its name from the cache', async () => {

@@ -12,6 +12,7 @@ import type { Db } from './db'
 import { breakdownOfRows } from './breakdown-of-rows'
 import { emptyBreakdownSums, keepBreakdowns, type BreakdownSums } from './queries/breakdown'
 import { statement } from './statements'
+import { keepListSummary } from './viewer-list-summary'
 import { CONNECTION_COLUMNS, CONNECTION_ROW_WIDTH, VIEWER_COLUMNS, VIEWER_ROW_WIDTH, type ViewerListRows } from './viewer-rows'
 
 /** What the stager is asked to do; `key` names one staging, chosen by the caller. */
@@ -156,6 +157,7 @@ export function commitStagedList(db: Db, listId: number, options: CommitOptions)
     statement(db, 'DELETE FROM viewer_lists WHERE connection_id = ? AND event_session_id = ? AND staged_at IS NULL').run(staged.connectionId, staged.eventSessionId)
     statement(db, 'UPDATE viewer_lists SET staged_at = NULL, fetched_at = ?, viewer_count = ?, pages = ? WHERE id = ?').run(options.fetchedAt, count, options.pages, listId)
     if (options.sums && removed === 0) keepBreakdowns(db, listId, options.fetchedAt, options.sums)
+    keepListSummary(db, listId)
     return count
   })()
 }

@@ -8,7 +8,8 @@ import { sessionSearchText } from './006-session-search-text'
 import { alerts } from './007-alerts'
 import { connectionReliabilityScale } from './008-connection-reliability-scale'
 import { stagedViewerLists } from './009-staged-viewer-lists'
+import { viewerListSummary } from './010-viewer-list-summary'
 import type { Migration } from './types'
 
 export const migrations: readonly Migration[] = [initial, connectionsViewersDiagnostics, cacheComplete, viewerIntegerKeys, searchContentId, sessionSearchText, alerts,
-  connectionReliabilityScale, stagedViewerLists]
+  connectionReliabilityScale, stagedViewerLists, viewerListSummary]

@@ -54,6 +54,13 @@ export interface PastSession {
   /** Viewers in the cached viewer list; null when none is cached. */
   viewerListCount: number | null
   viewerListFetchedAt: string | null
+  /** Where peakViewers comes from: the viewer list (reconstructed, with when) or the polls; null when nothing is known. */
+  peakSource: 'viewers' | 'polls' | null
+  peakAt: string | null
+  /** When an ended session ended, best known first: its viewers' last endedAt, the service's last
+   *  update of the record, or when the cache first saw it ended. Null while live. */
+  endedAt: string | null
+  endedAtSource: 'viewers' | 'service' | 'observed' | null
 }
 
 export interface Page<T> {
@@ -76,6 +83,9 @@ interface Row extends SessionRow {
   peak_viewers: number
   viewer_count: number | null
   fetched_at: number | null
+  list_peak: number | null
+  list_peak_at: number | null
+  last_ended_at: number | null
 }
 
 /**
@@ -129,7 +139,7 @@ export function pastSessions(db: Db, q: PastSessionsQuery): Page<PastSession> {
     `SELECT s.connection_id, c.name AS connection_name, s.event_session_id, s.event_name, s.content_id,
        s.started_at, s.updated_at, s.has_ended, s.ended_observed_at, s.first_seen_at, s.last_polled_at,
        s.viewers_count, s.peak_viewers, s.reliability_score, s.cdn_traffic, s.ecdn_traffic,
-       vl.viewer_count, vl.fetched_at
+       vl.viewer_count, vl.fetched_at, vl.peak_viewers AS list_peak, vl.peak_at AS list_peak_at, vl.last_ended_at
      FROM sessions s
      JOIN connections c ON c.id = s.connection_id
      LEFT JOIN viewer_lists vl ON vl.connection_id = s.connection_id AND vl.event_session_id = s.event_session_id AND vl.staged_at IS NULL
@@ -162,6 +172,23 @@ function toPastSession(r: Row): PastSession {
     cdnTraffic: r.cdn_traffic,
     ecdnTraffic: r.ecdn_traffic,
     viewerListCount: r.viewer_count,
-    viewerListFetchedAt: isoOrNull(r.fetched_at)
+    viewerListFetchedAt: isoOrNull(r.fetched_at),
+    ...peakOf(r),
+    ...endOf(r)
   }
+}
+
+/** The list's reconstructed peak when it is the highest known (it raised peak_viewers), else the polls'. */
+function peakOf(r: Row): Pick<PastSession, 'peakSource' | 'peakAt'> {
+  if (r.list_peak !== null && r.list_peak >= r.peak_viewers) return { peakSource: 'viewers', peakAt: isoOrNull(r.list_peak_at) }
+  return { peakSource: r.peak_viewers > 0 ? 'polls' : null, peakAt: null }
+}
+
+/** A list fetched while the session was live says nothing of its end: only one fetched after counts. */
+function endOf(r: Row): Pick<PastSession, 'endedAt' | 'endedAtSource'> {
+  if (r.has_ended !== 1) return { endedAt: null, endedAtSource: null }
+  const listAfterEnd = r.fetched_at !== null && r.ended_observed_at !== null && r.fetched_at >= r.ended_observed_at
+  if (listAfterEnd && r.last_ended_at !== null) return { endedAt: iso(r.last_ended_at), endedAtSource: 'viewers' }
+  if (r.updated_at >= r.started_at) return { endedAt: iso(r.updated_at), endedAtSource: 'service' }
+  return r.ended_observed_at === null ? { endedAt: null, endedAtSource: null } : { endedAt: iso(r.ended_observed_at), endedAtSource: 'observed' }
 }

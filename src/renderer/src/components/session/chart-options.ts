@@ -2,6 +2,7 @@
 // the display store (so the UTC/local choice holds), threshold lines, and alert marks (vertical
 // lines where an alert fired or resolved).
 import type uPlot from 'uplot'
+import type { EffectiveLevels } from '../../../../shared/reliability'
 
 export interface ChartColours {
   text: string
@@ -190,3 +191,17 @@ export function chartOptions(spec: ChartSpec, colours: ChartColours, width: numb
     plugins: [overlays(spec, colours), latestInLegend()]
   }
 }
+
+/** The levels a session is judged by, as dashed lines on a reliability chart. */
+export function levelLines(levels: EffectiveLevels | null, colours: ChartColours | null): ThresholdLine[] {
+  if (!levels) return []
+  return [
+    { value: levels.warning, label: `warning < ${levels.warning}`, colour: colours?.warning ?? '#f5b942' },
+    { value: levels.critical, label: `critical < ${levels.critical}`, colour: colours?.critical ?? '#ff5c5c' }
+  ]
+}
+
+/** A reliability chart's y range: up to 100, down far enough to show the critical line. */
+export const reliabilityRange =
+  (levels: EffectiveLevels | null) =>
+  (min: number): [number, number] => [Math.max(0, Math.min(min, levels?.critical ?? min) - 5), 100]

@@ -4,9 +4,12 @@
 import type { AppClient } from '../../../../shared/client'
 import type { LiveSession } from '../../../../shared/domain'
 import type { BreakdownDimension, BreakdownRow, ChartSeries, PastSession, SessionKey } from '../../../../shared/screens'
+import type { SessionStory } from '../../../../shared/session-story'
 
 /** Points per chart: about one per pixel of a wide chart. */
 export const CHART_POINTS = 1000
+/** Buckets of a story chart: each bucket is a sweep's worth of work, and 300 read well. */
+export const STORY_POINTS = 300
 
 export class SessionStore {
   /** The live record (null once the cache has no such session). */
@@ -15,6 +18,8 @@ export class SessionStore {
   summary = $state<PastSession | null>(null)
   loaded = $state(false)
   chart = $state<ChartSeries | null>(null)
+  /** The audience over time from the cached viewer list; null when none is cached, undefined until asked. */
+  story = $state<SessionStory | undefined>(undefined)
   dimension = $state<BreakdownDimension>('site')
   breakdown = $state<BreakdownRow[] | null>(null)
   error = $state<string | null>(null)
@@ -36,7 +41,7 @@ export class SessionStore {
   }
 
   async load(): Promise<void> {
-    await Promise.all([this.loadRecord(), this.loadChart(), this.loadBreakdown(this.dimension)])
+    await Promise.all([this.loadRecord(), this.loadChart(), this.loadStory(), this.loadBreakdown(this.dimension)])
   }
 
   async loadRecord(): Promise<void> {
@@ -59,6 +64,13 @@ export class SessionStore {
   async loadChart(): Promise<void> {
     const result = await this.client.request('sessionChart', { ...this.key, maxPoints: CHART_POINTS })
     if (result.ok) this.chart = result.value
+    else this.error = result.error.message
+  }
+
+  /** After load, again whenever a newer viewer list is stored. */
+  async loadStory(): Promise<void> {
+    const result = await this.client.request('sessionStory', { ...this.key, maxPoints: STORY_POINTS })
+    if (result.ok) this.story = result.value
     else this.error = result.error.message
   }
 
