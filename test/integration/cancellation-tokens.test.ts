@@ -110,7 +110,9 @@ describe('a client stopped while rate-limited', () => {
 
     const stop = new AbortController()
     const listing = client.listSessions({}, { signal: stop.signal })
-    while (!sim.stats.log.some((r) => r.status === 429)) await new Promise((r) => setTimeout(r, 5))
+    // Waits for the client to have read the 429 (the service logging it is not enough: a stop
+    // between the two would end the call before any back-off, and test nothing of the wait).
+    while (!sim.stats.log.some((r) => r.status === 429) || limiter.backOffRemaining('test') === 0) await new Promise((r) => setTimeout(r, 5))
     const started = performance.now()
     stop.abort()
     await expect(listing).rejects.toBeInstanceOf(CancelledError)
