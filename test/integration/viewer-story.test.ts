@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { ViewerRecord } from '../../src/main/core/api/schemas'
 import { viewerStory } from '../../src/main/core/store/queries/viewer-story'
 import { storeViewerList } from '../../src/main/core/store/viewers'
-import { seededCache } from '../support/seeded-cache'
+import { storeSessionList } from '../../src/main/core/store/sessions'
+import { liveSession, seededCache } from '../support/seeded-cache'
 
 const T0 = Date.parse('2026-03-02T09:00:00Z')
 const MIN = 60_000
@@ -99,14 +100,18 @@ describe('viewerStory', () => {
 })
 
 describe('the peak kept with a stored list', () => {
-  it('is the story\'s peak, and raises the session\'s peak viewers (never lowers it)', () => {
-    const { db } = seededCache(cleanups, ['s'], T0) // the session was polled with 2 viewers
+  it('is the story\'s peak, and raises the session\'s peak viewers (never lowers it), once the session has ended', () => {
+    const { db } = seededCache(cleanups, ['s'], T0) // the session was polled live with 2 viewers
+    const kept = () => db.prepare("SELECT peak_viewers AS viewers, peak_at AS at FROM viewer_lists WHERE event_session_id = 's'").get()
+    // While it is live, its lists (replaced every minute) are not summed: the polls say its audience.
+    storeViewerList(db, 'A', 's', [watched('a', 0, 60), watched('b', 10, 30)], T0 + 30 * MIN, 1)
+    expect(kept()).toEqual({ viewers: null, at: null })
+    storeSessionList(db, 'A', [{ ...liveSession('s', T0), hasEnded: true }], T0 + 100 * MIN)
     const viewers = [watched('a', 0, 60), watched('b', 10, 30), watched('c', 20, 40), watched('d', 25, 26), watched('e', 50, undefined)]
     storeViewerList(db, 'A', 's', viewers, T0 + 120 * MIN, 1)
-    const kept = db.prepare("SELECT peak_viewers AS viewers, peak_at AS at FROM viewer_lists WHERE event_session_id = 's'").get()
-    expect(kept).toEqual({ viewers: 4, at: T0 + 25 * MIN })
+    expect(kept()).toEqual({ viewers: 4, at: T0 + 25 * MIN })
     expect(db.prepare("SELECT last_ended_at AS at FROM viewer_lists WHERE event_session_id = 's'").get()).toEqual({ at: T0 + 60 * MIN })
-    expect(viewerStory(db, 'A', 's')!.peak).toEqual(kept)
+    expect(viewerStory(db, 'A', 's')!.peak).toEqual(kept())
     const peakOfSession = () => (db.prepare("SELECT peak_viewers AS n FROM sessions WHERE event_session_id = 's'").get() as { n: number }).n
     expect(peakOfSession()).toBe(4)
     // A later, smaller list (one viewer) keeps its own peak; the session keeps the highest known.
