@@ -36,7 +36,7 @@ import {
   StatusSchema
 } from './domain'
 import { Id, Instant } from './schema-parts'
-import { SessionStoryArgsSchema, SessionStorySchema } from './session-story'
+import { SessionReportArgsSchema, SessionReportFileSchema, SessionStoryArgsSchema, SessionStorySchema } from './session-story'
 
 const NoArgs = z.object({}).strict()
 
@@ -138,6 +138,8 @@ export const requests = {
   /** A session's audience and quality over time, reconstructed from its cached viewer list;
    *  null when none is cached. */
   sessionStory: { args: SessionStoryArgsSchema, result: SessionStorySchema },
+  /** A session's post-event report as a file's text (HTML or JSON, as `eventwatch report`). */
+  sessionReport: { args: SessionReportArgsSchema, result: SessionReportFileSchema },
   /** The last hour of several live sessions at once, for Live's and the wall's trends. */
   liveTrends: { args: LiveTrendsArgsSchema, result: LiveTrendsSchema },
   /** A window of a session's cached viewers, sorted and filtered. */

@@ -1,5 +1,5 @@
 // A session's story from its cached viewer list (issue 14): the audience over time, its peak and
-// quality, reconstructed by the core from each viewer's startedAt and endedAt. Point times are
+// quality, reconstructed by the core from each viewer's startedAt and endedAt; and its report. Point times are
 // ms since epoch (charts compute with them); the rest are ISO-8601 UTC strings.
 import { z } from 'zod'
 import { HealthSchema } from './reliability'
@@ -44,3 +44,9 @@ export const SessionStorySchema = z
   })
   .nullable()
 export type SessionStory = z.infer<typeof SessionStorySchema>
+
+/** A session's post-event report (eventwatch report): one self-contained HTML file, or JSON. */
+export const SESSION_REPORT_FORMATS = ['html', 'json'] as const
+export const SessionReportArgsSchema = SessionKeySchema.extend({ format: z.enum(SESSION_REPORT_FORMATS) }).strict()
+/** The file's text; null when the cache has no such session. */
+export const SessionReportFileSchema = z.object({ text: z.string() }).nullable()

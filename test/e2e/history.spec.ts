@@ -5,6 +5,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { CLI_BIN, cliEnv, ROOT } from '../support/cli'
 import { startBrowserHost, type BrowserHost } from './browser-host'
 
@@ -176,6 +177,25 @@ test.describe('with the service gone', () => {
     await expect(page.getByTestId('session-ended')).not.toHaveText('—')
     await page.mouse.move(0, 0)
     await page.screenshot({ path: 'test-results/past-session-offline.png', fullPage: true })
+
+    // Its post-event report: one HTML file that loads nothing from anywhere, with the same peak.
+    const downloading = page.waitForEvent('download')
+    await page.getByRole('button', { name: 'Report…' }).click()
+    const download = await downloading
+    expect(download.suggestedFilename()).toMatch(/-report-\d{4}-\d{2}-\d{2}\.html$/)
+    const reportFile = join(dir, 'report.html')
+    await download.saveAs(reportFile)
+    await expect(page.getByTestId('report-message')).toContainText('Saved')
+    const peak = (await page.getByTestId('session-peak').textContent())!.trim()
+    const reportPage = await page.context().newPage()
+    const requested: string[] = []
+    reportPage.on('request', (r) => requested.push(r.url()))
+    await reportPage.goto(pathToFileURL(reportFile).href)
+    await expect(reportPage.locator('.figure').first()).toContainText(peak)
+    await expect(reportPage.locator('svg')).toHaveCount(2)
+    expect(requested).toEqual([pathToFileURL(reportFile).href])
+    await reportPage.screenshot({ path: 'test-results/report.png', fullPage: true })
+    await reportPage.close()
     const total = (await page.getByTestId('viewer-total').textContent())!.trim()
     const viewerFilter = page.getByLabel('Filter viewers by text')
     await viewerFilter.fill('no viewer has this in any field')

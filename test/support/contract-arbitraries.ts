@@ -54,6 +54,7 @@ export const VALID_ARGS: { [N in RequestName]: RequestArgs<N> } = {
   pauseNotifications: { minutes: 0 },
   sessionChart: { connectionId: 'demo', eventSessionId: 'no-such-session', from: '2024-01-01T00:00:00Z', maxPoints: 100 },
   sessionStory: { connectionId: 'demo', eventSessionId: 'no-such-session', maxPoints: 100 },
+  sessionReport: { connectionId: 'demo', eventSessionId: 'no-such-session', format: 'json' },
   liveTrends: {
     sessions: [{ connectionId: 'demo', eventSessionId: 'no-such-session' }],
     from: '2024-01-01T00:00:00Z',

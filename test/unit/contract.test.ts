@@ -101,6 +101,7 @@ function fakeHandlers() {
     saveSettings: vi.fn(async () => SETTINGS),
     sessionChart: vi.fn(async () => ({ points: [], total: 0, bucketed: false })),
     sessionStory: vi.fn(async () => null),
+    sessionReport: vi.fn(async () => null),
     liveTrends: vi.fn(async () => ({ trends: [] })),
     viewerPage: vi.fn(async () => ({ rows: [], total: 0, fetchedAt: null })),
     viewerDetail: vi.fn(async () => null),

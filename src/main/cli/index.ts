@@ -1,7 +1,8 @@
-// `eventwatch`: the headless face — simulate, sync, export, serve.
+// `eventwatch`: the headless face — simulate, sync, export, report, serve.
 import { Command, CommanderError } from 'commander'
 import { registerConnections } from './commands/connections'
 import { registerExport } from './commands/export'
+import { registerReport } from './commands/report'
 import { registerServe } from './commands/serve'
 import { registerSimulate } from './commands/simulate'
 import { registerSync } from './commands/sync'
@@ -16,6 +17,7 @@ export async function main(argv: string[]): Promise<void> {
   registerSimulate(program)
   registerSync(program)
   registerExport(program)
+  registerReport(program)
   registerServe(program)
   registerConnections(program)
   try {

@@ -75,7 +75,7 @@ async function writeCsv(out: ChunkedOutput, source: Source, whenEmpty: readonly 
 }
 
 /** Opens the cache (which must exist), runs `body` in one read transaction, closes it. */
-async function withCache(opts: ExportOptions, body: (db: Db) => Promise<void>): Promise<void> {
+export async function withCache(opts: ExportOptions, body: (db: Db) => Promise<void>): Promise<void> {
   // JSON readers reject or mangle a byte-order mark (RFC 8259 forbids sending one).
   if (opts.bom && opts.format === 'json') throw new CliError('--bom applies to CSV only: use it with --format csv (JSON never starts with a byte-order mark).')
   const file = opts.db
@@ -113,7 +113,7 @@ async function print(opts: ExportOptions, source: Source, whenEmpty: readonly st
  * tenants) could both hold it: then --connection (name or id) must say which, rather than
  * mixing two tenants' data in one export.
  */
-function locate(db: Db, file: string, sessionId: string, connection: string | undefined): SessionLocation {
+export function locate(db: Db, file: string, sessionId: string, connection: string | undefined): SessionLocation {
   const all = sessionConnections(db, sessionId)
   if (all.length === 0) throw new CliError(`no session "${sessionId}" in the cache at ${file}.`)
   const wanted = connection?.toLowerCase()

@@ -7,14 +7,16 @@ import type { Db } from '../store/db'
 import { exportChunk, viewerDetail } from '../store/export-chunks'
 import { breakdown, pastSessions, snapshotsForChart, viewerPage } from '../store/queries'
 import { isoOrNull } from '../store/queries/sql'
-import { viewerStory } from '../store/queries/viewer-story'
 import { connectionScales } from '../store/reliability-scales'
 import { newestPollAt } from '../store/sessions'
+import { reportHtml } from '../report/report-html'
+import { judgedStory } from './judged-story'
+import { buildSessionReport } from './session-report'
 import { Verdicts } from './verdicts'
 
 type ScreenHandlers = Pick<
   RequestHandlers,
-  'sessionChart' | 'sessionStory' | 'liveTrends' | 'viewerPage' | 'viewerDetail' | 'breakdown' | 'pastSessions' | 'exportChunk'
+  'sessionChart' | 'sessionStory' | 'sessionReport' | 'liveTrends' | 'viewerPage' | 'viewerDetail' | 'breakdown' | 'pastSessions' | 'exportChunk'
 >
 
 const ms = (iso: string | undefined): number | undefined => (iso === undefined ? undefined : Date.parse(iso))
@@ -37,20 +39,11 @@ export function screenHandlers(db: Db, deps: ScreenDeps): ScreenHandlers {
   return {
     sessionChart: ({ connectionId, eventSessionId, from, maxPoints }) =>
       chart(new Verdicts(db), connectionId, eventSessionId, { from: ms(from), maxPoints }),
-    sessionStory: ({ connectionId, eventSessionId, maxPoints }) => {
-      const story = viewerStory(db, connectionId, eventSessionId, { maxPoints })
-      if (!story) return null
-      const verdicts = new Verdicts(db)
-      const { peak, points, ...figures } = story
-      return {
-        ...figures,
-        fetchedAt: new Date(story.fetchedAt).toISOString(),
-        from: isoOrNull(story.from),
-        to: isoOrNull(story.to),
-        lastEndedAt: isoOrNull(story.lastEndedAt),
-        peak: peak && { viewers: peak.viewers, at: new Date(peak.at).toISOString() },
-        points: points.map(({ reliabilityScore, ...point }) => ({ ...point, ...verdicts.judge(connectionId, eventSessionId, reliabilityScore) }))
-      }
+    sessionStory: ({ connectionId, eventSessionId, maxPoints }) => judgedStory(db, new Verdicts(db), connectionId, eventSessionId, maxPoints),
+    sessionReport: ({ connectionId, eventSessionId, format }) => {
+      const report = buildSessionReport(db, connectionId, eventSessionId, Date.now())
+      if (!report) return null
+      return { text: format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : reportHtml(report) }
     },
     liveTrends: ({ sessions, from, maxPoints }) => {
       const verdicts = new Verdicts(db)

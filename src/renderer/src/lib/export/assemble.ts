@@ -54,7 +54,7 @@ export function exportParts(records: readonly Record<string, unknown>[], format:
 export const MIME: Record<ExportFormat, string> = { csv: 'text/csv;charset=utf-8', json: 'application/json' }
 
 /** "<event-name>-viewers-2026-11-21.csv": readable, safe on every file system. */
-export function exportFileName(eventName: string | null, kind: string, now: number, format: ExportFormat): string {
+export function exportFileName(eventName: string | null, kind: string, now: number, extension: string): string {
   const slug = (eventName ?? 'session')
     .normalize('NFKD')
     .replace(/[^\w\s-]/g, '')
@@ -63,5 +63,5 @@ export function exportFileName(eventName: string | null, kind: string, now: numb
     .replace(/-+/g, '-')
     .toLowerCase()
     .slice(0, 60)
-  return `${slug || 'session'}-${kind}-${new Date(now).toISOString().slice(0, 10)}.${format}`
+  return `${slug || 'session'}-${kind}-${new Date(now).toISOString().slice(0, 10)}.${extension}`
 }

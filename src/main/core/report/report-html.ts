@@ -1,0 +1,155 @@
+// The post-event report as one self-contained HTML file: styles inline, charts as inline SVG, no
+// script, and a Content-Security-Policy that forbids loading anything, so it opens the same from
+// a mail attachment, a share or a USB stick, and prints to PDF cleanly. Every string from the
+// service is escaped: an event name may be markup. Times are UTC, said so once.
+import { formatBytes, formatCount, formatReliability } from '../../../shared/format'
+import type { Health } from '../../../shared/reliability'
+import type { ReportGroup, SessionReport } from '../app/session-report'
+import { escapeHtml } from './escape-html'
+import { svgLineChart } from './svg-chart'
+
+const TRAFFIC_BYTES = { bytes: 1, kilobytes: 1e3, megabytes: 1e6 } as const
+const DIMENSION_TITLES = { site: 'Site', deviceType: 'Device type', os: 'OS', app: 'App', connectionType: 'Connection type' } as const
+const END_SOURCES = { viewers: 'when the last viewer left', service: "the service's last update", observed: 'when Eventwatch first saw it ended' } as const
+const PEAK_SOURCES = { viewers: 'reconstructed from the viewer list', polls: "the service's count at a poll" } as const
+const HEALTH_COLOURS: Record<Health, string> = { good: '#1a7f4b', warning: '#a86400', critical: '#c0262d', unknown: '#666' }
+
+
+const utc = (at: string | number | null): string => {
+  if (at === null) return '—'
+  const date = new Date(at)
+  return Number.isNaN(date.getTime()) ? '—' : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`
+}
+const clock = (ms: number): string => new Date(ms).toISOString().slice(11, 16)
+const percent = (ratio: number | null): string => (ratio === null ? '—' : `${(ratio * 100).toFixed(2)} %`)
+const health = (value: number | null, verdict: Health): string =>
+  `<span style="color:${HEALTH_COLOURS[verdict]}">${formatReliability(value)} (${verdict})</span>`
+
+function hours(total: number | null, unit: SessionReport['units']['viewerTime']): string {
+  if (total === null) return '—'
+  const h = (unit === 'milliseconds' ? total / 1000 : total) / 3600
+  return `${formatCount(h)} h`
+}
+
+function figure(label: string, value: string, note = ''): string {
+  return `<div class="figure"><div class="label">${escapeHtml(label)}</div><div class="value">${value}</div>${note ? `<div class="note">${note}</div>` : ''}</div>`
+}
+
+function groupTable(title: string, groups: ReportGroup[]): string {
+  if (groups.length === 0) return ''
+  const rows = groups
+    .map(
+      (g) =>
+        `<tr><td>${escapeHtml(g.key ?? 'unknown')}</td><td class="num">${formatCount(g.viewers)}</td><td class="num">${health(g.reliability, g.health)}</td>` +
+        `<td class="num">${percent(g.rebufferingRatio)}</td><td class="num">${percent(g.cdnErrorRate)}</td></tr>`
+    )
+    .join('')
+  return `<table><caption>${escapeHtml(title)}</caption><thead><tr><th>Group</th><th class="num">Viewers</th><th class="num">Reliability</th><th class="num">Rebuffering</th><th class="num">CDN errors</th></tr></thead><tbody>${rows}</tbody></table>`
+}
+
+function charts(report: SessionReport): string {
+  const { points, source } = report.timeline
+  if (points.length < 2) return '<p class="note">Not enough data to draw the session over time: too few snapshots and no viewer list with times.</p>'
+  const times = points.map((p) => p.at)
+  const maxViewers = Math.max(10, ...points.map((p) => p.viewers))
+  const rated = points.map((p) => p.reliability).filter((v): v is number => v !== null)
+  const levels = report.session.levels
+  const yMin = Math.max(0, Math.min(levels.critical, ...rated) - 5)
+  const from =
+    source === 'viewers'
+      ? 'Reconstructed from the viewer list: each viewer counted from their start to their end.'
+      : `From ${formatCount(report.quality.snapshots)} snapshots Eventwatch took while it watched (nothing before it started watching).`
+  return (
+    `<h3>Viewers at once</h3>${svgLineChart({ title: 'Viewers at once', times, series: [{ values: points.map((p) => p.viewers), colour: '#2563eb' }], yMin: 0, yMax: maxViewers * 1.1, formatY: formatCount, formatTime: clock })}` +
+    `<h3>Reliability (0–100)</h3>${svgLineChart({
+      title: 'Reliability',
+      times,
+      series: [{ values: points.map((p) => p.reliability), colour: '#1a7f4b' }],
+      yMin,
+      yMax: 100,
+      formatY: (v) => v.toFixed(0),
+      formatTime: clock,
+      lines: [
+        { value: levels.warning, label: `warning < ${levels.warning}`, colour: '#a86400' },
+        { value: levels.critical, label: `critical < ${levels.critical}`, colour: '#c0262d' }
+      ]
+    })}` +
+    `<p class="note">${escapeHtml(from)} Times in UTC.</p>`
+  )
+}
+
+function alertRows(report: SessionReport): string {
+  if (report.alerts.length === 0) return '<p>No alert fired for this session.</p>'
+  const rows = report.alerts
+    .map(
+      (a) =>
+        `<tr><td>${utc(a.firedAt)}</td><td>${utc(a.resolvedAt)}</td><td style="color:${a.severity === 'critical' ? HEALTH_COLOURS.critical : HEALTH_COLOURS.warning}">${escapeHtml(a.severity)}</td>` +
+        `<td>${escapeHtml(a.summary)}</td><td>${escapeHtml(a.endReason ?? a.state)}</td></tr>`
+    )
+    .join('')
+  return `<table><thead><tr><th>Fired</th><th>Resolved</th><th>Severity</th><th>What</th><th>Outcome</th></tr></thead><tbody>${rows}</tbody></table>`
+}
+
+const STYLE = `
+  body { font: 14px/1.45 system-ui, sans-serif; color: #1d2330; margin: 2rem auto; max-width: 780px; padding: 0 1rem; }
+  h1 { font-size: 1.5rem; margin: 0 0 .2rem; } h2 { font-size: 1.1rem; margin: 1.6rem 0 .5rem; border-bottom: 1px solid #d0d4dc; }
+  h3 { font-size: .95rem; margin: 1rem 0 .2rem; } .sub, .note { color: #5b6475; font-size: .85rem; }
+  .figures { display: grid; grid-template-columns: repeat(3, 1fr); gap: .6rem; }
+  .figure { border: 1px solid #d0d4dc; border-radius: 6px; padding: .5rem .7rem; break-inside: avoid; }
+  .figure .label { color: #5b6475; font-size: .75rem; text-transform: uppercase; letter-spacing: .04em; }
+  .figure .value { font-size: 1.25rem; font-weight: 600; }
+  table { border-collapse: collapse; table-layout: fixed; width: 100%; margin: .4rem 0 .8rem; font-size: .85rem; break-inside: avoid; }
+  caption { text-align: left; font-weight: 600; padding: .2rem 0; }
+  th, td { text-align: left; padding: .25rem .4rem; border-bottom: 1px solid #e4e7ec; } .num { text-align: right; }
+  svg { width: 100%; height: auto; break-inside: avoid; }
+  @media print { body { margin: 0; } h2 { break-after: avoid; } }`
+
+/** The whole report as one HTML document. */
+export function reportHtml(report: SessionReport): string {
+  const s = report.session
+  const a = report.audience
+  const name = s.eventName ?? 'Untitled event'
+  const trafficOf = (v: number): string => formatBytes(v * TRAFFIC_BYTES[report.units.traffic])
+  const ended = s.hasEnded ? `${utc(s.endedAt)}` : 'still live'
+  const endedNote = s.hasEnded && s.endedAtSource ? END_SOURCES[s.endedAtSource] : ''
+  const peakNote = a.peakSource ? `${PEAK_SOURCES[a.peakSource]}${a.peakSource === 'viewers' && a.peakAt ? `, at ${utc(a.peakAt)}` : ''}` : 'not known'
+  const hurt = (Object.keys(DIMENSION_TITLES) as (keyof typeof DIMENSION_TITLES)[])
+    .map((d) => groupTable(DIMENSION_TITLES[d], report.whereItHurt[d]))
+    .join('')
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(name)} — Eventwatch report</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header>
+<h1>${escapeHtml(name)}</h1>
+<div class="sub">${escapeHtml(s.connectionName)} · content ${escapeHtml(s.contentId)} · session ${escapeHtml(s.eventSessionId)}</div>
+<div class="sub">Started ${utc(s.startedAt)} · ended ${ended}${endedNote ? ` (${escapeHtml(endedNote)})` : ''}</div>
+</header>
+<h2>Audience</h2>
+<div class="figures">
+${figure('Peak viewers', a.peakViewers === null ? '—' : formatCount(a.peakViewers), escapeHtml(peakNote))}
+${figure('Viewers', a.viewers === null ? '—' : formatCount(a.viewers), a.viewers === null ? 'no viewer list cached' : `in the viewer list of ${utc(a.viewerListFetchedAt)}`)}
+${figure('Time watched', hours(a.viewingTime, report.units.viewerTime), 'all viewers together')}
+</div>
+<h2>Quality</h2>
+<div class="figures">
+${figure('Reliability', health(s.reliability, s.health), `the service's score for the session; warning &lt; ${s.levels.warning}, critical &lt; ${s.levels.critical}`)}
+${figure('Lowest over time', report.quality.lowest ? formatReliability(report.quality.lowest.reliability) : '—', report.quality.lowest ? `at ${utc(report.quality.lowest.at)}` : '')}
+${figure('Traffic CDN / ECDN', `${trafficOf(s.cdnTraffic)} / ${trafficOf(s.ecdnTraffic)}`)}
+</div>
+${charts(report)}
+<h2>Where it hurt</h2>
+${hurt || '<p>No viewer list cached: nothing to break down.</p>'}
+<h2>Alerts</h2>
+${alertRows(report)}
+<p class="note">Eventwatch report generated ${utc(report.generatedAt)} from its cache. Reliability on 0–100, judged against the levels above.</p>
+</body>
+</html>
+`
+}

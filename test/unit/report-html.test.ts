@@ -1,0 +1,82 @@
+// The post-event report's HTML (report-html.ts): self-contained (nothing it could load from
+// elsewhere, and a policy that forbids it anyway) and inert with hostile strings from the service.
+import { describe, expect, it } from 'vitest'
+import type { SessionReport } from '../../src/main/core/app/session-report'
+import { reportHtml } from '../../src/main/core/report/report-html'
+
+const HOSTILE = '<img src=x onerror=alert(1)>"\'&</title><script>alert(2)</script>'
+const T0 = Date.parse('2026-11-20T10:00:00Z')
+const group = (key: string | null) => ({ key, viewers: 3, reliability: 88.5, health: 'critical' as const, rebufferingRatio: 0.02, cdnErrorRate: 0.01 })
+
+function report(overrides: Partial<SessionReport> = {}): SessionReport {
+  return {
+    generatedAt: new Date(T0 + 86_400_000).toISOString(),
+    session: {
+      connectionName: HOSTILE, eventSessionId: 's-1', eventName: HOSTILE, contentId: '=HYPERLINK("http://evil.example")',
+      startedAt: new Date(T0).toISOString(), hasEnded: true, endedAt: new Date(T0 + 3_600_000).toISOString(), endedAtSource: 'viewers',
+      reliability: 93.2, health: 'warning', levels: { warning: 95, critical: 90, source: 'settings' }, cdnTraffic: 2e9, ecdnTraffic: 5e9
+    },
+    audience: { peakViewers: 1234, peakAt: new Date(T0 + 1_800_000).toISOString(), peakSource: 'viewers', viewers: 1500, stillWatching: 0, viewingTime: 7_200_000, viewerListFetchedAt: new Date(T0 + 4_000_000).toISOString() },
+    quality: { lowest: { reliability: 85.1, at: new Date(T0 + 900_000).toISOString() }, snapshots: 0 },
+    whereItHurt: { site: [group('101'), group(null)], deviceType: [group(HOSTILE)], os: [], app: [], connectionType: [] },
+    alerts: [{ rule: 'reliability-below', severity: 'critical', state: 'resolved', summary: HOSTILE, firedAt: new Date(T0 + 600_000).toISOString(), resolvedAt: new Date(T0 + 1_200_000).toISOString(), endReason: 'recovered' }],
+    timeline: {
+      source: 'viewers',
+      points: Array.from({ length: 30 }, (_, i) => ({ at: T0 + i * 120_000, viewers: 100 + i * 30, reliability: i === 5 ? null : 90 + (i % 7), health: 'good' as const }))
+    },
+    units: { traffic: 'bytes', viewerTime: 'seconds' },
+    ...overrides
+  }
+}
+
+describe('reportHtml', () => {
+  const html = reportHtml(report())
+
+  it('loads nothing from anywhere: no script, no source, no link, no stylesheet import, and a policy that forbids it', () => {
+    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">/)
+    // Every real tag (escaped text is no tag): none that fetches, none with an address.
+    const tags = html.match(/<[a-z!][^>]*>/gi) ?? []
+    expect(tags.length).toBeGreaterThan(50)
+    for (const tag of tags) {
+      expect(tag).not.toMatch(/^<(script|link|iframe|object|embed|img|image|base|use|form)\b/i)
+      expect(tag).not.toMatch(/\s(src|href|xlink:href|srcset|action|formaction|background)\s*=/i)
+    }
+    expect(html).not.toMatch(/url\(|@import/i)
+  })
+
+  it('escapes every string from the service', () => {
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;&lt;/title&gt;&lt;script&gt;')
+    expect(html.match(/<title>/g)).toHaveLength(1)
+  })
+
+  it('gives the audience, its source, the quality, where it hurt and the alerts in words', () => {
+    expect(html).toContain('1,234')
+    expect(html).toContain('reconstructed from the viewer list, at 2026-11-20 10:30 UTC')
+    expect(html).toContain('2026-11-20 11:00 UTC (when the last viewer left)')
+    expect(html).toContain('2,000 h')
+    expect(html).toContain('2.0 GB / 5.0 GB')
+    expect(html).toContain('85.1')
+    expect(html).toMatch(/<caption>Site<\/caption>[\s\S]*?<td>101<\/td>[\s\S]*?<td>unknown<\/td>/)
+    expect(html).toContain('recovered')
+    // Two charts, the reliability one with the session's levels, its gap kept.
+    expect(html.match(/<svg /g)).toHaveLength(2)
+    expect(html).toContain('warning &lt; 95')
+    expect(html.match(/<polyline[^>]*stroke="#1a7f4b"/g)).toHaveLength(2)
+    expect(html).toContain('Reconstructed from the viewer list')
+  })
+
+  it('says so when there is nothing to chart, no list and no alert', () => {
+    const bare = reportHtml(
+      report({
+        timeline: { source: null, points: [] },
+        audience: { peakViewers: null, peakAt: null, peakSource: null, viewers: null, stillWatching: null, viewingTime: null, viewerListFetchedAt: null },
+        whereItHurt: { site: [], deviceType: [], os: [], app: [], connectionType: [] },
+        alerts: []
+      })
+    )
+    expect(bare).toContain('Not enough data to draw the session over time')
+    expect(bare).toContain('No viewer list cached: nothing to break down.')
+    expect(bare).toContain('No alert fired for this session.')
+    expect(bare).not.toMatch(/<svg /)
+  })
+})
