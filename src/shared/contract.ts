@@ -25,7 +25,9 @@ import {
   ViewerDetailArgsSchema,
   ViewerDetailSchema,
   ViewerPageArgsSchema,
-  ViewerPageSchema
+  ViewerPageSchema,
+  SetSiteNameArgsSchema,
+  SiteNameSchema
 } from './screens'
 import {
   ConnectivityChangedSchema,
@@ -148,6 +150,10 @@ export const requests = {
   viewerDetail: { args: ViewerDetailArgsSchema, result: ViewerDetailSchema },
   /** A session's viewers grouped by one dimension, worst first. */
   breakdown: { args: BreakdownArgsSchema, result: z.array(BreakdownRowSchema) },
+  /** The names given to site codes. */
+  listSiteNames: { args: z.object({}).strict(), result: z.array(SiteNameSchema) },
+  /** Names a site code (or forgets its name, with null); answers every name. */
+  setSiteName: { args: SetSiteNameArgsSchema, result: z.array(SiteNameSchema) },
   /** Past (and optionally live) sessions from the cache: works offline. */
   pastSessions: { args: PastSessionsArgsSchema, result: PastSessionsPageSchema },
   /** One chunk of a session's export (the session, its snapshots or its viewers). */

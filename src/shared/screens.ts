@@ -56,7 +56,9 @@ export const ViewerFilterSchema = z
     deviceType: z.string().max(200).nullable().optional(),
     os: z.string().max(200).nullable().optional(),
     app: z.string().max(200).nullable().optional(),
-    connectionType: z.string().max(200).nullable().optional()
+    connectionType: z.string().max(200).nullable().optional(),
+    /** Only the viewers still watching when the list was fetched (a start, no end). */
+    watching: z.literal(true).optional()
   })
   .strict()
 export type ViewerFilter = z.infer<typeof ViewerFilterSchema>
@@ -75,6 +77,8 @@ export const ViewerRowSchema = z.object({
   os: z.string().nullable(),
   app: z.string().nullable(),
   siteCode: z.number().nullable(),
+  /** The name the operator gave the site (Settings → Sites); null when unnamed. */
+  siteName: z.string().nullable(),
   connectionType: z.string().nullable(),
   publicIp: z.string().nullable(),
   privateIp: z.string().nullable(),
@@ -123,6 +127,8 @@ export type BreakdownDimension = (typeof BREAKDOWN_DIMENSIONS)[number]
 export const BreakdownArgsSchema = SessionKeySchema.extend({ dimension: z.enum(BREAKDOWN_DIMENSIONS) }).strict()
 export const BreakdownRowSchema = z.object({
   key: z.string().nullable(),
+  /** For sites: the name the operator gave it; null otherwise. */
+  name: z.string().nullable(),
   viewers: z.number(),
   /** Mean reliability on 0–100, and its health under the session's levels. */
   avgReliability: z.number().nullable(),
@@ -196,3 +202,20 @@ export const ExportChunkSchema = z.object({
   total: z.number()
 })
 export type ExportChunk = z.infer<typeof ExportChunkSchema>
+
+/** A name the operator gave a site code (the API only gives the number). */
+export const SiteNameSchema = z.object({ code: z.number(), name: z.string() })
+export type SiteName = z.infer<typeof SiteNameSchema>
+export const SetSiteNameArgsSchema = z
+  .object({
+    code: z.number().finite(),
+    /** null forgets the name. One line, 1–80 characters once trimmed. */
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(80)
+      .regex(/^[^\r\n\t]*$/, 'one line')
+      .nullable()
+  })
+  .strict()

@@ -41,6 +41,15 @@ test.describe('drill-down on demo data', () => {
     await expect(page.getByTestId('viewer-row').first().locator('.id')).toBeVisible({ timeout: 40_000 })
     const all = await viewerTotal(page)
     expect(all).toBeGreaterThan(0)
+    // Who is still watching, beside everyone ever in the list: the table follows the toggle.
+    const watchingButton = page.getByTestId('show-watching')
+    await expect(watchingButton).toBeVisible()
+    const watching = Number(((await watchingButton.locator('.n').textContent()) ?? '').replace(/[^\d]/g, ''))
+    expect(watching).toBeGreaterThan(0)
+    await watchingButton.click()
+    await expect.poll(() => viewerTotal(page)).toBe(watching)
+    await page.getByTestId('show-everyone').click()
+    await expect.poll(() => viewerTotal(page)).toBe(all)
     // A few more polls, so the screenshot shows lines rather than two points.
     await expect
       .poll(async () => Number(await page.getByTestId('chart-note').getAttribute('data-snapshots')), {
@@ -49,6 +58,12 @@ test.describe('drill-down on demo data', () => {
       .toBeGreaterThanOrEqual(6)
     await page.mouse.move(0, 0)
     await page.screenshot({ path: 'test-results/drilldown.png', fullPage: true })
+    // A laptop's screen: the charts' time labels must not run together (look at the screenshot).
+    const viewport = page.viewportSize()!
+    await page.setViewportSize({ width: 1366, height: 768 })
+    await page.waitForTimeout(300) // the charts resize on the next frame
+    await page.screenshot({ path: 'test-results/drilldown-1366.png' })
+    await page.setViewportSize(viewport)
 
     // A breakdown row filters the table; the filter shows as a removable chip.
     await page.getByRole('tab', { name: 'Device type' }).click()

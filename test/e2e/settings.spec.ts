@@ -2,6 +2,7 @@
 // saved values that survive a reload, and display choices every screen follows at once.
 import { expect, test, type Page } from '@playwright/test'
 import { startBrowserHost, type BrowserHost } from './browser-host'
+import { openFirstLiveSession } from './support/session'
 
 // A zone that is not UTC, so switching the display to UTC visibly changes the times.
 test.use({ timezoneId: 'America/New_York', viewport: { width: 1600, height: 900 } })
@@ -77,6 +78,38 @@ test('retention can keep a kind forever', async ({ page }) => {
   await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click()
   await expect(page.getByLabel('Keep snapshots forever')).toBeChecked()
   await expect(page.locator('#retention-viewerListsDays')).toHaveValue('30')
+})
+
+test('a site named in Settings shows beside its code in the drill-down; a bad code is explained and cannot be saved', async ({ page }) => {
+  await openSettings(page)
+  const sites = page.locator('#settings-sites')
+  await sites.getByLabel('Code').fill('north')
+  await sites.getByLabel('Name').fill('Leeds')
+  await expect(sites.getByRole('alert')).toHaveText('The site code is a number, as the service gives it.')
+  await expect(sites.getByRole('button', { name: 'Name the site' })).toBeDisabled()
+  // A code the demo's viewers have: the first row of the first live session's site breakdown.
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Live' }).click()
+  await openFirstLiveSession(page)
+  await page.getByRole('tab', { name: 'Site' }).click()
+  const firstSite = page.getByTestId('breakdown-row').first().locator('td').first()
+  await expect(firstSite).toHaveText(/^\d+$/, { timeout: 30_000 })
+  const code = (await firstSite.textContent())!.trim()
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click()
+  await sites.getByLabel('Code').fill(code)
+  await sites.getByLabel('Name').fill('Leeds')
+  await expect(sites.getByRole('alert')).toHaveCount(0)
+  await sites.getByRole('button', { name: 'Name the site' }).click()
+  await expect(sites.getByTestId('site-names')).toContainText(`${code}Leeds`)
+  await expect(sites.getByTestId('site-names-message')).toHaveText(`Site ${code} is named "Leeds".`)
+  await sites.scrollIntoViewIfNeeded()
+  await page.screenshot({ path: 'test-results/settings-sites.png' })
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Live' }).click()
+  await openFirstLiveSession(page)
+  await page.getByRole('tab', { name: 'Site' }).click()
+  await expect(page.getByTestId('breakdown-row').filter({ hasText: `${code} · Leeds` })).toHaveCount(1)
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click()
+  await sites.getByRole('button', { name: `Remove the name of site ${code}` }).click()
+  await expect(sites.getByTestId('site-names')).toHaveCount(0)
 })
 
 test('units say what is in use and why; theme and time zone apply at once', async ({ page }) => {

@@ -114,6 +114,23 @@ describe('the screens through the app API', () => {
     expect(await value('sessionStory', { connectionId: live.connectionId, eventSessionId: 'no-such-session' })).toBeNull()
   })
 
+  it('shows a name given to a site beside its code in the viewer rows and the site breakdown, and forgets it on request', async () => {
+    const sites = await value<BreakdownRow[]>('breakdown', { ...keyOf(live), dimension: 'site' })
+    const code = Number(sites.find((r) => r.key !== null)!.key)
+    expect(await value('setSiteName', { code, name: '  London <HQ>  ' })).toEqual([{ code, name: 'London <HQ>' }])
+    const named = await value<BreakdownRow[]>('breakdown', { ...keyOf(live), dimension: 'site' })
+    expect(named.find((r) => r.key === String(code))!.name).toBe('London <HQ>')
+    expect(named.filter((r) => r.key !== String(code)).every((r) => r.name === null)).toBe(true)
+    const rows = (await value<ViewerPage>('viewerPage', { ...keyOf(live), sort: 'viewerId', filter: { siteCode: code }, limit: 5 })).rows
+    expect(rows.length).toBeGreaterThan(0)
+    expect(rows.every((r) => r.siteName === 'London <HQ>')).toBe(true)
+    // Refused as the contract says: a name of two lines, an empty one.
+    expect((await core.dispatch('setSiteName', { code, name: 'a\nb' })).ok).toBe(false)
+    expect((await core.dispatch('setSiteName', { code, name: '   ' })).ok).toBe(false)
+    expect(await value('setSiteName', { code, name: null })).toEqual([])
+    expect(await value('listSiteNames', {})).toEqual([])
+  })
+
   it('gives the trends of several live sessions in one request, each as its own chart would', async () => {
     const { sessions } = await value<LiveBoard>('listLiveSessions', {})
     const keys = sessions.slice(0, 3).map(keyOf)

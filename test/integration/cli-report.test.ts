@@ -68,4 +68,19 @@ describe('eventwatch report', () => {
     expect(failure).toMatchObject({ code: 2 }) // a usage error, as export's
     expect((failure as { stderr: string }).stderr).toMatch(/^eventwatch: no session "no-such-session" in the cache at .+\n$/)
   })
+
+  it('names a site with `sites set`, lists it, shows it in the report, and forgets it with `sites remove`', async () => {
+    const { eventSessionId } = await endedSession()
+    const before = JSON.parse((await cli(['report', '--db', db, '--session', eventSessionId, '--format', 'json'])).stdout) as SessionReport
+    const code = before.whereItHurt.site.find((g) => g.key !== null)!.key!
+    expect((await cli(['sites', 'set', code, 'Leeds office', '--db', db])).stdout).toBe(`site ${code} is named "Leeds office"\n`)
+    expect((await cli(['sites', 'list', '--db', db])).stdout).toBe(`${code}\tLeeds office\n`)
+    const after = JSON.parse((await cli(['report', '--db', db, '--session', eventSessionId, '--format', 'json'])).stdout) as SessionReport
+    expect(after.whereItHurt.site.find((g) => g.key === code)).toMatchObject({ name: 'Leeds office' })
+    expect((await cli(['report', '--db', db, '--session', eventSessionId])).stdout).toContain(`<td>${code} · Leeds office</td>`)
+    await cli(['sites', 'remove', code, '--db', db])
+    expect((await cli(['sites', 'list', '--db', db])).stdout).toBe('No site is named yet: eventwatch sites set CODE NAME\n')
+    const refused = await cli(['sites', 'set', 'north', 'X', '--db', db]).catch((error: { code: number; stderr: string }) => error)
+    expect(refused).toMatchObject({ code: 2, stderr: 'eventwatch: a site code is a number, as the service gives it (got "north").\n' })
+  })
 })

@@ -16,6 +16,7 @@ import { upsertConnection } from '../../src/main/core/store/connections'
 import { DEFAULT_RETENTION, getRetentionSettings, setRetentionSettings } from '../../src/main/core/store/settings'
 import { finishSyncRun, lastFinishedSyncRun, listSyncRuns, startSyncRun } from '../../src/main/core/store/sync-runs'
 import { storeViewerList } from '../../src/main/core/store/viewers'
+import { viewerStory } from '../../src/main/core/store/queries/viewer-story'
 
 const T0 = Date.parse('2026-03-02T09:00:00Z')
 const HOUR = 3_600_000
@@ -270,6 +271,14 @@ describe('viewerPage', () => {
     expect(ids({ sort: 'viewerId', filter: { text: 'RAV' } })).toEqual(['bravo'])
     expect(ids({ sort: 'viewerId', filter: { text: '10.0.0.7' } })).toEqual(['charlie'])
     expect(page({ sort: 'viewerId', filter: { text: '_' } })).toEqual({ rows: [], total: 0, fetchedAt: at(T0 + HOUR) })
+  })
+
+  it('keeps only the viewers still watching when the list was fetched (a start and no end), with other filters too', () => {
+    expect(page({ sort: 'viewerId', filter: { watching: true } })).toMatchObject({ total: 2 })
+    expect(ids({ sort: 'viewerId', filter: { watching: true } })).toEqual(['alpha', 'bravo'])
+    expect(ids({ sort: 'viewerId', filter: { watching: true, deviceType: 'Desktop' } })).toEqual(['alpha'])
+    // The same count the story gives.
+    expect(viewerStory(db, 'A', 's')?.stillWatching).toBe(2)
   })
 
   it('pages: limit and offset over a stable order', () => {

@@ -55,6 +55,8 @@ export const VALID_ARGS: { [N in RequestName]: RequestArgs<N> } = {
   sessionChart: { connectionId: 'demo', eventSessionId: 'no-such-session', from: '2024-01-01T00:00:00Z', maxPoints: 100 },
   sessionStory: { connectionId: 'demo', eventSessionId: 'no-such-session', maxPoints: 100 },
   sessionReport: { connectionId: 'demo', eventSessionId: 'no-such-session', format: 'json' },
+  listSiteNames: {},
+  setSiteName: { code: 101, name: 'Fuzz site' },
   liveTrends: {
     sessions: [{ connectionId: 'demo', eventSessionId: 'no-such-session' }],
     from: '2024-01-01T00:00:00Z',

@@ -102,6 +102,8 @@ function fakeHandlers() {
     sessionChart: vi.fn(async () => ({ points: [], total: 0, bucketed: false })),
     sessionStory: vi.fn(async () => null),
     sessionReport: vi.fn(async () => null),
+    listSiteNames: vi.fn(async () => []),
+    setSiteName: vi.fn(async () => []),
     liveTrends: vi.fn(async () => ({ trends: [] })),
     viewerPage: vi.fn(async () => ({ rows: [], total: 0, fetchedAt: null })),
     viewerDetail: vi.fn(async () => null),

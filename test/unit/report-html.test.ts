@@ -6,7 +6,7 @@ import { reportHtml } from '../../src/main/core/report/report-html'
 
 const HOSTILE = '<img src=x onerror=alert(1)>"\'&</title><script>alert(2)</script>'
 const T0 = Date.parse('2026-11-20T10:00:00Z')
-const group = (key: string | null) => ({ key, viewers: 3, reliability: 88.5, health: 'critical' as const, rebufferingRatio: 0.02, cdnErrorRate: 0.01 })
+const group = (key: string | null, name: string | null = null) => ({ key, name, viewers: 3, reliability: 88.5, health: 'critical' as const, rebufferingRatio: 0.02, cdnErrorRate: 0.01 })
 
 function report(overrides: Partial<SessionReport> = {}): SessionReport {
   return {
@@ -18,7 +18,7 @@ function report(overrides: Partial<SessionReport> = {}): SessionReport {
     },
     audience: { peakViewers: 1234, peakAt: new Date(T0 + 1_800_000).toISOString(), peakSource: 'viewers', viewers: 1500, stillWatching: 0, viewingTime: 7_200_000, viewerListFetchedAt: new Date(T0 + 4_000_000).toISOString() },
     quality: { lowest: { reliability: 85.1, at: new Date(T0 + 900_000).toISOString() }, snapshots: 0 },
-    whereItHurt: { site: [group('101'), group(null)], deviceType: [group(HOSTILE)], os: [], app: [], connectionType: [] },
+    whereItHurt: { site: [group('101', 'London <HQ>'), group(null)], deviceType: [group(HOSTILE)], os: [], app: [], connectionType: [] },
     alerts: [{ rule: 'reliability-below', severity: 'critical', state: 'resolved', summary: HOSTILE, firedAt: new Date(T0 + 600_000).toISOString(), resolvedAt: new Date(T0 + 1_200_000).toISOString(), endReason: 'recovered' }],
     timeline: {
       source: 'viewers',
@@ -56,7 +56,7 @@ describe('reportHtml', () => {
     expect(html).toContain('2,000 h')
     expect(html).toContain('2.0 GB / 5.0 GB')
     expect(html).toContain('85.1')
-    expect(html).toMatch(/<caption>Site<\/caption>[\s\S]*?<td>101<\/td>[\s\S]*?<td>unknown<\/td>/)
+    expect(html).toMatch(/<caption>Site<\/caption>[\s\S]*?<td>101 · London &lt;HQ&gt;<\/td>[\s\S]*?<td>unknown<\/td>/)
     expect(html).toContain('recovered')
     // Two charts, the reliability one with the session's levels, its gap kept.
     expect(html.match(/<svg /g)).toHaveLength(2)

@@ -1,8 +1,9 @@
-// `eventwatch`: the headless face — simulate, sync, export, report, serve.
+// `eventwatch`: the headless face — simulate, sync, export, report, sites, serve, connections.
 import { Command, CommanderError } from 'commander'
 import { registerConnections } from './commands/connections'
 import { registerExport } from './commands/export'
 import { registerReport } from './commands/report'
+import { registerSites } from './commands/sites'
 import { registerServe } from './commands/serve'
 import { registerSimulate } from './commands/simulate'
 import { registerSync } from './commands/sync'
@@ -18,6 +19,7 @@ export async function main(argv: string[]): Promise<void> {
   registerSync(program)
   registerExport(program)
   registerReport(program)
+  registerSites(program)
   registerServe(program)
   registerConnections(program)
   try {

@@ -55,4 +55,17 @@ describe('ViewerLoader', () => {
     const offsets = client.argsOf('viewerPage').filter((a) => a.filter === undefined).map((a) => a.offset)
     expect(offsets).toEqual([0, 0, 250])
   })
+
+  it('"still watching" asks the core for those viewers only, on top of the text filter, and back', async () => {
+    const client = pastSessionList(10)
+    const loader = new ViewerLoader(client, key)
+    loader.ensure(0, 5)
+    await settled()
+    loader.setText('v1')
+    loader.setWatching(true)
+    await settled()
+    loader.setWatching(false)
+    await settled()
+    expect(client.argsOf('viewerPage').map((a) => a.filter)).toEqual([undefined, { text: 'v1' }, { watching: true, text: 'v1' }, { text: 'v1' }])
+  })
 })

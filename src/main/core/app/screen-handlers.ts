@@ -9,6 +9,7 @@ import { breakdown, pastSessions, snapshotsForChart, viewerPage } from '../store
 import { isoOrNull } from '../store/queries/sql'
 import { connectionScales } from '../store/reliability-scales'
 import { newestPollAt } from '../store/sessions'
+import { breakdownKeyName, listSiteNames, setSiteName, siteNameBook } from '../store/site-names'
 import { reportHtml } from '../report/report-html'
 import { judgedStory } from './judged-story'
 import { buildSessionReport } from './session-report'
@@ -16,7 +17,8 @@ import { Verdicts } from './verdicts'
 
 type ScreenHandlers = Pick<
   RequestHandlers,
-  'sessionChart' | 'sessionStory' | 'sessionReport' | 'liveTrends' | 'viewerPage' | 'viewerDetail' | 'breakdown' | 'pastSessions' | 'exportChunk'
+  | 'sessionChart' | 'sessionStory' | 'sessionReport' | 'liveTrends' | 'viewerPage' | 'viewerDetail' | 'breakdown' | 'pastSessions'
+  | 'exportChunk' | 'listSiteNames' | 'setSiteName'
 >
 
 const ms = (iso: string | undefined): number | undefined => (iso === undefined ? undefined : Date.parse(iso))
@@ -59,7 +61,15 @@ export function screenHandlers(db: Db, deps: ScreenDeps): ScreenHandlers {
     viewerPage: ({ connectionId, eventSessionId, ...query }) => {
       const verdicts = new Verdicts(db)
       const page = viewerPage(db, connectionId, eventSessionId, query)
-      return { ...page, rows: page.rows.map((row) => ({ ...row, ...verdicts.judge(connectionId, eventSessionId, row.reliabilityScore) })) }
+      const sites = siteNameBook(db)
+      return {
+        ...page,
+        rows: page.rows.map((row) => ({
+          ...row,
+          siteName: row.siteCode === null ? null : (sites.get(row.siteCode) ?? null),
+          ...verdicts.judge(connectionId, eventSessionId, row.reliabilityScore)
+        }))
+      }
     },
     viewerDetail: ({ connectionId, eventSessionId, viewerId }) => {
       const viewer = viewerDetail(db, connectionId, eventSessionId, viewerId)
@@ -69,9 +79,10 @@ export function screenHandlers(db: Db, deps: ScreenDeps): ScreenHandlers {
     },
     breakdown: ({ connectionId, eventSessionId, dimension }) => {
       const verdicts = new Verdicts(db)
+      const sites = siteNameBook(db)
       return breakdown(db, connectionId, eventSessionId, dimension).map((row) => {
         const { reliability, health } = verdicts.judge(connectionId, eventSessionId, row.avgReliability)
-        return { ...row, avgReliability: reliability, health }
+        return { ...row, name: breakdownKeyName(sites, dimension, row.key), avgReliability: reliability, health }
       })
     },
     pastSessions: ({ from, to, ...query }) => {
@@ -92,6 +103,11 @@ export function screenHandlers(db: Db, deps: ScreenDeps): ScreenHandlers {
         cachedAsOf: isoOrNull(newestPollAt(db))
       }
     },
-    exportChunk: (query) => exportChunk(db, query)
+    exportChunk: (query) => exportChunk(db, query),
+    listSiteNames: () => listSiteNames(db),
+    setSiteName: ({ code, name }) => {
+      setSiteName(db, code, name)
+      return listSiteNames(db)
+    }
   }
 }

@@ -7,6 +7,7 @@ import type { Health } from '../../../shared/reliability'
 import type { PastSession } from '../../../shared/screens'
 import { listAlerts } from '../store/alerts'
 import { getDisplaySettings } from '../store/settings'
+import { breakdownKeyName, siteNameBook } from '../store/site-names'
 import { resolveUnits } from '../store/units'
 import type { Db } from '../store/db'
 import { breakdown, BREAKDOWN_DIMENSIONS, pastSessions, snapshotsForChart, type BreakdownDimension } from '../store/queries'
@@ -22,6 +23,8 @@ const ALL_HISTORY_HOURS = 24 * 366 * 20
 
 export interface ReportGroup {
   key: string | null
+  /** A site's name (Settings → Site names); null otherwise. */
+  name: string | null
   viewers: number
   reliability: number | null
   health: Health
@@ -145,11 +148,12 @@ function timelineOf(db: Db, verdicts: Verdicts, connectionId: string, eventSessi
 }
 
 function worstGroups(db: Db, verdicts: Verdicts, connectionId: string, eventSessionId: string, dimension: BreakdownDimension): ReportGroup[] {
+  const sites = siteNameBook(db)
   return breakdown(db, connectionId, eventSessionId, dimension)
     .slice(0, WORST_GROUPS)
     .map((row) => {
       const { reliability, health } = verdicts.judge(connectionId, eventSessionId, row.avgReliability)
-      return { key: row.key, viewers: row.viewers, reliability, health, rebufferingRatio: row.rebufferingRatio, cdnErrorRate: row.cdnErrorRate }
+      return { key: row.key, name: breakdownKeyName(sites, dimension, row.key), viewers: row.viewers, reliability, health, rebufferingRatio: row.rebufferingRatio, cdnErrorRate: row.cdnErrorRate }
     })
 }
 

@@ -40,7 +40,7 @@ function groupTable(title: string, groups: ReportGroup[]): string {
   const rows = groups
     .map(
       (g) =>
-        `<tr><td>${escapeHtml(g.key ?? 'unknown')}</td><td class="num">${formatCount(g.viewers)}</td><td class="num">${health(g.reliability, g.health)}</td>` +
+        `<tr><td>${escapeHtml(g.key === null ? 'unknown' : g.name ? `${g.key} · ${g.name}` : g.key)}</td><td class="num">${formatCount(g.viewers)}</td><td class="num">${health(g.reliability, g.health)}</td>` +
         `<td class="num">${percent(g.rebufferingRatio)}</td><td class="num">${percent(g.cdnErrorRate)}</td></tr>`
     )
     .join('')

@@ -1,6 +1,8 @@
 // Date formatters, made once per kind and time zone and reused.
-const FORMATS: Record<'time' | 'dateTime', Intl.DateTimeFormatOptions> = {
+const FORMATS: Record<'time' | 'dateTime' | 'day' | 'dayMonth', Intl.DateTimeFormatOptions> = {
   time: { hour: '2-digit', minute: '2-digit', second: '2-digit' },
+  day: { day: 'numeric', month: 'numeric', year: 'numeric' },
+  dayMonth: { day: 'numeric', month: 'short' },
   dateTime: { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' }
 }
 // Building a formatter costs far more than using one, and tables format thousands of cells.

@@ -23,3 +23,15 @@ export function pollState(status: Status | null, now: number): PollState {
   if (!status.lastUpdateAt) return { label: 'Connecting…', tone: 'muted', outdated: true }
   return { label: status.mode === 'demo' ? 'Live (demo)' : 'Connected', tone: 'ok', outdated: false }
 }
+
+/**
+ * What the header says in place of "Last update HH:MM" before this run has any: "waiting" only
+ * while a first poll may still come; offline or failing, it says the screens show the cache
+ * instead (never "Offline since 18:45 · Waiting for the first update…").
+ */
+export function noUpdateWords(status: Status | null): string {
+  if (!status) return 'Waiting for the first update…'
+  if (status.paused) return 'No update yet: polling is paused; showing cached data'
+  if (status.offlineSince || status.pollState === 'error' || status.pollState === 'stopped') return 'No update since Eventwatch started: showing cached data'
+  return 'Waiting for the first update…'
+}

@@ -9,7 +9,8 @@ import { alerts } from './007-alerts'
 import { connectionReliabilityScale } from './008-connection-reliability-scale'
 import { stagedViewerLists } from './009-staged-viewer-lists'
 import { viewerListSummary } from './010-viewer-list-summary'
+import { siteNames } from './011-site-names'
 import type { Migration } from './types'
 
 export const migrations: readonly Migration[] = [initial, connectionsViewersDiagnostics, cacheComplete, viewerIntegerKeys, searchContentId, sessionSearchText, alerts,
-  connectionReliabilityScale, stagedViewerLists, viewerListSummary]
+  connectionReliabilityScale, stagedViewerLists, viewerListSummary, siteNames]

@@ -37,6 +37,8 @@ export interface ViewerFilter {
   os?: string | null
   app?: string | null
   connectionType?: string | null
+  /** Only viewers still watching when the list was fetched: a start and no end (as viewer-story.ts counts them). */
+  watching?: true
 }
 
 export interface ViewerPageQuery {
@@ -156,6 +158,7 @@ export function viewerPage(db: Db, connectionId: string, sessionId: string, q: V
     if (value !== null) params[name] = value
     if (name === 'siteCode' || name === 'connectionType') needsConnection = true
   }
+  if (filter.watching) conditions.push('v.started_at IS NOT NULL AND v.ended_at IS NULL')
   if (hasText(filter.text)) {
     conditions.push(TEXT_MATCH)
     params.text = containsPattern(filter.text.trim())

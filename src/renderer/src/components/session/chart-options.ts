@@ -185,7 +185,9 @@ export function chartOptions(spec: ChartSpec, colours: ChartColours, width: numb
       }))
     ],
     axes: [
-      axis((_u, splits) => splits.map((s) => spec.formatTime(s * 1000))),
+      // "18:31:00" is about 55 px wide: uPlot's default 50 px between ticks ran the labels
+      // together at 1366 px ("18:31:0018:32:00"), so ticks keep 90 px apart.
+      { ...axis((_u, splits) => splits.map((s) => spec.formatTime(s * 1000))), space: 90 },
       { ...axis((_u, splits) => splits.map((v) => spec.format(v))), size: 70 }
     ],
     plugins: [overlays(spec, colours), latestInLegend()]

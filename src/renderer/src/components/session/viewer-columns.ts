@@ -15,7 +15,7 @@ export const VIEWER_COLUMNS: ViewerColumn[] = [
   { id: 'deviceType', label: 'Device', sort: 'deviceType', numeric: false, width: 'minmax(80px, 0.8fr)' },
   { id: 'os', label: 'OS', sort: 'os', numeric: false, width: 'minmax(80px, 0.8fr)' },
   { id: 'app', label: 'App', sort: 'app', numeric: false, width: 'minmax(90px, 1fr)' },
-  { id: 'siteCode', label: 'Site', sort: 'siteCode', numeric: true, width: '64px' },
+  { id: 'siteCode', label: 'Site', sort: 'siteCode', numeric: true, width: 'minmax(64px, 0.8fr)' },
   { id: 'connectionType', label: 'Connection', sort: 'connectionType', numeric: false, width: 'minmax(90px, 0.9fr)' },
   { id: 'publicIp', label: 'Public IP', sort: 'publicIp', numeric: false, width: '118px' },
   { id: 'reliabilityScore', label: 'Reliability', sort: 'reliabilityScore', numeric: true, width: '136px' },
@@ -24,7 +24,7 @@ export const VIEWER_COLUMNS: ViewerColumn[] = [
   { id: 'cdnTraffic', label: 'CDN', sort: 'cdnTraffic', numeric: true, width: '84px' },
   { id: 'ecdnTraffic', label: 'ECDN', sort: 'ecdnTraffic', numeric: true, width: '84px' },
   { id: 'cdnErrorRate', label: 'CDN errors', sort: 'cdnErrorRate', numeric: true, width: '108px' },
-  { id: 'startedAt', label: 'Started', sort: 'startedAt', numeric: true, width: '96px' }
+  { id: 'startedAt', label: 'Started', sort: 'startedAt', numeric: true, width: '128px' }
 ]
 
 export const GRID_TEMPLATE = VIEWER_COLUMNS.map((c) => c.width).join(' ')

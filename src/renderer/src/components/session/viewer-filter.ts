@@ -5,6 +5,8 @@ export interface BreakdownPick {
   dimension: BreakdownDimension
   /** The breakdown's key; null for its "unknown" group. */
   key: string | null
+  /** A site's name, for the filter chip. */
+  name?: string | null
 }
 
 export const DIMENSION_LABELS: Record<BreakdownDimension, string> = {
@@ -15,9 +17,10 @@ export const DIMENSION_LABELS: Record<BreakdownDimension, string> = {
   connectionType: 'Connection type'
 }
 
-/** The viewerPage filter of a text search and a picked breakdown row. */
-export function viewerFilter(text: string, pick: BreakdownPick | null): ViewerFilter | undefined {
+/** The viewerPage filter of a text search, a picked breakdown row and "still watching only". */
+export function viewerFilter(text: string, pick: BreakdownPick | null, watching = false): ViewerFilter | undefined {
   const filter: ViewerFilter = {}
+  if (watching) filter.watching = true
   if (text.trim() !== '') filter.text = text.trim()
   if (pick) {
     if (pick.dimension === 'site') {
@@ -28,4 +31,5 @@ export function viewerFilter(text: string, pick: BreakdownPick | null): ViewerFi
   return Object.keys(filter).length > 0 ? filter : undefined
 }
 
-export const keyLabel = (key: string | null): string => key ?? 'unknown'
+/** A breakdown key as shown: "unknown" for null, and a site with its name as "311 · London". */
+export const keyLabel = (key: string | null, name: string | null = null): string => (key === null ? 'unknown' : name ? `${key} · ${name}` : key)

@@ -11,6 +11,8 @@ export class ViewerLoader {
   descending = $state(false)
   text = $state('')
   pick = $state<BreakdownPick | null>(null)
+  /** Only the viewers still watching when the list was fetched. */
+  watching = $state(false)
   /** Viewers matching the filter; null until the first page answers. */
   total = $state<number | null>(null)
   fetchedAt = $state<string | null>(null)
@@ -49,6 +51,12 @@ export class ViewerLoader {
 
   setPick(pick: BreakdownPick | null): void {
     this.pick = pick
+    this.reset()
+  }
+
+  setWatching(watching: boolean): void {
+    if (watching === this.watching) return
+    this.watching = watching
     this.reset()
   }
 
@@ -118,7 +126,7 @@ export class ViewerLoader {
       ...this.key,
       sort: this.sort,
       descending: this.descending,
-      filter: viewerFilter(this.text, this.pick),
+      filter: viewerFilter(this.text, this.pick, this.watching),
       limit,
       offset
     })

@@ -69,6 +69,19 @@ export class DisplayStore {
     return ms === null ? '—' : formatter('time', this.timeZone).format(ms)
   }
 
+  /** HH:MM:SS on the same day as `now` in the chosen zone; "22 Nov 14:05:09" on another day of
+   *  the year, with the year before that. A time alone would pass yesterday's 14:05 off as today's. */
+  formatMoment(at: string | number | null, now: number = Date.now()): string {
+    const ms = toMs(at)
+    if (ms === null) return '—'
+    const day = formatter('day', this.timeZone)
+    const [date, today] = [day.format(ms), day.format(now)]
+    if (date === today) return this.formatTime(ms)
+    const sameYear = date.slice(-4) === today.slice(-4)
+    const time = this.formatTime(ms)
+    return sameYear ? `${formatter('dayMonth', this.timeZone).format(ms)} ${time}` : `${this.formatDateTime(ms).replace(/, \d\d:\d\d$/, '')} ${time}`
+  }
+
   /** "21 Nov 2026, 14:05" in the chosen zone. */
   formatDateTime(at: string | number | null): string {
     const ms = toMs(at)
