@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { appTargetHash, parseAppTarget } from '../../../src/shared/deep-link'
+import { APP_VIEWS, appTargetHash, parseAppTarget } from '../../../src/shared/deep-link'
 
 describe('app target hashes', () => {
   it('round-trips a session, even with slashes and spaces in its ids', () => {
@@ -10,13 +10,17 @@ describe('app target hashes', () => {
     expect(parseAppTarget(`#${hash}`)).toEqual(target)
   })
 
-  it('names the alerts view', () => {
+  it('names every top view and the wall', () => {
     expect(appTargetHash({ view: 'alerts' })).toBe('alerts')
-    expect(parseAppTarget('#alerts')).toEqual({ view: 'alerts' })
+    for (const view of APP_VIEWS) {
+      expect(parseAppTarget(`#${view}`)).toEqual({ view })
+      expect(parseAppTarget(appTargetHash({ view }))).toEqual({ view })
+    }
+    expect(APP_VIEWS).toEqual(['live', 'alerts', 'history', 'settings', 'diagnostics', 'wall'])
   })
 
   it('refuses anything else', () => {
-    for (const bad of ['', '#', 'session', 'session/c1', 'session/c1/s1/x', 'session//s1', 'session/%E0%A4%A/s1', 'settings', `session/c1/${'x'.repeat(201)}`]) {
+    for (const bad of ['', '#', 'session', 'session/c1', 'session/c1/s1/x', 'session//s1', 'session/%E0%A4%A/s1', 'Settings', 'wall/', 'constructor', `session/c1/${'x'.repeat(201)}`]) {
       expect(parseAppTarget(bad), bad).toBeUndefined()
     }
   })
