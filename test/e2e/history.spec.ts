@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { CLI_BIN, cliEnv, ROOT } from '../support/cli'
 import { startBrowserHost, type BrowserHost } from './browser-host'
+import { axeViolations } from './support/axe'
 
 
 interface SimulatorProcess {
@@ -177,6 +178,7 @@ test.describe('with the service gone', () => {
     await expect(page.getByTestId('session-ended')).not.toHaveText('—')
     await page.mouse.move(0, 0)
     await page.screenshot({ path: 'test-results/past-session-offline.png', fullPage: true })
+    expect(await axeViolations(page), 'a past session charted from its viewers').toEqual([])
 
     // Its post-event report: one HTML file that loads nothing from anywhere, with the same peak.
     const downloading = page.waitForEvent('download')
@@ -194,6 +196,7 @@ test.describe('with the service gone', () => {
     await expect(reportPage.locator('.figure').first()).toContainText(peak)
     await expect(reportPage.locator('svg')).toHaveCount(2)
     expect(requested).toEqual([pathToFileURL(reportFile).href])
+    expect(await axeViolations(reportPage), 'the report').toEqual([])
     await reportPage.screenshot({ path: 'test-results/report.png', fullPage: true })
     await reportPage.close()
     const total = (await page.getByTestId('viewer-total').textContent())!.trim()

@@ -131,6 +131,7 @@ export function reportHtml(report: SessionReport): string {
 <div class="sub">${escapeHtml(s.connectionName)} · content ${escapeHtml(s.contentId)} · session ${escapeHtml(s.eventSessionId)}</div>
 <div class="sub">Started ${utc(s.startedAt)} · ended ${ended}${endedNote ? ` (${escapeHtml(endedNote)})` : ''}</div>
 </header>
+<main>
 <h2>Audience</h2>
 <div class="figures">
 ${figure('Peak viewers', a.peakViewers === null ? '—' : formatCount(a.peakViewers), escapeHtml(peakNote))}
@@ -148,7 +149,8 @@ ${charts(report)}
 ${hurt || '<p>No viewer list cached: nothing to break down.</p>'}
 <h2>Alerts</h2>
 ${alertRows(report)}
-<p class="note">Eventwatch report generated ${utc(report.generatedAt)} from its cache. Reliability on 0–100, judged against the levels above.</p>
+</main>
+<footer><p class="note">Eventwatch report generated ${utc(report.generatedAt)} from its cache. Reliability on 0–100, judged against the levels above.</p></footer>
 </body>
 </html>
 `
