@@ -126,6 +126,8 @@ test('an incident fires an alert: header count, Alerts view, acknowledge with a 
   await expect(card).toHaveAttribute('data-state', 'acknowledged')
   await expect(card.getByTestId('alert-note')).toHaveText('“CDN ticket 4711, Anna on it”')
   await expect(card.getByTestId('alert-state')).toHaveText(/Acknowledged/)
+  // The form that had focus is gone: the alert it acknowledged has it, not the page.
+  await expect(card).toBeFocused()
   // An acknowledged alert still fires: the header keeps counting it, and says it is acknowledged.
   await expect(header).toContainText(/alerts? firing \(\d+ acknowledged\)/)
   expect(Number(await header.getAttribute('data-firing'))).toBeGreaterThan(0)
