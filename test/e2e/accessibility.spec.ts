@@ -3,16 +3,10 @@
 // drill-down with a viewer's details open, and the wall.
 import { expect, test, type Page } from '@playwright/test'
 import { axeViolations } from './support/axe'
-import { startBrowserHost, type BrowserHost } from './browser-host'
+import { browserHostForFile } from './browser-host'
 import { openFirstLiveSession } from './support/session'
 
-let host: BrowserHost
-test.beforeAll(async () => {
-  host = await startBrowserHost(['--interval', '2'])
-})
-test.afterAll(async () => {
-  await host?.stop()
-})
+const browserHost = browserHostForFile(['--interval', '2'])
 test.use({ viewport: { width: 1600, height: 900 } })
 
 async function expectNoViolations(page: Page, screen: string): Promise<void> {
@@ -20,7 +14,7 @@ async function expectNoViolations(page: Page, screen: string): Promise<void> {
 }
 
 test('no screen has an axe violation', async ({ page }) => {
-  await page.goto(host.url)
+  await page.goto(browserHost().url)
   await expect(page.getByTestId('live-row').first()).toBeVisible({ timeout: 30_000 })
   await expectNoViolations(page, 'Live')
   const views = page.getByRole('navigation', { name: 'Views' })
@@ -43,7 +37,7 @@ test('no screen has an axe violation', async ({ page }) => {
   await expect(page.getByRole('dialog')).toBeVisible()
   await expectNoViolations(page, 'viewer detail')
   await page.keyboard.press('Escape')
-  await page.goto(`${host.url}#wall`)
+  await page.goto(`${browserHost().url}#wall`)
   await expect(page.getByTestId('wall-tile').first()).toBeVisible({ timeout: 30_000 })
   await expectNoViolations(page, 'wall')
 })

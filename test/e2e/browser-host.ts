@@ -1,6 +1,7 @@
 // Starts `eventwatch serve` as a real child process on a free port and returns the address it
 // printed (with the per-launch token: `page.goto(host.url)` lets the browser in; `host.origin`
 // is the bare origin).
+import { test } from '@playwright/test'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -55,5 +56,20 @@ export async function startBrowserHost(extraArgs: string[] = [], extraEnv: NodeJ
       }
       rmSync(dir, { recursive: true, force: true })
     }
+  }
+}
+
+/** One browser host for every test of the file: started before the first, stopped after the last. */
+export function browserHostForFile(extraArgs: string[] = []): () => BrowserHost {
+  let host: BrowserHost | undefined
+  test.beforeAll(async () => {
+    host = await startBrowserHost(extraArgs)
+  })
+  test.afterAll(async () => {
+    await host?.stop()
+  })
+  return () => {
+    if (!host) throw new Error('the browser host is not started: call browserHostForFile at the top of the spec')
+    return host
   }
 }

@@ -2,20 +2,14 @@
 // breakdown tabs, and focus back where the operator was after closing a viewer's details and
 // after leaving the wall.
 import { expect, test } from '@playwright/test'
-import { startBrowserHost, type BrowserHost } from './browser-host'
+import { browserHostForFile } from './browser-host'
 import { openFirstLiveSession } from './support/session'
 
-let host: BrowserHost
-test.beforeAll(async () => {
-  host = await startBrowserHost(['--interval', '2'])
-})
-test.afterAll(async () => {
-  await host?.stop()
-})
+const browserHost = browserHostForFile(['--interval', '2'])
 test.use({ viewport: { width: 1600, height: 900 } })
 
 test('a skip link takes the keyboard past the sort buttons to the first session', async ({ page }) => {
-  await page.goto(host.url)
+  await page.goto(browserHost().url)
   await expect(page.getByTestId('live-row').first()).toBeVisible({ timeout: 30_000 })
   const skip = page.getByRole('link', { name: 'Skip the sort buttons to the sessions' })
   await skip.focus()
@@ -25,7 +19,7 @@ test('a skip link takes the keyboard past the sort buttons to the first session'
 })
 
 test('the breakdown tabs follow the arrow keys, Home and End', async ({ page }) => {
-  await page.goto(host.url)
+  await page.goto(browserHost().url)
   await openFirstLiveSession(page)
   const tab = (name: string) => page.getByRole('tab', { name })
   await tab('Site').focus()
@@ -45,7 +39,7 @@ test('the breakdown tabs follow the arrow keys, Home and End', async ({ page }) 
 })
 
 test('closing a viewer\'s details gives focus back to its row; leaving the wall, to the Wall mode button', async ({ page }) => {
-  await page.goto(host.url)
+  await page.goto(browserHost().url)
   await openFirstLiveSession(page)
   const row = page.getByTestId('viewer-row').nth(2)
   await expect(row.locator('.id')).toBeVisible({ timeout: 40_000 })
