@@ -135,3 +135,35 @@ test.describe('managing connections in Settings', () => {
     await expect(page.getByTestId('connection-row').filter({ hasText: name })).toHaveCount(0)
   })
 })
+
+test.describe('without a keychain (a headless wall box)', () => {
+  let host: BrowserHost
+  test.beforeAll(async () => {
+    // No D-Bus session: keytar cannot reach any Secret Service.
+    host = await startBrowserHost(['--interval', '2'], { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' })
+  })
+  test.afterAll(async () => {
+    await host?.stop()
+  })
+
+  test('adding a connection says in one line what is missing and keeps everything typed, the secret too', async ({ page }) => {
+    await page.goto(host.url)
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click()
+    await page.getByRole('button', { name: 'Add connection' }).click()
+    const form = page.getByRole('form', { name: 'Add a connection' })
+    await form.getByLabel('Name').fill('Tenant without keychain')
+    await form.getByLabel('API base URL').fill('https://api.example.com')
+    await form.getByLabel('Auth URL').fill('https://auth.example.com')
+    await form.getByLabel('Platform id').fill('platform')
+    await form.getByLabel('Tenant id').fill('tenant')
+    await form.getByLabel('Client ID').fill('client')
+    await form.getByLabel('Client secret').fill('typed-secret-1')
+    await form.getByRole('button', { name: 'Add connection' }).click()
+    const refusal = form.getByRole('alert')
+    await expect(refusal).toContainText('the OS keychain is not available to keep the secret: run a Secret Service such as gnome-keyring')
+    await expect(form.getByLabel('Name')).toHaveValue('Tenant without keychain')
+    await expect(form.getByLabel('Client secret')).toHaveValue('typed-secret-1')
+    await page.screenshot({ path: 'test-results/connections-no-keychain.png' })
+    await expect(page.getByTestId('connection-row').filter({ hasText: 'Tenant without keychain' })).toHaveCount(0)
+  })
+})

@@ -6,9 +6,10 @@ export const KEYCHAIN_SERVICE = 'eventwatch'
 
 export class KeychainUnavailableError extends Error {
   constructor(cause: unknown) {
+    // What is missing and what to do first, in one line; the system's own words last.
     super(
-      `the OS keychain is not available (${reason(cause)}). On Linux, run a Secret Service such as ` +
-        'gnome-keyring in an unlocked D-Bus session, or give the CLI the secret in EVENTWATCH_CLIENT_SECRET.'
+      'the OS keychain is not available to keep the secret: run a Secret Service such as gnome-keyring, unlocked, ' +
+        `or give the CLI the secret in EVENTWATCH_CLIENT_SECRET (${reason(cause)})`
     )
     this.name = 'KeychainUnavailableError'
   }
