@@ -143,6 +143,12 @@ test('an incident fires an alert: header count, Alerts view, acknowledge with a 
   await expect(card).toHaveAttribute('data-state', 'snoozed')
   await expect(card.getByTestId('alert-state')).toHaveText(/Snoozed\s*until \d\d:\d\d:\d\d/)
 
+  // Muting the session takes effect at once; unmuting gives the snooze back, not a new firing.
+  await card.getByRole('button', { name: 'Mute this session' }).click()
+  await expect(card).toHaveAttribute('data-state', 'muted')
+  await card.getByRole('button', { name: 'Unmute this session' }).click()
+  await expect(card).toHaveAttribute('data-state', 'snoozed')
+
   // A maintenance pause shows until when, and resumes.
   await page.getByRole('group', { name: 'Pause notifications' }).getByRole('button', { name: '15 min' }).click()
   await expect(page.getByTestId('notifications-paused')).toContainText(/paused until \d\d:\d\d:\d\d/)

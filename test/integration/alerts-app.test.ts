@@ -61,6 +61,19 @@ describe('alerts through the app API', () => {
       await value(core, 'setSessionAlertOverride', { connectionId: 'demo', eventSessionId: alert?.eventSessionId, muted: true })
     ).toEqual({ muted: true, thresholds: { warning: 60, critical: 50 } })
 
+    // Muted, at once (no poll in between): the alert says so; unmuted, it is snoozed again, as it
+    // was before, not firing.
+    const stateNow = async () => (await value<AlertsPage>(core, 'listAlerts', { eventSessionId: alert?.eventSessionId })).alerts.find((a) => a.id === id)?.state
+    expect(await stateNow()).toBe('muted')
+    await value(core, 'setSessionAlertOverride', { connectionId: 'demo', eventSessionId: alert?.eventSessionId, muted: false })
+    expect(await stateNow()).toBe('snoozed')
+    // Acknowledged, muted, unmuted: acknowledged again.
+    await value(core, 'acknowledgeAlert', { id, note: 'still looking' })
+    await value(core, 'setSessionAlertOverride', { connectionId: 'demo', eventSessionId: alert?.eventSessionId, muted: true })
+    expect(await stateNow()).toBe('muted')
+    await value(core, 'setSessionAlertOverride', { connectionId: 'demo', eventSessionId: alert?.eventSessionId, muted: false })
+    expect(await stateNow()).toBe('acknowledged')
+
     const paused = await value<AlertsPage>(core, 'pauseNotifications', { minutes: 60 })
     expect(Date.parse(paused.situation.notificationsPausedUntil ?? '')).toBeGreaterThan(Date.now())
 

@@ -55,7 +55,8 @@ export async function realCore(liveSessions = 3) {
       clock: timers.clock,
       situation: () => monitor.situation(),
       publishAlerts: (change) => monitor.publishAlerts(change),
-      publishBoard: () => monitor.publishBoard()
+      publishBoard: () => monitor.publishBoard(),
+      reevaluate: (connectionId) => group.reevaluate(connectionId)
     }),
     getStatus: () => group.status(),
     listLiveSessions: () => monitor.board.current(),

@@ -115,7 +115,11 @@ export function evaluateAlerts(input: EngineInput): AlertAction[] {
         muted(alert, actions)
         if (!session.fresh || !alert || !isActive(alert)) continue
       } else if (alert?.state === 'muted') {
-        actions.push({ type: 'move', id: alert.id, state: 'firing', severity: alert.severity, value: null, note: 'unmuted' })
+        // Unmuted, it is as it was before: acknowledged stays acknowledged, a snooze still running
+        // runs on; only one that was firing (or whose snooze ran out meanwhile) fires again.
+        const back = unmutedState(alert, input.now)
+        actions.push({ type: 'move', id: alert.id, state: back, severity: alert.severity, value: null, note: 'unmuted' })
+        alert.state = back
       }
       if (!session.fresh || !condition) continue
       const cooledDown = (): boolean => {
@@ -187,6 +191,12 @@ function snoozeExpiry(alert: OpenAlert, now: number, actions: AlertAction[]): vo
   if (alert.state !== 'snoozed' || alert.snoozedUntil === null || now < alert.snoozedUntil) return
   actions.push({ type: 'move', id: alert.id, state: 'firing', severity: alert.severity, value: null, note: 'snooze ended' })
   alert.state = 'firing'
+}
+
+function unmutedState(alert: OpenAlert, now: number): 'firing' | 'acknowledged' | 'snoozed' {
+  if (alert.stateBeforeMute === 'acknowledged') return 'acknowledged'
+  const snoozeRuns = alert.snoozeSessionEnd || (alert.snoozedUntil !== null && alert.snoozedUntil > now)
+  return alert.stateBeforeMute === 'snoozed' && snoozeRuns ? 'snoozed' : 'firing'
 }
 
 function muted(alert: OpenAlert | undefined, actions: AlertAction[]): void {

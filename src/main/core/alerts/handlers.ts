@@ -18,6 +18,8 @@ export interface AlertHandlerDeps {
   publishAlerts(change: Applied): AlertSituation
   /** Pushes the live rows again: a session's levels decide its health. */
   publishBoard(): void
+  /** Judges the connection's alerts again now (no poll) and pushes what changed, rows included. */
+  reevaluate(connectionId: string): void
 }
 
 export function alertHandlers(db: Db, deps: AlertHandlerDeps): AlertHandlers {
@@ -37,7 +39,8 @@ export function alertHandlers(db: Db, deps: AlertHandlerDeps): AlertHandlers {
     snoozeAlert: ({ id, until }) => change(id, (now) => snoozeAlert(db, id, until, now)),
     setSessionAlertOverride: ({ connectionId, eventSessionId, muted, thresholds }) => {
       const next = setSessionOverride(db, { connectionId, eventSessionId, muted, thresholds })
-      deps.publishBoard()
+      // A mute, an unmute or new levels take effect on the alerts at once, not at the next poll.
+      deps.reevaluate(connectionId)
       return next
     },
     pauseNotifications: ({ minutes }) => change(null, (now) => pauseNotifications(db, minutes, now))

@@ -92,6 +92,16 @@ export class PollerGroup {
     }
   }
 
+  /**
+   * Judges a polled connection's alerts again now, without polling (an operator muted or unmuted
+   * a session: it takes effect at once, not at the next poll), then pushes what changed.
+   */
+  reevaluate(connectionId: string): void {
+    const poller = this.pollerOf(connectionId)
+    if (poller) this.monitor.afterWork(connectionId, poller.currentStatus.lastUpdateAt)
+    else this.monitor.publishBoard()
+  }
+
   /** The poller of a polled connection, if it is polled. */
   pollerOf(connectionId: string): Poller | undefined {
     return this.running.find((r) => r.source.target.id === connectionId)?.poller

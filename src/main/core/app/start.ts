@@ -142,7 +142,8 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       clock,
       situation: () => monitor.situation(),
       publishAlerts: (change) => monitor.publishAlerts(change),
-      publishBoard: () => monitor.publishBoard()
+      publishBoard: () => monitor.publishBoard(),
+      reevaluate: (connectionId) => pollers.reevaluate(connectionId)
     }),
     getStatus: () => pollers.status(),
     listLiveSessions: () => monitor.board.current(),

@@ -19,6 +19,8 @@ export interface OpenAlert {
   streak: number
   snoozedUntil: number | null
   snoozeSessionEnd: boolean
+  /** While muted: the state it had before (acknowledged, snoozed or firing), for the unmute. */
+  stateBeforeMute: OpenState | null
 }
 
 /** One alert's identity: its rule and its session (none for a connection-wide one). */
@@ -57,10 +59,15 @@ export class AlertNotFoundError extends Error {
 }
 
 export function openAlerts(db: Db, connectionId: string): OpenAlert[] {
-  const rows = statement(db, `${SELECT_ALERT} WHERE a.connection_id = ? AND a.resolved_at IS NULL ORDER BY a.id`).all(
-    connectionId
-  ) as AlertRow[]
+  const rows = statement(
+    db,
+    `SELECT q.*, CASE WHEN q.state = 'muted' THEN (
+         SELECT t.state FROM alert_transitions t WHERE t.alert_id = q.id AND t.state <> 'muted' ORDER BY t.id DESC LIMIT 1
+       ) END AS state_before_mute
+     FROM (${SELECT_ALERT} WHERE a.connection_id = ? AND a.resolved_at IS NULL) q ORDER BY q.id`
+  ).all(connectionId) as (AlertRow & { state_before_mute: OpenState | null })[]
   return rows.map((r) => ({
+    stateBeforeMute: r.state_before_mute,
     id: r.id,
     rule: r.rule,
     eventSessionId: r.event_session_id,
@@ -150,8 +157,9 @@ export function moveAlert(
     `UPDATE alerts SET state = @state, severity = @severity, summary = COALESCE(@summary, summary),
        fired_at = CASE WHEN @state = 'firing' THEN COALESCE(fired_at, @now) ELSE fired_at END,
        resolved_at = CASE WHEN @state = 'resolved' THEN @now ELSE resolved_at END,
-       snoozed_until = CASE WHEN @state = 'snoozed' THEN snoozed_until END,
-       snooze_session_end = CASE WHEN @state = 'snoozed' THEN snooze_session_end ELSE 0 END,
+       -- A mute keeps the snooze, so that the unmute can give it back.
+       snoozed_until = CASE WHEN @state IN ('snoozed', 'muted') THEN snoozed_until END,
+       snooze_session_end = CASE WHEN @state IN ('snoozed', 'muted') THEN snooze_session_end ELSE 0 END,
        streak = CASE WHEN @state = 'resolved' THEN 0 ELSE streak END
      WHERE id = @id`
   ).run({ id, state, severity, summary: summary ?? null, now })
