@@ -56,6 +56,9 @@ export const StatusSchema = z.object({
   pollState: PollStateSchema,
   /** Time of the last successful poll, if any. */
   lastUpdateAt: z.string().nullable(),
+  /** The newest data the cache holds of the connections polled, from this run or an earlier one:
+   *  what the screens show while no poll has succeeded yet. */
+  lastGoodAt: z.string().nullable(),
   /** Short reason of the last failed poll; cleared by the next success. */
   lastError: z.string().nullable(),
   /** Since when the service has been unreachable, while it is. */

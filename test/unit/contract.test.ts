@@ -25,6 +25,7 @@ const STATUS: Status = {
   connectionName: 'Demo data',
   pollState: 'ok',
   lastUpdateAt: null,
+  lastGoodAt: null,
   lastError: null,
   offlineSince: null,
   paused: false,

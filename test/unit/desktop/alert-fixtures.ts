@@ -104,6 +104,7 @@ export function answeringCore(w: CoreWorld, now: () => number = () => Date.parse
     connectionName: 'Demo',
     pollState: w.facts.pollingPaused ? 'paused' : 'ok',
     lastUpdateAt: AT,
+    lastGoodAt: AT,
     lastError: null,
     offlineSince: null,
     paused: w.facts.pollingPaused,

@@ -4,6 +4,7 @@ import type { Status } from '../../../shared/domain'
 import { nothingApplied } from '../alerts/apply'
 import type { UnconfirmedConnection } from '../alerts/situation'
 import type { Db } from '../store/db'
+import { newestPollAt } from '../store/sessions'
 import type { ViewerListStore } from '../store/viewer-store'
 import { Poller, type Cadences, type PollerStatus, type Timers } from '../sync/poller'
 import type { DataSource } from './demo-source'
@@ -174,6 +175,12 @@ export class PollerGroup {
     return once.fetchRange(from, to)
   }
 
+  /** The newest poll the cache remembers of the connections polled now. */
+  private lastGoodAt(): string | null {
+    const times = this.running.map((r) => newestPollAt(this.db, r.source.target.id)).filter((t): t is number => t !== null)
+    return times.length ? new Date(Math.max(...times)).toISOString() : null
+  }
+
   status(): Status {
     const statuses = this.running.map((r) => r.poller.currentStatus)
     const demo = this.running.length > 0 && this.running.every((r) => r.source.isDemo)
@@ -183,6 +190,7 @@ export class PollerGroup {
       connectionName: this.running.map((r) => r.source.target.name).join(', ') || 'No connection',
       pollState: worstState(statuses),
       lastUpdateAt: oldestUpdate(statuses),
+      lastGoodAt: this.lastGoodAt(),
       lastError: statuses.find((s) => s.lastError)?.lastError ?? null,
       offlineSince: offline.length ? new Date(Math.min(...offline)).toISOString() : null,
       paused: this.pollingPaused(),

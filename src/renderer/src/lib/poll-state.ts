@@ -31,7 +31,9 @@ export function pollState(status: Status | null, now: number): PollState {
  */
 export function noUpdateWords(status: Status | null): string {
   if (!status) return 'Waiting for the first update…'
-  if (status.paused) return 'No update yet: polling is paused; showing cached data'
-  if (status.offlineSince || status.pollState === 'error' || status.pollState === 'stopped') return 'No update since Eventwatch started: showing cached data'
-  return 'Waiting for the first update…'
+  // The last good data, from an earlier run or before a restart of polling, is never dropped.
+  const cached = status.lastGoodAt ? `showing cached data of ${display.formatMoment(status.lastGoodAt)}` : 'showing cached data'
+  if (status.paused) return `No update yet: polling is paused; ${cached}`
+  if (status.offlineSince || status.pollState === 'error' || status.pollState === 'stopped') return `No successful poll yet: ${cached}`
+  return status.lastGoodAt ? `Waiting for the first update… (${cached})` : 'Waiting for the first update…'
 }
