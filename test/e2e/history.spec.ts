@@ -174,6 +174,10 @@ test.describe('with the service gone', () => {
     await expect(page.getByTestId('story-charts')).toBeVisible()
     await expect(page.getByTestId('chart-note')).toHaveAttribute('data-source', 'viewers')
     await expect(page.getByTestId('chart-note')).toContainText('Reconstructed from the viewer list')
+    await expect(page.getByTestId('chart-note')).toContainText(/Time watched, all viewers together: \d+ h \d+ min/)
+    for (const chart of ['chart-story-viewers', 'chart-story-reliability', 'chart-story-quality', 'chart-story-flow']) {
+      await expect(page.getByTestId(chart).locator('canvas')).toBeVisible()
+    }
     await expect(page.getByTestId('session-peak')).toHaveText(/^\d[\d,]*$/)
     await expect(page.getByTestId('session-ended')).not.toHaveText('—')
     await page.mouse.move(0, 0)
