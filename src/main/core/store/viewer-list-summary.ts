@@ -4,22 +4,12 @@
 // session's peak_viewers, so History, its sort by viewers and the drill-down all show the
 // highest audience known, decided here once.
 //
-// The peak's sweep runs in SQLite (a window sum over the joins and leaves in time order, a leave
-// before a join at the same instant): nothing of the list crosses into JavaScript. A viewer
-// without an end was still watching when the list was fetched and never leaves; one without a
-// start is not counted. viewer-story.ts draws the same sweep over time.
+// The peak comes from the same sweep as the story's (queries/viewer-story.ts): the list read once
+// into sorted start and end times. A viewer without an end was still watching when the list was
+// fetched and never leaves; one without a start is not counted.
 import type { Db } from './db'
+import { listPeak } from './queries/viewer-story'
 import { statement } from './statements'
-
-const PEAK_SQL = `
-  SELECT running AS viewers, t AS at FROM (
-    SELECT t, SUM(d) OVER (ORDER BY t, d ROWS UNBOUNDED PRECEDING) AS running FROM (
-      SELECT started_at AS t, 1 AS d FROM viewers WHERE list_id = @list AND started_at IS NOT NULL
-      UNION ALL
-      SELECT MAX(ended_at, started_at), -1 FROM viewers WHERE list_id = @list AND started_at IS NOT NULL AND ended_at IS NOT NULL
-    )
-  )
-  ORDER BY running DESC, t LIMIT 1`
 
 export interface ListPeak {
   viewers: number
@@ -29,8 +19,7 @@ export interface ListPeak {
 
 /** The list's peak; null when no viewer of it has a start time. */
 export function viewerListPeak(db: Db, listId: number): ListPeak | null {
-  const peak = statement(db, PEAK_SQL).get({ list: listId }) as ListPeak | undefined
-  return peak && peak.viewers > 0 ? peak : null
+  return listPeak(db, listId)
 }
 
 /**

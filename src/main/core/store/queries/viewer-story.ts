@@ -3,11 +3,15 @@
 // needs no snapshot, so a past session Eventwatch never watched live has one too.
 //
 // Each viewer watched from startedAt to endedAt; one still watching when the list was fetched
-// (no endedAt) counts until then, and has not left. One sweep over the joins and leaves in time order (a leave
-// before a join at the same instant: the two never watched together) gives the exact peak and,
-// per time bucket, the audience. The rows stream from SQLite: memory holds the buckets, not the
-// list. Quality per bucket is over everyone who watched at some moment in it, with the
-// breakdowns' math (breakdown.ts):
+// (no endedAt) counts until then, and has not left. Each viewer's start and end are read once,
+// unsorted, into two typed arrays (16 bytes a viewer, nothing else of it is kept), sorted, and
+// swept together in time order (a leave before a join at the same instant: the two never watched
+// together) for the exact peak and, per time bucket, the audience. SQLite sums the quality by the
+// bucket each viewer joined and left. Measured here for 1,000,000 viewers: the story 2.3 s, the
+// peak alone 0.85 s; sorting the events in SQL (a window over a UNION) took 4.2 s for the peak,
+// and the first version of this sweep (every row read through the index) 7.3 s for the story.
+// Quality per bucket is over everyone who watched at some moment in it, with the breakdowns'
+// math (breakdown.ts):
 //   reliability      = mean reliabilityScore (the service's scale; the app layer puts it on 0–100)
 //   rebufferingRatio = Σ rebufferingTime / Σ (rebufferingTime + viewingTime)
 //   cdnErrorRate     = Σ cdnErrors / Σ cdnResponses
@@ -56,17 +60,6 @@ export interface StoryOptions {
 
 const DEFAULT_POINTS = 200
 
-interface Event {
-  t: number
-  /** +1 a join, -1 a leave. */
-  d: number
-  r: number | null
-  rb: number | null
-  vt: number | null
-  e: number | null
-  n: number | null
-}
-
 /** Running sums over a set of viewers, with the breakdowns' math. */
 class QualitySums {
   reliability = 0
@@ -76,19 +69,14 @@ class QualitySums {
   errors = 0
   responses = 0
 
-  add(v: Event, sign: number): void {
-    if (v.r !== null) {
-      this.reliability += sign * v.r
-      this.rated += sign
-    }
-    if (v.rb !== null && v.vt !== null) {
-      this.rebuffering += sign * v.rb
-      this.watched += sign * (v.rb + v.vt)
-    }
-    if (v.e !== null && v.n !== null) {
-      this.errors += sign * v.e
-      this.responses += sign * v.n
-    }
+  /** Adds (or, with -1, takes away) another set's sums. */
+  merge(other: QualitySums, sign: number): void {
+    this.reliability += sign * other.reliability
+    this.rated += sign * other.rated
+    this.rebuffering += sign * other.rebuffering
+    this.watched += sign * other.watched
+    this.errors += sign * other.errors
+    this.responses += sign * other.responses
   }
 
   copy(): QualitySums {
@@ -111,6 +99,19 @@ class QualitySums {
   }
 }
 
+/**
+ * A list's rows in storage order: its id range, read without an index. Through the reliability
+ * index the rows come in score order, one random page read each: reading 1,000,000 that way
+ * took seconds where this takes a fraction of one. Ids are given in list order as pages arrive,
+ * so a list's range holds few rows of others (lists staged at the same time), filtered out.
+ */
+const LIST_ROWS = 'viewers NOT INDEXED WHERE id BETWEEN @first AND @last AND list_id = @list'
+
+function listRange(db: Db, listId: number): { list: number; first: number; last: number } {
+  const span = statement(db, 'SELECT MIN(id) AS first, MAX(id) AS last FROM viewers WHERE list_id = ?').get(listId) as { first: number | null; last: number | null }
+  return { list: listId, first: span.first ?? 0, last: span.last ?? -1 }
+}
+
 /** The story of the session's held viewer list; null when the cache holds none. */
 export function viewerStory(db: Db, connectionId: string, eventSessionId: string, options: StoryOptions = {}): ViewerStory | null {
   const list = statement(
@@ -119,14 +120,15 @@ export function viewerStory(db: Db, connectionId: string, eventSessionId: string
      WHERE connection_id = ? AND event_session_id = ? AND staged_at IS NULL`
   ).get(connectionId, eventSessionId) as { id: number; fetchedAt: number } | undefined
   if (!list) return null
-  const params = { list: list.id, fetchedAt: list.fetchedAt }
+  const range = listRange(db, list.id)
+  const params = { ...range, fetchedAt: list.fetchedAt }
   const totals = statement(
     db,
     `SELECT COUNT(*) AS viewers, COUNT(started_at) AS timedViewers,
        SUM(started_at IS NOT NULL AND ended_at IS NULL) AS stillWatching,
        MIN(started_at) AS "from", MAX(MAX(COALESCE(ended_at, @fetchedAt), started_at)) AS "to",
        MAX(ended_at) AS lastEndedAt, SUM(viewing_time) AS viewingTime
-     FROM viewers WHERE list_id = @list`
+     FROM ${LIST_ROWS}`
   ).get(params) as Omit<ViewerStory, 'fetchedAt' | 'peak' | 'points'>
   const story: ViewerStory = { fetchedAt: list.fetchedAt, ...totals, stillWatching: totals.stillWatching ?? 0, peak: null, points: [] }
   if (story.timedViewers === 0 || story.from === null || story.to === null) return story
@@ -136,42 +138,129 @@ export function viewerStory(db: Db, connectionId: string, eventSessionId: string
   const width = Math.max(1, story.to - from) / buckets
   const bucketOf = (t: number): number => Math.min(buckets - 1, Math.floor((t - from) / width))
 
-  const events = statement(
-    db,
-    `SELECT started_at AS t, 1 AS d, reliability_score AS r, rebuffering_time AS rb, viewing_time AS vt,
-       cdn_errors AS e, cdn_responses AS n
-     FROM viewers WHERE list_id = @list AND started_at IS NOT NULL
-     UNION ALL
-     SELECT MAX(ended_at, started_at), -1, reliability_score, rebuffering_time, viewing_time, cdn_errors, cdn_responses
-     FROM viewers WHERE list_id = @list AND started_at IS NOT NULL AND ended_at IS NOT NULL
-     ORDER BY t, d`
-  )
-  let watching = 0
+  // The quality summed in SQL by the bucket each viewer joined and left; the times read once,
+  // unsorted, into typed arrays.
+  const joined = qualityByBucket(db, range, 'started_at', from, width, buckets)
+  const left = qualityByBucket(db, range, 'MAX(ended_at, started_at)', from, width, buckets)
+  const times = readTimes(db, range, story.timedViewers)
+
+  // Watching at each bucket's opening, quality of everyone who watched in it (those watching as
+  // it opened, and those who joined in it).
   const running = new QualitySums()
+  const qualityOf = joined.map((joins, b) => {
+    const inBucket = running.copy()
+    inBucket.merge(joins, 1)
+    running.merge(joins, 1)
+    running.merge(left[b]!, -1)
+    running.settle()
+    return inBucket.means()
+  })
+
+  sweep(times, (t) => bucketOf(t), buckets, (bucket, figures) => {
+    story.points.push({ at: Math.round(from + (bucket + 1) * width), ...figures, ...qualityOf[bucket]! })
+  }, (peak) => (story.peak = peak), (bucket) => from + bucket * width)
+  return story
+}
+
+interface ListTimes {
+  /** Every timed viewer's start, sorted. */
+  starts: Float64Array
+  /** The ends of those who left (never before their start), sorted. */
+  ends: Float64Array
+}
+
+/** Each bucket's quality sums of the viewers whose `at` (their start, or their end) falls in it. */
+function qualityByBucket(db: Db, range: ReturnType<typeof listRange>, at: string, from: number, width: number, buckets: number): QualitySums[] {
+  const sums = Array.from({ length: buckets }, () => new QualitySums())
+  const rows = statement(
+    db,
+    `SELECT MIN(@lastBucket, CAST((${at} - @from) / @width AS INTEGER)) AS bucket,
+       TOTAL(reliability_score) AS reliability, COUNT(reliability_score) AS rated,
+       TOTAL(CASE WHEN viewing_time IS NOT NULL THEN rebuffering_time END) AS rebuffering,
+       TOTAL(CASE WHEN viewing_time IS NOT NULL AND rebuffering_time IS NOT NULL THEN rebuffering_time + viewing_time END) AS watched,
+       TOTAL(CASE WHEN cdn_responses IS NOT NULL THEN cdn_errors END) AS errors,
+       TOTAL(CASE WHEN cdn_errors IS NOT NULL THEN cdn_responses END) AS responses
+     FROM ${LIST_ROWS} AND started_at IS NOT NULL AND ${at} IS NOT NULL
+     GROUP BY 1`
+  ).all({ ...range, from, width, lastBucket: buckets - 1 }) as (Omit<QualitySums, 'add' | 'merge' | 'copy' | 'settle' | 'means'> & { bucket: number })[]
+  for (const { bucket, ...figures } of rows) Object.assign(sums[bucket]!, figures)
+  return sums
+}
+
+/** Reads a list's start and end times, then sorts them. */
+function readTimes(db: Db, range: ReturnType<typeof listRange>, timed: number): ListTimes {
+  const starts = new Float64Array(timed)
+  const ends = new Float64Array(timed)
+  let n = 0
+  let m = 0
+  const rows = statement(db, `SELECT started_at, ended_at FROM ${LIST_ROWS} AND started_at IS NOT NULL`).raw(true)
+  for (const row of rows.iterate(range) as IterableIterator<[number, number | null]>) {
+    if (n === timed) break // the list cannot grow under a read transaction; guard the arrays anyway
+    starts[n++] = row[0]
+    if (row[1] !== null) ends[m++] = Math.max(row[1], row[0])
+  }
+  return { starts: starts.subarray(0, n).sort(), ends: ends.subarray(0, m).sort() }
+}
+
+type BucketFigures = Pick<StoryPoint, 'watching' | 'peak' | 'joins' | 'leaves'>
+
+/**
+ * Sweeps the sorted starts and ends together: per bucket, watching at its end, the most at once
+ * within it, joins and leaves; and the peak, with the first instant it was reached.
+ */
+function sweep(
+  times: ListTimes,
+  bucketOf: (t: number) => number,
+  buckets: number,
+  onBucket: (bucket: number, figures: BucketFigures) => void,
+  onPeak: (peak: { viewers: number; at: number }) => void,
+  bucketStart: (bucket: number) => number
+): void {
+  const { starts, ends } = times
+  let i = 0
+  let j = 0
+  let watching = 0
+  let best: { viewers: number; at: number } | null = null
   let bucket = 0
   // `carried`: watching as the bucket opened; it counts towards the bucket's peak unless the
   // first event falls on the opening instant itself (a leave there means they were not).
-  let inBucket = { sums: running.copy(), carried: 0 as number | null, peak: 0, joins: 0, leaves: 0 }
+  let carried: number | null = 0
+  let peak = 0
+  let joins = 0
+  let leaves = 0
   const close = (): void => {
-    const peak = Math.max(inBucket.peak, inBucket.carried ?? 0)
-    story.points.push({ at: Math.round(from + (bucket + 1) * width), watching, peak, joins: inBucket.joins, leaves: inBucket.leaves, ...inBucket.sums.means() })
+    onBucket(bucket, { watching, peak: Math.max(peak, carried ?? 0), joins, leaves })
     bucket++
-    running.settle()
-    inBucket = { sums: running.copy(), carried: watching, peak: 0, joins: 0, leaves: 0 }
+    carried = watching
+    peak = joins = leaves = 0
   }
-  for (const event of events.iterate(params) as IterableIterator<Event>) {
-    const at = bucketOf(event.t)
+  while (i < starts.length || j < ends.length) {
+    // At the same instant a leave comes first.
+    const leave = j < ends.length && (i >= starts.length || ends[j]! <= starts[i]!)
+    const t = leave ? ends[j++]! : starts[i++]!
+    const at = bucketOf(t)
     while (bucket < at) close()
-    if (inBucket.carried !== null && event.t <= from + bucket * width) inBucket.carried = null
-    watching += event.d
-    running.add(event, event.d)
-    if (watching > inBucket.peak) inBucket.peak = watching
-    if (event.d > 0) {
-      inBucket.joins++
-      inBucket.sums.add(event, 1)
-      if (story.peak === null || watching > story.peak.viewers) story.peak = { viewers: watching, at: event.t }
-    } else inBucket.leaves++
+    if (carried !== null && t <= bucketStart(bucket)) carried = null
+    if (leave) {
+      watching--
+      leaves++
+    } else {
+      watching++
+      joins++
+      if (best === null || watching > best.viewers) best = { viewers: watching, at: t }
+    }
+    if (watching > peak) peak = watching
   }
   while (bucket < buckets) close()
-  return story
+  if (best) onPeak(best)
+}
+
+/** The most viewers of the list watching at once, and the first instant; null without a timed viewer. */
+export function listPeak(db: Db, listId: number): { viewers: number; at: number } | null {
+  const range = listRange(db, listId)
+  const { timed } = statement(db, `SELECT COUNT(started_at) AS timed FROM ${LIST_ROWS}`).get(range) as { timed: number }
+  if (timed === 0) return null
+  let peak: { viewers: number; at: number } | null = null
+  sweep(readTimes(db, range, timed), () => 0, 1, () => {}, (found) => (peak = found), () => Number.NEGATIVE_INFINITY)
+  return peak
 }
