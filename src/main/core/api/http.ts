@@ -2,6 +2,7 @@
 // enforced while the body streams in, a content-type check, and every failure turned into an
 // ApiError of the shared taxonomy with a short reason that never echoes a token or a secret.
 import { cancellation, throwIfAborted } from '../net/abort'
+import { envFetch } from '../net/env-fetch'
 import { ApiError, kindOfStatus } from './errors'
 import { classifyNetworkError } from './network-errors'
 import { shortReason } from './reason'
@@ -53,7 +54,7 @@ export async function requestJson(req: JsonRequest): Promise<JsonResponse> {
     return new ApiError('network', req.endpoint, problem.message, undefined, undefined, problem.cause)
   }
   try {
-    const response = await fetch(req.url, {
+    const response = await envFetch(req.url, {
       method: req.method ?? 'GET',
       headers: {
         Accept: 'application/json',
