@@ -5,9 +5,10 @@ import { resolve } from 'node:path'
 
 export default defineConfig({
   main: {
-    // Native modules (better-sqlite3, keytar) and other dependencies load from node_modules.
+    // Native modules (better-sqlite3, keytar) and other dependencies load from node_modules;
+    // keytar is an optional dependency, which electron-vite does not externalize by itself.
     build: {
-      externalizeDeps: true,
+      externalizeDeps: { include: ['keytar'] },
       // The cache writer runs on a worker thread from its own file beside index.js (viewer-writer.ts).
       rollupOptions: {
         input: {

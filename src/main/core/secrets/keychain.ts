@@ -1,6 +1,18 @@
 // Client secrets live only in the OS keychain (service "eventwatch", account = connection id).
 // When no keychain answers, saving fails with a reason and a fix: never a clear-text fallback.
-import keytar from 'keytar'
+//
+// keytar is an optional dependency (issue 15): it compiles from source where its prebuilt binary
+// cannot be downloaded, and needs libsecret's headers on Linux for that. Without it `npm install`
+// still succeeds and the demo runs; it is loaded on first use, and its absence is said in one line.
+type Keytar = typeof import('keytar')
+
+/** Loads keytar; the default, or a test's stand-in. */
+export type KeytarLoader = () => Promise<Keytar>
+
+const loadKeytar: KeytarLoader = async () => {
+  const loaded = (await import('keytar')) as Keytar & { default?: Keytar }
+  return loaded.default ?? loaded
+}
 
 export const KEYCHAIN_SERVICE = 'eventwatch'
 
@@ -21,18 +33,38 @@ export interface SecretStore {
   remove(account: string): Promise<boolean>
 }
 
-export function osKeychain(service = KEYCHAIN_SERVICE): SecretStore {
-  const guard = async <T>(work: () => Promise<T>): Promise<T> => {
+/** No keychain because its module is missing: handled as any unavailable keychain, said as what to install. */
+export class KeytarMissingError extends KeychainUnavailableError {
+  constructor(cause: unknown) {
+    super(cause)
+    this.message =
+      'the keychain module (keytar) is not installed: on Linux install libsecret-1-dev, then run npm rebuild keytar; ' +
+      `the demo works without it, and the CLI takes the secret in EVENTWATCH_CLIENT_SECRET (${reason(cause)})`
+    this.name = 'KeytarMissingError'
+  }
+}
+
+export function osKeychain(service = KEYCHAIN_SERVICE, load: KeytarLoader = loadKeytar): SecretStore {
+  let keytar: Promise<Keytar> | undefined
+  const module = (): Promise<Keytar> => {
+    keytar ??= load().catch((error: unknown) => {
+      keytar = undefined // installed meanwhile (npm rebuild): the next use tries again
+      throw new KeytarMissingError(error)
+    })
+    return keytar
+  }
+  const guard = async <T>(work: (k: Keytar) => Promise<T>): Promise<T> => {
+    const k = await module()
     try {
-      return await work()
+      return await work(k)
     } catch (error) {
       throw new KeychainUnavailableError(error)
     }
   }
   return {
-    save: (account, secret) => guard(() => keytar.setPassword(service, account, secret)),
-    read: (account) => guard(() => keytar.getPassword(service, account)),
-    remove: (account) => guard(() => keytar.deletePassword(service, account))
+    save: (account, secret) => guard((k) => k.setPassword(service, account, secret)),
+    read: (account) => guard((k) => k.getPassword(service, account)),
+    remove: (account) => guard((k) => k.deletePassword(service, account))
   }
 }
 
