@@ -46,6 +46,9 @@ export class BrowserWindow extends Recorder {
   isVisible = vi.fn(() => true)
   isFocused = vi.fn(() => false)
   isDestroyed = vi.fn(() => false)
+  maximize = vi.fn()
+  isMaximized = vi.fn(() => false)
+  getNormalBounds = vi.fn(() => ({ x: 10, y: 20, width: 1280, height: 800 }))
   constructor(public options: Record<string, any>) {
     super()
     BrowserWindow.instances.push(this)
@@ -149,6 +152,12 @@ export const ipcRenderer = new FakeIpcRenderer()
 export const session = { defaultSession: new FakeSession() }
 export const contextBridge = { exposeInMainWorld: vi.fn() }
 export const shell = { openExternal: vi.fn(async (_url: string) => undefined) }
+/** One 1920×1080 display unless a test says otherwise. */
+const PRIMARY_DISPLAY = { id: 1, workArea: { x: 0, y: 0, width: 1920, height: 1040 } }
+export const screen = {
+  getAllDisplays: vi.fn(() => [PRIMARY_DISPLAY]),
+  getPrimaryDisplay: vi.fn(() => PRIMARY_DISPLAY)
+}
 export const dialog = {
   showErrorBox: vi.fn(),
   showMessageBox: vi.fn(async (..._args: unknown[]) => ({ response: 0, checkboxChecked: false }))

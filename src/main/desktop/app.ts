@@ -4,7 +4,7 @@
 // (the tray keeps watching); only a quit ends the app.
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { app, BrowserWindow, dialog, ipcMain, session } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, screen, session } from 'electron'
 import { startAppCore } from '../core/app/start'
 import type { AlertsChanged } from '../../shared/alerts'
 import type { AppCore } from '../core/app/types'
@@ -24,6 +24,7 @@ import { createTrayController } from './tray'
 import type { TrayController } from './tray'
 import { realTimers, type Timers } from '../../shared/timers'
 import { createMainWindow, loadAppPage } from './window'
+import { placeWindow, readWindowState, writeWindowState } from './window-state'
 
 // electron-vite layout: out/main/index.js, out/preload/index.cjs, out/renderer/index.html.
 const here = dirname(fileURLToPath(import.meta.url))
@@ -75,10 +76,18 @@ export function startDesktop(options: DesktopOptions = {}): void {
   let hints: OneTimeHints | undefined
 
   const openWindow = (started: AppCore, target?: AppTarget): void => {
+    // Where the operator left it, on a display still there (window-state.ts).
+    const stateFile = join(app.getPath('userData'), 'window-state.json')
+    const state = placeWindow(readWindowState(stateFile), screen.getAllDisplays(), screen.getPrimaryDisplay())
     const window = createMainWindow({
       preloadPath: join(here, '../preload/index.cjs'),
       ...page,
-      ...(target ? { hash: appTargetHash(target) } : {})
+      ...(target ? { hash: appTargetHash(target) } : {}),
+      ...(state ? { state } : {})
+    })
+    // Closing hides it to the tray or closes it: either way its place is kept for the next start.
+    window.on('close', () => {
+      if (!window.isDestroyed()) writeWindowState(stateFile, { bounds: window.getNormalBounds(), maximized: window.isMaximized() })
     })
     hints ??= oneTimeHints(join(app.getPath('userData'), 'desktop-hints.json'))
     // Without a tray there would be no way back to a hidden window: then closing closes.

@@ -1,6 +1,7 @@
 // The main window, locked down: the page is untrusted content that reaches the app only
 // through the preload's small API.
 import { BrowserWindow } from 'electron'
+import type { WindowState } from './window-state'
 
 export interface MainWindowOptions {
   /** Absolute path of the bundled (CommonJS) preload script. */
@@ -13,6 +14,8 @@ export interface MainWindowOptions {
   hash?: string
   /** Called when the page cannot be loaded; defaults to logging. */
   onLoadError?: (error: unknown) => void
+  /** Where the operator left the window (window-state.ts); none: Electron's default place. */
+  state?: WindowState
 }
 
 /** Loads the app's own page, at `hash` if given. Only the hash varies, so the result is always
@@ -37,8 +40,7 @@ export const WINDOW_BACKGROUND = '#0f1115'
 export function createMainWindow(opts: MainWindowOptions): BrowserWindow {
   const window = new BrowserWindow({
     title: 'Eventwatch',
-    width: 1280,
-    height: 800,
+    ...(opts.state ? opts.state.bounds : { width: 1280, height: 800 }),
     minWidth: 900,
     minHeight: 600,
     // Matches the dark UI, so there is no white flash before the first paint.
@@ -73,7 +75,10 @@ export function createMainWindow(opts: MainWindowOptions): BrowserWindow {
     }
   })
 
-  window.once('ready-to-show', () => window.show())
+  window.once('ready-to-show', () => {
+    if (opts.state?.maximized) window.maximize()
+    window.show()
+  })
 
   const onLoadError =
     opts.onLoadError ??
