@@ -1,6 +1,7 @@
 // The error taxonomy the UI and the CLI share: every failure to reach or read the service, and
 // every fault of the local cache file ('storage': a full disk, a read-only mount, a file that is
-// no cache), is one of these, with words a person understands.
+// no cache), and the app's own trouble ('app': a window's page that crashed or hung), is one of
+// these, with words a person understands.
 export const ERROR_KINDS = [
   'configuration',
   'authentication',
@@ -10,7 +11,8 @@ export const ERROR_KINDS = [
   'server',
   'network',
   'response-format',
-  'storage'
+  'storage',
+  'app'
 ] as const
 
 export type ErrorKind = (typeof ERROR_KINDS)[number]
@@ -24,5 +26,6 @@ export const ERROR_KIND_LABELS: Record<ErrorKind, string> = {
   server: 'server error',
   network: 'network error',
   'response-format': 'unexpected response',
-  storage: 'storage error'
+  storage: 'storage error',
+  app: 'application error'
 }

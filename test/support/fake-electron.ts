@@ -29,6 +29,7 @@ export class FakeWebContents extends Recorder {
   })
   send = vi.fn()
   isDestroyed = vi.fn(() => false)
+  forcefullyCrashRenderer = vi.fn()
 }
 
 export class BrowserWindow extends Recorder {
@@ -186,6 +187,7 @@ export function fakeCore() {
       return () => listeners.delete(listener)
     }),
     close: vi.fn(async () => undefined),
+    recordProblem: vi.fn((_problem: { endpoint: string; message: string }) => undefined),
     push(name: string, payload: unknown) {
       for (const listener of listeners) listener(name, payload)
     },

@@ -4,7 +4,7 @@
 // (the tray keeps watching); only a quit ends the app.
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { app, BrowserWindow, dialog, ipcMain, screen, session } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, Notification, screen, session } from 'electron'
 import { startAppCore } from '../core/app/start'
 import type { AlertsChanged } from '../../shared/alerts'
 import type { AppCore } from '../core/app/types'
@@ -24,6 +24,7 @@ import { createTrayController } from './tray'
 import type { TrayController } from './tray'
 import { realTimers, type Timers } from '../../shared/timers'
 import { createMainWindow, loadAppPage } from './window'
+import { watchRenderer } from './renderer-watch'
 import { placeWindow, readWindowState, writeWindowState } from './window-state'
 
 // electron-vite layout: out/main/index.js, out/preload/index.cjs, out/renderer/index.html.
@@ -84,6 +85,15 @@ export function startDesktop(options: DesktopOptions = {}): void {
       ...page,
       ...(target ? { hash: appTargetHash(target) } : {}),
       ...(state ? { state } : {})
+    })
+    watchRenderer(window, {
+      reload: () => {
+        loadAppPage(window, page).catch((error: unknown) => console.error('eventwatch: could not reload the window', error))
+      },
+      record: (message) => started.recordProblem({ endpoint: 'window', message }),
+      notify: (message) => {
+        if (Notification.isSupported()) new Notification({ title: 'Eventwatch', body: message, silent: true }).show()
+      }
     })
     // Closing hides it to the tray or closes it: either way its place is kept for the next start.
     window.on('close', () => {

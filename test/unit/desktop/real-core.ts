@@ -68,6 +68,7 @@ export async function realCore(liveSessions = 3) {
   const core: AppCore = {
     dispatch: createDispatch(handlers as Handlers),
     onEvent: (listener) => hub.subscribe(listener),
+    recordProblem: () => undefined,
     close: () => group.stop()
   }
   group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])

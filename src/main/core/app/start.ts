@@ -215,6 +215,9 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   return {
     dispatch,
     onEvent: (listener) => hub.subscribe(listener),
+    recordProblem: ({ endpoint, message }) => {
+      if (!closed) recordDiagnostic(db, { connectionId: null, at: clock(), kind: 'app', endpoint, message })
+    },
     close: async () => {
       if (closed) return
       closed = true

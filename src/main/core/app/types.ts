@@ -13,6 +13,8 @@ export interface AppCore {
   dispatch(name: unknown, args: unknown): Promise<Result<unknown>>
   /** Pushed events (sessionsChanged, statusChanged, alertsChanged, …); returns the unsubscribe function. */
   onEvent(listener: EventListener): () => void
+  /** Keeps a problem of the app itself (not of a connection) in Diagnostics: a window's page that crashed. */
+  recordProblem(problem: { endpoint: string; message: string }): void
   /** Stops polling, closes the database and the embedded simulator. */
   close(): Promise<void>
 }

@@ -41,6 +41,7 @@ export function explainFailure(error: unknown, ctx: FailureContext): string {
       return `the service had a problem${status}: ${reason}. Try again later.`
     case 'configuration':
     case 'storage': // the cache file's: said in its own words
+    case 'app':
       return reason
   }
 }
