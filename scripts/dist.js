@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { electronBinary, electronVersion } from './lib/electron-runtime.js'
 import { buildTargets } from './packaging/build-targets.js'
+import { writeDebScripts } from './packaging/deb-scripts.js'
 import { electronAvailability } from './packaging/electron-download.js'
 import { keepingNodeBuilds } from './packaging/native-builds.js'
 
@@ -52,6 +53,7 @@ async function main() {
     stdio: ['ignore', 'ignore', 'inherit']
   })
   if (build.status !== 0) fail('the build failed (see above); "npm run build" shows the details.')
+  writeDebScripts(root)
 
   process.exit(await keepingNodeBuilds(root, () => runElectronBuilder(extraArgs)))
 }

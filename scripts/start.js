@@ -39,7 +39,7 @@ if (!binary) {
   run(process.execPath, [join(root, 'bin', 'eventwatch.js'), 'serve', ...passThrough])
 } else {
   const version = electronVersion(electronDir)
-  const sqlite = ensureElectronSqlite(root, version)
+  const sqlite = await ensureElectronSqlite(root, version)
   if (!sqlite) {
     say(`Eventwatch: could not build the SQLite module for Electron ${version}, so starting the browser host instead.`)
     run(process.execPath, [join(root, 'bin', 'eventwatch.js'), 'serve', ...passThrough])

@@ -30,6 +30,38 @@ const serviceUrl = z
     if (problem) ctx.addIssue({ code: 'custom', message: problem })
   })
 
+/** A proxy: http(s)://[user[:password]@]host:port, nothing after. The password goes to the keychain. */
+export function proxyUrlProblem(value: string): string | null {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return 'not a valid URL (e.g. http://proxy.example.com:3128)'
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must start with http:// or https://'
+  if ((url.pathname && url.pathname !== '/') || url.search || url.hash) return 'must be only the proxy address, with nothing after host:port'
+  return null
+}
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/
+/** At most a handful of certificates; a CA bundle of hundreds belongs in NODE_EXTRA_CA_CERTS. */
+export const MAX_CA_CERTIFICATE_CHARS = 64 * 1024
+
+const proxyUrl = z
+  .string()
+  .trim()
+  .max(2000, 'is too long (at most 2000 characters)')
+  .superRefine((value, ctx) => {
+    const problem = value === '' ? null : proxyUrlProblem(value)
+    if (problem) ctx.addIssue({ code: 'custom', message: problem })
+  })
+
+const caCertificate = z
+  .string()
+  .trim()
+  .max(MAX_CA_CERTIFICATE_CHARS, `is too long (at most ${MAX_CA_CERTIFICATE_CHARS} characters)`)
+  .refine((value) => value === '' || PEM_CERTIFICATE.test(value), 'must be a PEM certificate (-----BEGIN CERTIFICATE----- …)')
+
 const identifier = (what: string) => z.string().trim().min(1, `${what} is required`).max(200)
 
 export const ConnectionInputSchema = z
@@ -42,6 +74,10 @@ export const ConnectionInputSchema = z
     clientId: identifier('client ID'),
     origin: z.string().trim().max(2000).optional(),
     referer: z.string().trim().max(2000).optional(),
+    /** Its own proxy, when it is not the system's or the environment's (empty: none). */
+    proxyUrl: proxyUrl.optional(),
+    /** An extra CA certificate to trust for it, PEM (empty: none). */
+    caCertificate: caCertificate.optional(),
     enabled: z.boolean().default(true),
     lookbackDays: z.number().int().min(1).max(365).default(7),
     /** The scale its service reports reliabilityScore on; auto: decided from its own data. */
@@ -62,6 +98,10 @@ export const ConnectionViewSchema = z.object({
   clientId: z.string(),
   origin: z.string().nullable(),
   referer: z.string().nullable(),
+  /** Its own proxy, never with a password (that is in the keychain: see proxyPasswordStored). */
+  proxyUrl: z.string().nullable(),
+  proxyPasswordStored: z.boolean(),
+  caCertificate: z.string().nullable(),
   enabled: z.boolean(),
   lookbackDays: z.number(),
   isDemo: z.boolean(),

@@ -8,6 +8,7 @@ import {
   AppSettingsSchema,
   CadenceSettingsSchema,
   DisplaySettingsSchema,
+  DesktopSettingsSchema,
   ReliabilityThresholdsSchema,
   RetentionSettingsSchema
 } from './settings'
@@ -99,7 +100,8 @@ export const requests = {
         retention: RetentionSettingsSchema.partial().strict().optional(),
         thresholds: StrictThresholds.optional(),
         display: DisplaySettingsSchema.partial().strict().optional(),
-        alertRules: StrictAlertRules.optional()
+        alertRules: StrictAlertRules.optional(),
+        desktop: DesktopSettingsSchema.partial().strict().optional()
       })
       .strict(),
     result: AppSettingsSchema

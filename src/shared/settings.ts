@@ -75,6 +75,15 @@ export const DEFAULT_DISPLAY: DisplaySettings = Object.freeze({
   viewerTimeUnit: 'auto'
 })
 
+/** The desktop app's own ways (stored with the rest; only the desktop face acts on them). */
+export const DesktopSettingsSchema = z.object({
+  /** Start when the operator logs in, in the tray, with no window. */
+  startAtLogin: z.boolean()
+})
+export type DesktopSettings = z.infer<typeof DesktopSettingsSchema>
+
+export const DEFAULT_DESKTOP: DesktopSettings = Object.freeze({ startAtLogin: false })
+
 /** A unit as the screens use it: the setting, or what was detected (and why), or the default. */
 export const ResolvedUnitSchema = <T extends z.ZodType>(value: T) =>
   z.object({ value, source: z.enum(['setting', 'detected', 'default']), reason: z.string() })
@@ -91,6 +100,7 @@ export const AppSettingsSchema = z.object({
   thresholds: ReliabilityThresholdsSchema,
   display: DisplaySettingsSchema,
   alertRules: AlertRulesSchema,
+  desktop: DesktopSettingsSchema,
   /** What the screens use for each `auto` unit. */
   units: ResolvedUnitsSchema
 })

@@ -1,6 +1,7 @@
 // ConnectionService and the connections repository on a real SQLite file and the real OS keychain
 // (Secret Service over D-Bus; `npm test` provides one), under a service name of this file's own.
 import { randomUUID } from 'node:crypto'
+import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -320,5 +321,52 @@ describe('testing a saved connection', () => {
     } finally {
       await sim.close()
     }
+  })
+})
+
+describe('a connection\'s own proxy and CA certificate', () => {
+  const pem = (): string => {
+    const dirOf = mkdtempSync(join(tmpdir(), 'eventwatch-ca-'))
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dirOf, 'k.pem'), '-out', join(dirOf, 'c.pem'), '-days', '1', '-subj', '/CN=Corp CA'], { stdio: 'ignore' })
+    const text = readFileSync(join(dirOf, 'c.pem'), 'utf8')
+    rmSync(dirOf, { recursive: true, force: true })
+    return text
+  }
+
+  it('keeps the proxy password in the keychain only, the URL and CA in SQLite, and gives them to the client', async () => {
+    const ca = pem()
+    const view = await saved({ proxyUrl: 'http://alice:pa%24%24word@proxy.corp:3128', caCertificate: ca }, 'the-client-secret')
+    accounts.add(`${view.id}:proxy`)
+    expect(view).toMatchObject({ proxyUrl: 'http://alice@proxy.corp:3128', proxyPasswordStored: true, caCertificate: ca.trim() })
+    expect(await keychain.read(`${view.id}:proxy`)).toBe('pa$$word')
+    db.close()
+    expect(readFileSync(file).includes(Buffer.from('pa$$word'))).toBe(false)
+    db = openDatabase(file)
+    service = new ConnectionService(db, keychain)
+    const network = service.target(view.id).network
+    expect(network).toMatchObject({ proxyUrl: 'http://alice@proxy.corp:3128', caCertificate: ca.trim() })
+    expect(await network?.proxyPassword?.()).toBe('pa$$word')
+
+    // Saved again without a password: the stored one stays; without a proxy user: it goes.
+    await service.save(settings({ proxyUrl: 'http://alice@proxy.corp:3128' }), undefined, view.id)
+    expect(await keychain.read(`${view.id}:proxy`)).toBe('pa$$word')
+    const plain = await service.save(settings({ proxyUrl: 'http://proxy.corp:3128' }), undefined, view.id)
+    expect(plain).toMatchObject({ proxyPasswordStored: false, caCertificate: null })
+    expect(await keychain.read(`${view.id}:proxy`)).toBeNull()
+    expect(service.target(view.id).network).toMatchObject({ proxyUrl: 'http://proxy.corp:3128' })
+  })
+
+  it('refuses a proxy that is not an http(s) address, and a certificate that does not parse, naming the field', async () => {
+    expect(await failure(saved({ proxyUrl: 'socks5://proxy.corp:1080' }, 's'))).toMatchObject({ field: 'proxyUrl', message: 'proxyUrl: must start with http:// or https://' })
+    expect(await failure(saved({ proxyUrl: 'http://proxy.corp:3128/path' }, 's'))).toMatchObject({ field: 'proxyUrl' })
+    expect(await failure(saved({ caCertificate: 'not a certificate' }, 's'))).toMatchObject({
+      field: 'caCertificate',
+      message: 'caCertificate: must be a PEM certificate (-----BEGIN CERTIFICATE----- …)'
+    })
+    const broken = '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----'
+    const refused = await failure(saved({ caCertificate: broken }, 's'))
+    expect(refused).toMatchObject({ field: 'caCertificate' })
+    expect(refused.message).toMatch(/^caCertificate: cannot be used: /)
+    expect(listConnections(db)).toHaveLength(0)
   })
 })

@@ -56,14 +56,25 @@ export async function tlsFront(target: string, ca: PrivateCa): Promise<{ port: n
   return { port: await listen(server), close: closing(server) }
 }
 
-/** A CONNECT proxy that sends `host:port` wherever `routes` says, and refuses anything else. */
-export async function connectProxy(routes: Record<string, number>): Promise<{ url: string; tunnels: string[]; close: () => Promise<void> }> {
+/**
+ * A CONNECT proxy that sends `host:port` wherever `routes` says, and refuses anything else;
+ * with `auth`, only to a client giving that user and password (Basic), others get 407.
+ */
+export async function connectProxy(
+  routes: Record<string, number>,
+  auth?: { user: string; password: string }
+): Promise<{ url: string; port: number; tunnels: string[]; close: () => Promise<void> }> {
   const tunnels: string[] = []
+  const expected = auth ? `Basic ${Buffer.from(`${auth.user}:${auth.password}`).toString('base64')}` : undefined
   const server = createHttpServer((_req, res) => {
     res.writeHead(405).end('this proxy only tunnels')
   })
   server.on('connect', (req, client, head) => {
     const target = req.url ?? ''
+    if (expected && req.headers['proxy-authorization'] !== expected) {
+      client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="corp"\r\n\r\n')
+      return
+    }
     tunnels.push(target)
     const port = routes[target]
     if (port === undefined) {
@@ -80,5 +91,5 @@ export async function connectProxy(routes: Record<string, number>): Promise<{ ur
     client.on('error', () => upstream.destroy())
   })
   const port = await listen(server)
-  return { url: `http://127.0.0.1:${port}`, tunnels, close: closing(server) }
+  return { url: `http://127.0.0.1:${port}`, port, tunnels, close: closing(server) }
 }

@@ -1,6 +1,11 @@
 // A recording stand-in for the 'electron' module (no Electron binary exists under plain Node).
 // Tests use it through: vi.mock('electron', () => import('./fake-electron'))
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { vi, type Mock } from 'vitest'
+
+/** Where app.getPath points unless a test says otherwise: never a real folder of this machine's. */
+export const FAKE_PATHS = join(tmpdir(), `eventwatch-fake-electron-${process.pid}`)
 
 type Handler = (...args: any[]) => unknown
 
@@ -137,13 +142,16 @@ export class Notification extends Recorder {
 }
 
 class FakeApp extends Recorder {
+  setLoginItemSettings = vi.fn()
+  getVersion = vi.fn(() => '0.0.0-test')
+  getLoginItemSettings = vi.fn(() => ({ openAtLogin: false, wasOpenedAtLogin: false }))
   whenReady = vi.fn(async () => undefined)
   requestSingleInstanceLock = vi.fn(() => true)
   enableSandbox = vi.fn()
   setAppUserModelId = vi.fn()
   quit = vi.fn()
   exit = vi.fn()
-  getPath = vi.fn((name: string) => `/fake/${name}`)
+  getPath = vi.fn((name: string) => join(FAKE_PATHS, name))
   getAppPath = vi.fn(() => '/fake/app-root')
 }
 
@@ -152,6 +160,8 @@ export const ipcMain = new FakeIpcMain()
 export const ipcRenderer = new FakeIpcRenderer()
 export const session = { defaultSession: new FakeSession() }
 export const contextBridge = { exposeInMainWorld: vi.fn() }
+/** Electron's net.fetch: here, Node's own fetch (the desktop sends every request through it). */
+export const net = { fetch: vi.fn((input: string, init?: RequestInit) => fetch(input, init)) }
 export const shell = { openExternal: vi.fn(async (_url: string) => undefined) }
 /** One 1920×1080 display unless a test says otherwise. */
 const PRIMARY_DISPLAY = { id: 1, workArea: { x: 0, y: 0, width: 1920, height: 1040 } }

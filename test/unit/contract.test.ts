@@ -63,6 +63,9 @@ const CONNECTION = {
   clientId: 'client',
   origin: null,
   referer: null,
+  proxyUrl: null,
+  proxyPasswordStored: false,
+  caCertificate: null,
   enabled: true,
   lookbackDays: 7,
   isDemo: false,
@@ -77,6 +80,7 @@ const SETTINGS = {
   thresholds: { warning: 95, critical: 90 },
   display: { timeZone: 'local', theme: 'dark', trafficUnit: 'auto', viewerTimeUnit: 'auto' } as const,
   alertRules: DEFAULT_ALERT_RULES,
+  desktop: { startAtLogin: false },
   units: {
     trafficUnit: { value: 'bytes', source: 'default', reason: 'r' },
     viewerTimeUnit: { value: 'seconds', source: 'default', reason: 'r' }

@@ -4,7 +4,7 @@ import { ConnectionInputSchema, type ConnectionView } from '../../src/shared/con
 
 const saved: ConnectionView = {
   id: 'c1', name: 'Tenant A', baseUrl: 'https://api.example.com', authUrl: 'https://auth.example.com',
-  platformId: 'p', tenantId: 't', clientId: 'client', origin: null, referer: 'https://intranet.example.com',
+  platformId: 'p', tenantId: 't', clientId: 'client', origin: null, referer: 'https://intranet.example.com', proxyUrl: null, proxyPasswordStored: false, caCertificate: null,
   enabled: false, lookbackDays: 14, isDemo: false, secretStored: true, polled: false,
   reliabilityScale: { setting: '0-1', value: '0-1', source: 'setting', reason: 'set for this connection' }
 }

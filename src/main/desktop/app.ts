@@ -4,8 +4,9 @@
 // (the tray keeps watching); only a quit ends the app.
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { app, BrowserWindow, dialog, ipcMain, Notification, screen, session } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, net, Notification, screen, session } from 'electron'
 import { startAppCore } from '../core/app/start'
+import { setDefaultFetch } from '../core/net/connection-fetch'
 import type { AlertsChanged } from '../../shared/alerts'
 import type { AppCore } from '../core/app/types'
 import { applyAppIdentity } from './app-identity'
@@ -24,7 +25,11 @@ import { createTrayController } from './tray'
 import type { TrayController } from './tray'
 import { realTimers, type Timers } from '../../shared/timers'
 import { createMainWindow, loadAppPage } from './window'
+import { currentPlace, startedHidden } from './login-item'
+import { keepLoginItem } from './keep-login-item'
 import { watchRenderer } from './renderer-watch'
+import { startMainLog, type MainLog } from './main-log'
+import { installAppImageCommand } from './appimage-command'
 import { placeWindow, readWindowState, writeWindowState } from './window-state'
 
 // electron-vite layout: out/main/index.js, out/preload/index.cjs, out/renderer/index.html.
@@ -45,6 +50,16 @@ export interface DesktopOptions {
   now?: () => number
 }
 
+/** An AppImage puts `eventwatch` on the PATH itself (appimage-command.ts); a failure costs only that. */
+function offerCommandLine(log: MainLog): void {
+  try {
+    const outcome = installAppImageCommand(process.env)
+    if ('installed' in outcome) log.write('info', `the eventwatch command is ${outcome.installed}`)
+  } catch (error) {
+    log.write('warn', `could not put the eventwatch command on the PATH: ${oneLineReason(error)}`)
+  }
+}
+
 export function startDesktop(options: DesktopOptions = {}): void {
   const platform = options.platform ?? process.platform
   const now = options.now ?? Date.now
@@ -58,6 +73,10 @@ export function startDesktop(options: DesktopOptions = {}): void {
     app.quit()
     return
   }
+  // From here on, what the main process says is kept on disk too (main-log.ts).
+  const log = startMainLog(app.getPath('logs'))
+  log.write('info', `Eventwatch ${app.getVersion()} starting (Electron ${process.versions.electron ?? '?'}, pid ${process.pid})`)
+  if (platform === 'linux') offerCommandLine(log)
 
   const rendererUrl = process.env['ELECTRON_RENDERER_URL'] || undefined
   const rendererFile = join(here, '../renderer/index.html')
@@ -74,6 +93,7 @@ export function startDesktop(options: DesktopOptions = {}): void {
   let quitting = false
   let tray: TrayController | undefined
   let stopNotifying: (() => void) | undefined
+  let stopLoginItem: (() => void) | undefined
   let hints: OneTimeHints | undefined
 
   const openWindow = (started: AppCore, target?: AppTarget): void => {
@@ -135,11 +155,14 @@ export function startDesktop(options: DesktopOptions = {}): void {
   const closeCore = (): Promise<void> => {
     tray?.dispose()
     stopNotifying?.()
+    stopLoginItem?.()
     closing ??= Promise.resolve()
       .then(() => core?.close())
       .catch((error: unknown) => console.error('eventwatch: closing the core failed', error))
       .finally(() => {
         closed = true
+        log.write('info', 'Eventwatch stopped')
+        void log.close()
       })
     return closing
   }
@@ -176,6 +199,10 @@ export function startDesktop(options: DesktopOptions = {}): void {
   const run = async (): Promise<void> => {
     denyAllPermissions(session.defaultSession)
     applyContentSecurityPolicy(session.defaultSession)
+    // Chromium's network stack: the system proxy (PAC, WPAD, proxy authentication) and the OS
+    // certificate store, as the company set them up. A connection with a proxy or CA of its own
+    // keeps undici, set up for exactly that (connection-fetch.ts).
+    setDefaultFetch((url, init) => net.fetch(url, init))
 
     const started = await startAppCore({
       // EVENTWATCH_DB points the app and the CLI at the same other file.
@@ -184,9 +211,10 @@ export function startDesktop(options: DesktopOptions = {}): void {
     })
     core = started
     registerIpcHandlers(ipcMain, started, appFrameCheck(appUrlCheck))
-    openWindow(started)
-
     startTray(started)
+    // Started at login: the tray watches, the window waits to be asked for (not without a tray).
+    if (!(tray && startedHidden(process.argv, platform))) openWindow(started)
+    stopLoginItem = keepLoginItem(started, currentPlace(platform))
     const notifier = createAlertNotifier({
       open: showWindow,
       isWindowFocused,

@@ -9,14 +9,14 @@ vi.mock('electron', () => import('../../support/fake-electron'))
 const start = vi.hoisted(() => ({ startAppCore: vi.fn() }))
 vi.mock('../../../src/main/core/app/start', () => start)
 
-import { app, BrowserWindow, fakeCore, fakeEvent, resetDesktop, screen } from '../../support/fake-electron'
+import { app, BrowserWindow, FAKE_PATHS, fakeCore, fakeEvent, resetDesktop, screen } from '../../support/fake-electron'
 import { startDesktop } from '../../../src/main/desktop/app'
 
 let userData = ''
 beforeEach(() => {
   resetDesktop(start.startAppCore, fakeCore)
   userData = mkdtempSync(join(tmpdir(), 'eventwatch-user-data-'))
-  app.getPath.mockImplementation((name: string) => (name === 'userData' ? userData : `/fake/${name}`))
+  app.getPath.mockImplementation((name: string) => (name === 'userData' ? userData : join(FAKE_PATHS, name)))
 })
 afterEach(() => rmSync(userData, { recursive: true, force: true }))
 

@@ -26,6 +26,7 @@ const appSettings = (change: Partial<AppSettings> = {}): AppSettings => ({
   thresholds: { ...DEFAULT_THRESHOLDS },
   display: { ...DEFAULT_DISPLAY },
   alertRules: DEFAULT_ALERT_RULES,
+  desktop: { startAtLogin: false },
   units: units('bytes', 'seconds'),
   ...change
 })

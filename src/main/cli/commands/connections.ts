@@ -1,6 +1,7 @@
 // `eventwatch connections`: save, list, test, enable/disable and remove connections without the
 // desktop app (a headless NOC box). Secrets go to the OS keychain, from EVENTWATCH_CLIENT_SECRET
 // or a hidden prompt — never from the command line.
+import { readFileSync } from 'node:fs'
 import { Option, type Command } from 'commander'
 import { RELIABILITY_SCALE_SETTINGS, type ReliabilityScaleSetting } from '../../../shared/reliability'
 import type { ConnectionTarget } from '../../core/api/connection'
@@ -38,6 +39,37 @@ interface AddOptions extends Pick<ConnectionTarget, 'baseUrl' | 'authUrl' | 'pla
   lookbackDays?: number
   reliabilityScale?: ReliabilityScaleSetting
   disabled?: boolean
+  proxy?: string
+  caCert?: string
+}
+
+export const PROXY_PASSWORD_ENV = 'EVENTWATCH_PROXY_PASSWORD'
+
+/** --proxy as saved: a password never on the command line (ps shows it), but from the environment or a prompt. */
+async function proxyWithPassword(proxy: string | undefined, name: string): Promise<string | undefined> {
+  if (!proxy) return undefined
+  let url: URL
+  try {
+    url = new URL(proxy)
+  } catch {
+    return proxy // the schema says what is wrong with it
+  }
+  if (url.password) {
+    throw new CliError(`--proxy must not carry a password (every user of this machine can read a command line): give it in ${PROXY_PASSWORD_ENV} or at the prompt.`)
+  }
+  if (!url.username) return proxy
+  const password = process.env[PROXY_PASSWORD_ENV] || (await promptSecret(`Proxy password for ${url.username} (${name}, empty for none): `))
+  if (password) url.password = password
+  return url.href
+}
+
+function readCaCertificate(file: string | undefined): string | undefined {
+  if (!file) return undefined
+  try {
+    return readFileSync(file, 'utf8')
+  } catch (error) {
+    throw new CliError(`cannot read the CA certificate file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
+  }
 }
 
 export function registerConnections(program: Command): void {
@@ -56,7 +88,8 @@ export function registerConnections(program: Command): void {
         for (const c of list) {
           process.stdout.write(
             `${c.name}\t${c.enabled ? 'enabled' : 'disabled'}\t${c.baseUrl}\tplatform ${c.platformId}\ttenant ${c.tenantId}\t` +
-              `secret ${c.secretStored ? 'stored' : 'missing'}\treliability ${c.reliabilityScale.value} (${c.reliabilityScale.reason})\n`
+              `secret ${c.secretStored ? 'stored' : 'missing'}\treliability ${c.reliabilityScale.value} (${c.reliabilityScale.reason})` +
+              `${c.proxyUrl ? `\tproxy ${c.proxyUrl}` : ''}${c.caCertificate ? '\town CA' : ''}\n`
           )
         }
       })
@@ -78,12 +111,16 @@ export function registerConnections(program: Command): void {
         .choices(RELIABILITY_SCALE_SETTINGS)
         .default('auto')
     )
+    .option('--proxy <url>', `its own proxy, http://[user@]host:port (the password from ${PROXY_PASSWORD_ENV} or a prompt)`)
+    .option('--ca-cert <file>', 'an extra CA certificate (PEM file) to trust for it')
     .option('--disabled', 'save it disabled')
     .option('--db <file>', DB_HELP, defaultDbFile())
     .action((name: string, opts: AddOptions) =>
       withService(opts.db, async (service) => {
+        const caCertificate = readCaCertificate(opts.caCert)
         const secret = environmentSecret() || (await promptSecret(`Client secret for ${name}: `))
         if (!secret) throw new CliError('an empty client secret cannot be saved.')
+        const proxyUrl = await proxyWithPassword(opts.proxy, name)
         const view = await service.save(
           {
             name,
@@ -94,13 +131,18 @@ export function registerConnections(program: Command): void {
             clientId: opts.clientId,
             ...(opts.origin ? { origin: opts.origin } : {}),
             ...(opts.referer ? { referer: opts.referer } : {}),
+            ...(proxyUrl ? { proxyUrl } : {}),
+            ...(caCertificate ? { caCertificate } : {}),
             ...(opts.lookbackDays ? { lookbackDays: opts.lookbackDays } : {}),
             ...(opts.reliabilityScale ? { reliabilityScale: opts.reliabilityScale } : {}),
             enabled: !opts.disabled
           },
           secret
         )
-        process.stdout.write(`Saved "${view.name}" (secret in the OS keychain).\n`)
+        const network = [view.proxyUrl ? `through proxy ${view.proxyUrl}` : '', view.caCertificate ? 'trusting its own CA' : '']
+          .filter(Boolean)
+          .join(', ')
+        process.stdout.write(`Saved "${view.name}" (secret in the OS keychain${network ? `; ${network}` : ''}).\n`)
       })
     )
 

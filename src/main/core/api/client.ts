@@ -6,6 +6,7 @@ import type { ErrorKind } from '../../../shared/error-kinds'
 import type { ConnectionTarget, Credentials } from './connection'
 import { ApiError } from './errors'
 import { requestJson } from './http'
+import { fetchFor, type FetchLike } from '../net/connection-fetch'
 import { followCursor, type CursorWalkResult } from './pagination'
 import { sessionFilters, withQuery, type GetSessionParams, type ListSessionsParams } from './query'
 import { withRetry, type RetryInfo, type RetryPolicy } from './retry'
@@ -94,6 +95,8 @@ const SKIPS_REPORTED_EACH = 20
 export class ReportingClient {
   private readonly tokens: TokenManager
   private readonly options: ReportingClientOptions
+  /** Through the connection's own proxy and CA, if it has them. */
+  private readonly fetch: FetchLike
 
   constructor(
     private readonly target: ConnectionTarget,
@@ -101,9 +104,11 @@ export class ReportingClient {
     options: ReportingClientOptions = {}
   ) {
     this.options = options
+    this.fetch = fetchFor(target.network)
     this.tokens = new TokenManager(target.authUrl, credentials, options.clock ?? Date.now, {
       timeoutMs: options.timeoutMs,
-      maxBodyBytes: options.maxBodyBytes
+      maxBodyBytes: options.maxBodyBytes,
+      fetch: this.fetch
     })
   }
 
@@ -260,7 +265,8 @@ export class ReportingClient {
       timeoutMs: this.options.timeoutMs,
       maxBodyBytes: this.options.maxBodyBytes,
       clock: this.options.clock,
-      signal
+      signal,
+      fetch: this.fetch
     })
     return response.body
   }

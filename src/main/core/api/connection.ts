@@ -1,4 +1,5 @@
 // What the client needs to reach one tenant of the reporting API.
+import type { ConnectionNetwork } from '../net/connection-fetch'
 
 export interface ConnectionTarget {
   id: string
@@ -11,6 +12,8 @@ export interface ConnectionTarget {
   /** Optional request headers of the spec, sent on every data request when set. */
   origin?: string
   referer?: string
+  /** Its own proxy and extra CA certificate, when it has them (net/connection-fetch.ts). */
+  network?: ConnectionNetwork
 }
 
 export interface Credentials {

@@ -8,7 +8,16 @@ export type { ErrorKind }
  * What kind of network failure a 'network' ApiError was. The retry policy needs it: a reset or
  * a timeout may pass, an unknown host or a bad certificate will not.
  */
-export type NetworkCause = 'refused' | 'unknown-host' | 'dns-temporary' | 'reset' | 'timeout' | 'tls' | 'other'
+export type NetworkCause =
+  | 'refused'
+  | 'unknown-host'
+  | 'dns-temporary'
+  | 'reset'
+  | 'timeout'
+  | 'tls'
+  | 'proxy'
+  | 'proxy-auth'
+  | 'other'
 
 export class ApiError extends Error {
   /** The message without the endpoint in front, for logs that show the endpoint apart. */

@@ -2,7 +2,7 @@
 // enforced while the body streams in, a content-type check, and every failure turned into an
 // ApiError of the shared taxonomy with a short reason that never echoes a token or a secret.
 import { cancellation, throwIfAborted } from '../net/abort'
-import { envFetch } from '../net/env-fetch'
+import { defaultFetch, type FetchLike } from '../net/connection-fetch'
 import { ApiError, kindOfStatus } from './errors'
 import { classifyNetworkError } from './network-errors'
 import { shortReason } from './reason'
@@ -21,6 +21,8 @@ export interface JsonRequest {
   clock?: () => number
   /** Stops the request at once (the signal's reason is thrown, not a network error). */
   signal?: AbortSignal
+  /** The connection's own fetch (its proxy and CA); the process default otherwise. */
+  fetch?: FetchLike
 }
 
 export interface JsonResponse {
@@ -54,7 +56,7 @@ export async function requestJson(req: JsonRequest): Promise<JsonResponse> {
     return new ApiError('network', req.endpoint, problem.message, undefined, undefined, problem.cause)
   }
   try {
-    const response = await envFetch(req.url, {
+    const response = await (req.fetch ?? defaultFetch())(req.url, {
       method: req.method ?? 'GET',
       headers: {
         Accept: 'application/json',

@@ -13,7 +13,7 @@ const TLS_WORDS: Record<string, string> = {
   CERT_NOT_YET_VALID: 'the server certificate is not valid yet',
   DEPTH_ZERO_SELF_SIGNED_CERT: 'the server certificate is self-signed',
   SELF_SIGNED_CERT_IN_CHAIN: 'a self-signed certificate is in the chain',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the server certificate cannot be verified (missing intermediate?)',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the server certificate cannot be verified (its issuer is not trusted here, or an intermediate is missing)',
   UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'the certificate issuer is not trusted here',
   UNABLE_TO_GET_ISSUER_CERT: 'the certificate issuer is not trusted here',
   ERR_TLS_CERT_ALTNAME_INVALID: 'the certificate does not match the host name',
@@ -37,13 +37,29 @@ const SIMPLE: Record<string, NetworkProblem> = {
   ENETUNREACH: { cause: 'refused', message: 'network unreachable' }
 }
 
-/** Every `code` in an error's cause chain, outermost first. */
-function codesOf(error: unknown, depth = 0): string[] {
+interface ChainLink {
+  code?: unknown
+  message?: unknown
+  cause?: unknown
+  errors?: unknown
+}
+
+/** Every error in an error's cause chain (and an AggregateError's `errors`), outermost first. */
+function chainOf(error: unknown, depth = 0): ChainLink[] {
   if (depth > 6 || typeof error !== 'object' || error === null) return []
-  const e = error as { code?: unknown; cause?: unknown; errors?: unknown }
-  const own = typeof e.code === 'string' ? [e.code] : []
-  const nested = Array.isArray(e.errors) ? e.errors.flatMap((x) => codesOf(x, depth + 1)) : []
-  return [...own, ...codesOf(e.cause, depth + 1), ...nested]
+  const e = error as ChainLink
+  const nested = Array.isArray(e.errors) ? e.errors.flatMap((x) => chainOf(x, depth + 1)) : []
+  return [e, ...chainOf(e.cause, depth + 1), ...nested]
+}
+
+const codesOf = (error: unknown): string[] =>
+  chainOf(error).flatMap((e) => (typeof e.code === 'string' ? [e.code] : []))
+const messagesOf = (error: unknown): string[] =>
+  chainOf(error).flatMap((e) => (typeof e.message === 'string' ? [e.message] : []))
+
+/** A certificate refusal's code in words ("the certificate issuer is not trusted here"). */
+export function certificateWords(code: string): string {
+  return TLS_WORDS[code] ?? code.toLowerCase().replace(/_/g, ' ')
 }
 
 function tlsProblem(code: string): NetworkProblem | undefined {
@@ -53,11 +69,26 @@ function tlsProblem(code: string): NetworkProblem | undefined {
   return undefined
 }
 
+/** undici's words when the proxy answers CONNECT with anything but 200. */
+function proxyProblem(error: unknown): NetworkProblem | undefined {
+  for (const message of messagesOf(error)) {
+    const status = /Proxy response \((\d{3})\)/i.exec(message)?.[1]
+    if (!status) continue
+    if (status === '407') {
+      return { cause: 'proxy-auth', message: 'the proxy requires authentication (HTTP 407 from the proxy): check the proxy user and password' }
+    }
+    return { cause: 'proxy', message: `the proxy refused to connect to the service (HTTP ${status} from the proxy)` }
+  }
+  return undefined
+}
+
 /** The network problem behind `error`, or undefined when it does not look like one. */
 export function classifyNetworkError(error: unknown): NetworkProblem | undefined {
   const name = (error as { name?: unknown } | null)?.name
   if (name === 'TimeoutError') return { cause: 'timeout', message: 'timed out' }
   if (name === 'AbortError') return { cause: 'other', message: 'request aborted' }
+  const viaProxy = proxyProblem(error)
+  if (viaProxy) return viaProxy
   for (const code of codesOf(error)) {
     const known = SIMPLE[code] ?? tlsProblem(code)
     if (known) return known

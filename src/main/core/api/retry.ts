@@ -41,7 +41,7 @@ export function isRetryable(error: unknown): error is ApiError {
   if (error.kind === 'server') return error.status === undefined || error.status === 408 || error.status >= 500
   if (error.kind === 'network') {
     // A wrong host name or a bad certificate does not fix itself in seconds.
-    return error.networkCause !== 'unknown-host' && error.networkCause !== 'tls'
+    return !['unknown-host', 'tls', 'proxy-auth'].includes(error.networkCause ?? '')
   }
   return false
 }

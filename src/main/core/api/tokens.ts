@@ -21,8 +21,8 @@ export class TokenManager {
     private readonly authUrl: string,
     private readonly credentials: () => Promise<Credentials>,
     private readonly clock: () => number = Date.now,
-    /** Timeout and size cap for the token request, as for data requests. */
-    private readonly requestOptions: Pick<JsonRequest, 'timeoutMs' | 'maxBodyBytes'> = {}
+    /** Timeout, size cap and the connection's fetch for the token request, as for data requests. */
+    private readonly requestOptions: Pick<JsonRequest, 'timeoutMs' | 'maxBodyBytes' | 'fetch'> = {}
   ) {}
 
   /**

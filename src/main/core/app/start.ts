@@ -14,6 +14,8 @@ import { nothingApplied } from '../alerts/apply'
 import { alertIdsOf } from '../store/alerts'
 import {
   getAlertRules,
+  getDesktopSettings,
+  setDesktopSettings,
   getCadenceSettings,
   getDisplaySettings,
   getRetentionSettings,
@@ -122,6 +124,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       thresholds: getThresholds(db),
       display,
       alertRules: getAlertRules(db),
+      desktop: getDesktopSettings(db),
       units: resolveUnits(db, display)
     }
   }
@@ -181,7 +184,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     },
     testConnection: ({ id }) => testConnection(connections.target(id), () => connections.credentialsFor(id)),
     getSettings: settings,
-    saveSettings: async ({ cadences, retention, thresholds, display, alertRules }) => {
+    saveSettings: async ({ cadences, retention, thresholds, display, alertRules, desktop }) => {
       // Validated by the contract already; all or none are written.
       db.transaction(() => {
         if (retention) setRetentionSettings(db, retention)
@@ -189,6 +192,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
         if (thresholds) setThresholds(db, thresholds)
         if (display) setDisplaySettings(db, display)
         if (alertRules) setAlertRules(db, alertRules)
+        if (desktop) setDesktopSettings(db, desktop)
       })()
       if (cadences && !options.cadences) {
         pollers.setCadences(cadencesFromSettings())

@@ -9,6 +9,10 @@ export interface FailureContext {
   url: string
   platformId: string
   tenantId: string
+  /** The proxy the request went through (the connection's own, or the environment's), host:port. */
+  proxy?: string
+  /** A certificate problem named exactly (net/tls-probe.ts), when one was found. */
+  certificate?: string
 }
 
 export function explainFailure(error: unknown, ctx: FailureContext): string {
@@ -21,7 +25,7 @@ export function explainFailure(error: unknown, ctx: FailureContext): string {
   const status = error.status === undefined ? '' : ` (HTTP ${error.status})`
   switch (error.kind) {
     case 'network':
-      return explainNetwork(networkCauseOf(error) ?? guessCause(reason), reason, host, ctx.urlLabel)
+      return explainNetwork(networkCauseOf(error) ?? guessCause(reason), reason, host, ctx)
     case 'authentication':
       return ctx.urlLabel === 'auth URL'
         ? `wrong client ID or client secret: the service refused them${status}. Check both.`
@@ -46,10 +50,29 @@ export function explainFailure(error: unknown, ctx: FailureContext): string {
   }
 }
 
-type Cause = 'unknown-host' | 'refused' | 'timeout' | 'tls' | 'reset' | 'other'
+type Cause = 'unknown-host' | 'refused' | 'timeout' | 'tls' | 'reset' | 'proxy' | 'proxy-auth' | 'other'
 
-function explainNetwork(cause: Cause, reason: string, host: string, urlLabel: string): string {
+function explainNetwork(cause: Cause, reason: string, host: string, ctx: FailureContext): string {
+  const urlLabel = ctx.urlLabel
+  const proxy = ctx.proxy
+  // Behind a proxy the socket goes to the proxy: its failures are the proxy's, not the service's.
+  if (proxy) {
+    switch (cause) {
+      case 'unknown-host':
+        return `the proxy ${proxy} could not be found (unknown host). Check the proxy address.`
+      case 'refused':
+        return `the proxy ${proxy} refused the connection: nothing is listening there. Check the proxy address and port.`
+      case 'timeout':
+        return `timeout: neither the proxy ${proxy} nor ${host} answered in time. Check the proxy, and the ${urlLabel}.`
+      default:
+        break
+    }
+  }
   switch (cause) {
+    case 'proxy-auth':
+      return `the proxy ${proxy ?? ''} requires authentication (HTTP 407 from the proxy): give the proxy user and password with the proxy address.`.replace('proxy  ', 'proxy ')
+    case 'proxy':
+      return `the proxy ${proxy ?? ''} refused to reach ${host}: ${reason}. Check that the proxy lets this machine reach the ${urlLabel}'s host.`.replace('proxy  ', 'proxy ')
     case 'unknown-host':
       return `unknown host: "${host}" could not be found. Check the ${urlLabel}.`
     case 'refused':
@@ -57,6 +80,12 @@ function explainNetwork(cause: Cause, reason: string, host: string, urlLabel: st
     case 'timeout':
       return `timeout: ${host} did not answer in time. Check the ${urlLabel}, your network and any proxy or firewall.`
     case 'tls': {
+      if (ctx.certificate && /does not match the host name/.test(ctx.certificate)) {
+        return `certificate problem talking to ${host}: ${ctx.certificate}. Check the ${urlLabel}: use a name the certificate is for.`
+      }
+      if (ctx.certificate) {
+        return `certificate problem talking to ${host}: ${ctx.certificate}. Trust the CA that issued it (the connection's extra CA certificate, or NODE_EXTRA_CA_CERTS), or check the ${urlLabel}.`
+      }
       const why = /^TLS error:?\s*(.*)$/i.exec(reason)?.[1] || reason
       return `TLS error talking to ${host} — certificate problem: ${why}. Check the ${urlLabel}, or whether this machine trusts the service's certificate.`
     }
@@ -71,7 +100,7 @@ function explainNetwork(cause: Cause, reason: string, host: string, urlLabel: st
 function networkCauseOf(error: ApiError): Cause | undefined {
   const cause = (error as { networkCause?: unknown }).networkCause
   if (cause === 'dns-temporary') return 'unknown-host'
-  const known: readonly unknown[] = ['unknown-host', 'refused', 'timeout', 'tls', 'reset']
+  const known: readonly unknown[] = ['unknown-host', 'refused', 'timeout', 'tls', 'reset', 'proxy', 'proxy-auth']
   return known.includes(cause) ? (cause as Cause) : undefined
 }
 

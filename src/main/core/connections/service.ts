@@ -1,7 +1,7 @@
 // Connections as the app uses them: settings in SQLite, the client secret only in the keychain
 // (account = the connection's id). The secret is written to the keychain BEFORE the row, so a
 // missing keychain stores nothing at all; it never reaches SQLite or an error message.
-import { randomUUID } from 'node:crypto'
+import { randomUUID, X509Certificate } from 'node:crypto'
 import { ZodError } from 'zod'
 import {
   ConnectionInputSchema,
@@ -29,6 +29,9 @@ import {
 export { SECRET_ENV }
 
 const MAX_SECRET_LENGTH = 4096
+
+/** The keychain account of a connection's proxy password (its client secret's is the bare id). */
+export const proxyPasswordAccount = (id: string): string => `${id}:proxy`
 
 /** A target for the API client, with the connection's optional Origin/Referer. */
 export type ConnectionTargetWithHeaders = ConnectionTarget & { origin?: string; referer?: string }
@@ -76,7 +79,8 @@ export class ConnectionService {
   }
 
   private async saveUnguarded(input: unknown, secret: string | undefined, id: string | undefined): Promise<ConnectionView> {
-    const settings = validate(input)
+    const { settings, proxyPassword } = splitProxyPassword(validate(input))
+    checkCaCertificate(settings.caCertificate)
     // Callers across IPC/HTTP are typed only at the boundary: check again here.
     if (secret !== undefined && typeof secret !== 'string') {
       throw new ConnectionError('configuration', 'the client secret must be text', 'clientSecret')
@@ -110,7 +114,28 @@ export class ConnectionService {
       throw error
     }
     if (!record) throw notFound(connectionId)
+    await this.keepProxyPassword(connectionId, settings.proxyUrl, proxyPassword)
     return this.view(record, secret ? true : undefined)
+  }
+
+  /** A password given with the proxy replaces the stored one; a proxy without a user needs none. */
+  private async keepProxyPassword(id: string, proxyUrl: string | undefined, password: string | undefined): Promise<void> {
+    const account = proxyPasswordAccount(id)
+    try {
+      if (password) await this.secrets.save(account, password)
+      else if (!proxyUrl || !new URL(proxyUrl).username) await this.forget(account)
+    } catch (error) {
+      throw keychainProblem(error)
+    }
+  }
+
+  /** Removing what a keychain that cannot be reached does not hold anyway is no failure. */
+  private async forget(account: string): Promise<void> {
+    try {
+      await this.secrets.remove(account)
+    } catch (error) {
+      if (!(error instanceof KeychainUnavailableError)) throw error
+    }
   }
 
   /**
@@ -122,6 +147,7 @@ export class ConnectionService {
     if (!record || record.isDemo) return false
     try {
       await this.secrets.remove(record.id)
+      await this.forget(proxyPasswordAccount(record.id))
     } catch (error) {
       // Keep the row so the operator can retry: deleting it would orphan the secret.
       throw keychainProblem(error)
@@ -170,7 +196,16 @@ export class ConnectionService {
       tenantId: r.tenantId,
       clientId: r.clientId,
       ...(r.origin ? { origin: r.origin } : {}),
-      ...(r.referer ? { referer: r.referer } : {})
+      ...(r.referer ? { referer: r.referer } : {}),
+      ...(r.proxyUrl || r.caCertificate
+        ? {
+            network: {
+              ...(r.proxyUrl ? { proxyUrl: r.proxyUrl } : {}),
+              ...(r.caCertificate ? { caCertificate: r.caCertificate } : {}),
+              proxyPassword: () => this.secrets.read(proxyPasswordAccount(r.id)).catch(() => null)
+            }
+          }
+        : {})
     }
   }
 
@@ -192,6 +227,7 @@ export class ConnectionService {
     return {
       ...record,
       secretStored: secretStored ?? (await this.hasSecret(record.id)),
+      proxyPasswordStored: proxyUserOf(record.proxyUrl) ? await this.hasSecret(proxyPasswordAccount(record.id)) : false,
       reliabilityScale: scale,
       polled: this.options.polled?.().includes(record.id) ?? false
     }
@@ -233,6 +269,39 @@ function validate(input: unknown): ConnectionSettings {
     const reason = issue?.message ?? 'invalid settings'
     throw new ConnectionError('configuration', field ? `${field}: ${reason}` : reason, field)
   }
+}
+
+/** The proxy URL as stored (user kept, password taken out) and the password, if one was typed. */
+function splitProxyPassword(settings: ConnectionSettings): { settings: ConnectionSettings; proxyPassword?: string } {
+  if (!settings.proxyUrl) return { settings }
+  const url = new URL(settings.proxyUrl)
+  const password = url.password ? decodeURIComponent(url.password) : undefined
+  url.password = ''
+  const proxyUrl = url.href.replace(/\/$/, '')
+  return { settings: { ...settings, proxyUrl }, ...(password ? { proxyPassword: password } : {}) }
+}
+
+function proxyUserOf(proxyUrl: string | null): string {
+  try {
+    return proxyUrl ? new URL(proxyUrl).username : ''
+  } catch {
+    return ''
+  }
+}
+
+/** Each PEM block must be a certificate Node can read: said now, not at the first request. */
+function checkCaCertificate(pem: string | undefined): void {
+  if (!pem) return
+  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []
+  blocks.forEach((block, index) => {
+    try {
+      new X509Certificate(block)
+    } catch (error) {
+      const which = blocks.length > 1 ? ` (certificate ${index + 1} of ${blocks.length})` : ''
+      const why = error instanceof Error ? error.message : String(error)
+      throw new ConnectionError('configuration', `caCertificate: cannot be used${which}: ${why}`, 'caCertificate')
+    }
+  })
 }
 
 function keychainProblem(error: unknown): Error {

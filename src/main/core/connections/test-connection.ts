@@ -8,6 +8,9 @@ import { requestJson } from '../api/http'
 import { EventSessionSchema, SessionListPageSchema } from '../api/schemas'
 import { ApiError } from '../api/errors'
 import { TokenManager } from '../api/tokens'
+import { fetchFor, type FetchLike } from '../net/connection-fetch'
+import { envProxyFor } from '../net/env-proxy'
+import { describeCertificateProblem } from './tls-probe'
 import { redact } from './errors'
 import { explainFailure, hostOf } from './explain'
 
@@ -26,9 +29,18 @@ export async function testConnection(
     ok,
     steps: steps.map((s) => ({ ...s, message: redact(s.message, secrets) }))
   })
-  const fail = (step: Step['step'], error: unknown, urlLabel: 'auth URL' | 'base URL'): ConnectionTestReport => {
+  const fetch = fetchFor(target.network)
+  const fail = async (step: Step['step'], error: unknown, urlLabel: 'auth URL' | 'base URL'): Promise<ConnectionTestReport> => {
     const url = urlLabel === 'auth URL' ? target.authUrl : target.baseUrl
-    steps.push({ step, ok: false, message: explainFailure(error, { urlLabel, url, platformId: target.platformId, tenantId: target.tenantId }) })
+    const proxy = hostOf(target.network?.proxyUrl ?? envProxyFor(url) ?? '') || undefined
+    // A certificate failure is worth a second look: which certificate, and why (tls-probe.ts).
+    const certificate = isTlsFailure(error) ? await describeCertificateProblem(url, target.network) : undefined
+    const context = { urlLabel, url, platformId: target.platformId, tenantId: target.tenantId }
+    steps.push({
+      step,
+      ok: false,
+      message: explainFailure(error, { ...context, ...(proxy ? { proxy } : {}), ...(certificate ? { certificate } : {}) })
+    })
     return done(false)
   }
 
@@ -49,7 +61,7 @@ export async function testConnection(
   // 2. token: a manager of our own, so the test never reuses a token cached elsewhere
   let token: string
   try {
-    token = await new TokenManager(target.authUrl, async () => creds).get()
+    token = await new TokenManager(target.authUrl, async () => creds, Date.now, { fetch }).get()
   } catch (error) {
     return fail('token', error, 'auth URL')
   }
@@ -58,7 +70,7 @@ export async function testConnection(
 
   // 3. the first page of sessions only: a tenant with years of history should not slow a test
   try {
-    const count = await firstPage(target, token)
+    const count = await firstPage(target, token, fetch)
     steps.push({ step: 'sessions', ok: true, message: describePage(count) })
   } catch (error) {
     return fail('sessions', error, 'base URL')
@@ -72,7 +84,7 @@ interface PageCount {
   more: boolean
 }
 
-async function firstPage(target: TestTarget, token: string): Promise<PageCount> {
+async function firstPage(target: TestTarget, token: string, fetch: FetchLike): Promise<PageCount> {
   const endpoint = 'GET /v1/events/sessions'
   const response = await requestJson({
     endpoint,
@@ -83,7 +95,8 @@ async function firstPage(target: TestTarget, token: string): Promise<PageCount> 
       'tenant-id': target.tenantId,
       ...(target.origin ? { Origin: target.origin } : {}),
       ...(target.referer ? { Referer: target.referer } : {})
-    }
+    },
+    fetch
   })
   const page = SessionListPageSchema.safeParse(response.body)
   if (!page.success) throw new ApiError('response-format', endpoint, 'the answer is not a list of sessions', response.status)
@@ -93,6 +106,10 @@ async function firstPage(target: TestTarget, token: string): Promise<PageCount> 
     unreadable: items.filter((item) => !EventSessionSchema.safeParse(item).success).length,
     more: Boolean(page.data.pagination?.nextCursor)
   }
+}
+
+function isTlsFailure(error: unknown): boolean {
+  return error instanceof ApiError && error.kind === 'network' && error.networkCause === 'tls'
 }
 
 function describePage({ total, unreadable, more }: PageCount): string {

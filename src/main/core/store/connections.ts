@@ -9,7 +9,7 @@ import type { Db } from './db'
 import { statement } from './statements'
 
 /** A stored connection as the UI may see it, less the keychain's yes/no and what the app decides of it. */
-export type ConnectionRecord = Omit<ConnectionView, 'secretStored' | 'reliabilityScale' | 'polled'> & {
+export type ConnectionRecord = Omit<ConnectionView, 'secretStored' | 'proxyPasswordStored' | 'reliabilityScale' | 'polled'> & {
   reliabilityScale: ReliabilityScaleSetting
 }
 
@@ -23,6 +23,8 @@ interface Row {
   client_id: string
   origin: string | null
   referer: string | null
+  proxy_url: string | null
+  ca_certificate: string | null
   enabled: number
   lookback_days: number
   is_demo: number
@@ -30,7 +32,7 @@ interface Row {
 }
 
 const SELECT = `SELECT id, name, base_url, auth_url, platform_id, tenant_id, client_id, origin, referer,
-  enabled, lookback_days, is_demo, reliability_scale FROM connections`
+  proxy_url, ca_certificate, enabled, lookback_days, is_demo, reliability_scale FROM connections`
 
 function toRecord(row: Row): ConnectionRecord {
   return {
@@ -43,6 +45,8 @@ function toRecord(row: Row): ConnectionRecord {
     clientId: row.client_id,
     origin: row.origin,
     referer: row.referer,
+    proxyUrl: row.proxy_url,
+    caCertificate: row.ca_certificate,
     enabled: row.enabled === 1,
     lookbackDays: row.lookback_days,
     isDemo: row.is_demo === 1,
@@ -50,7 +54,8 @@ function toRecord(row: Row): ConnectionRecord {
   }
 }
 
-/** Settings as SQL parameters; an empty Origin/Referer means "do not send one". */
+/** Settings as SQL parameters; an empty Origin/Referer/proxy/CA means none. The proxy URL comes
+ *  here without its password (service.ts keeps that in the keychain). */
 function params(settings: ConnectionSettings) {
   return {
     name: settings.name,
@@ -61,6 +66,8 @@ function params(settings: ConnectionSettings) {
     clientId: settings.clientId,
     origin: settings.origin || null,
     referer: settings.referer || null,
+    proxyUrl: settings.proxyUrl || null,
+    caCertificate: settings.caCertificate || null,
     enabled: settings.enabled ? 1 : 0,
     lookbackDays: settings.lookbackDays,
     reliabilityScale: settings.reliabilityScale
@@ -94,9 +101,9 @@ export function insertConnection(
   statement(
     db,
     `INSERT INTO connections (id, name, base_url, auth_url, platform_id, tenant_id, client_id, origin, referer,
-       enabled, lookback_days, reliability_scale, is_demo, created_at, updated_at)
+       proxy_url, ca_certificate, enabled, lookback_days, reliability_scale, is_demo, created_at, updated_at)
      VALUES (@id, @name, @baseUrl, @authUrl, @platformId, @tenantId, @clientId, @origin, @referer,
-       @enabled, @lookbackDays, @reliabilityScale, 0, @now, @now)`
+       @proxyUrl, @caCertificate, @enabled, @lookbackDays, @reliabilityScale, 0, @now, @now)`
   ).run({ ...params(settings), id, now })
   return mustGet(db, id)
 }
@@ -111,7 +118,8 @@ export function updateConnection(
   const { changes } = statement(
     db,
     `UPDATE connections SET name = @name, base_url = @baseUrl, auth_url = @authUrl, platform_id = @platformId,
-       tenant_id = @tenantId, client_id = @clientId, origin = @origin, referer = @referer, enabled = @enabled,
+       tenant_id = @tenantId, client_id = @clientId, origin = @origin, referer = @referer,
+       proxy_url = @proxyUrl, ca_certificate = @caCertificate, enabled = @enabled,
        lookback_days = @lookbackDays, reliability_scale = @reliabilityScale, updated_at = @now
      WHERE id = @id AND is_demo = 0`
   ).run({ ...params(settings), id, now })

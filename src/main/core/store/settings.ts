@@ -9,6 +9,9 @@ import {
   DEFAULT_RETENTION,
   DEFAULT_THRESHOLDS,
   DisplaySettingsSchema,
+  DesktopSettingsSchema,
+  DEFAULT_DESKTOP,
+  type DesktopSettings,
   ReliabilityThresholdsSchema,
   RetentionSettingsSchema,
   type CadenceSettings,
@@ -108,4 +111,14 @@ export function getAlertRules(db: Db): AlertRules {
 
 export function setAlertRules(db: Db, rules: AlertRules): AlertRules {
   return writeSettings(db, ALERT_RULES_KEY, AlertRulesSchema, getAlertRules(db), rules)
+}
+
+const DESKTOP_KEY = 'desktop'
+
+export function getDesktopSettings(db: Db): DesktopSettings {
+  return readSettings(db, DESKTOP_KEY, DesktopSettingsSchema, DEFAULT_DESKTOP)
+}
+
+export function setDesktopSettings(db: Db, change: Partial<DesktopSettings>): DesktopSettings {
+  return writeSettings(db, DESKTOP_KEY, DesktopSettingsSchema, getDesktopSettings(db), change)
 }

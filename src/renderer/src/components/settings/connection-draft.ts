@@ -13,6 +13,10 @@ export interface ConnectionDraft {
   clientId: string
   origin: string
   referer: string
+  /** The connection's own proxy, user name allowed; its password apart, like the secret. */
+  proxyUrl: string
+  proxyPassword: string
+  caCertificate: string
   lookbackDays: string
   reliabilityScale: ReliabilityScaleSetting
   enabled: boolean
@@ -22,19 +26,21 @@ export interface ConnectionDraft {
 export function emptyDraft(): ConnectionDraft {
   return {
     name: '', baseUrl: 'https://', authUrl: 'https://', platformId: '', tenantId: '', clientId: '',
-    origin: '', referer: '', lookbackDays: '7', reliabilityScale: 'auto', enabled: true, secret: ''
+    origin: '', referer: '', proxyUrl: '', proxyPassword: '', caCertificate: '', lookbackDays: '7', reliabilityScale: 'auto', enabled: true, secret: ''
   }
 }
 
 export function draftOf(c: ConnectionView): ConnectionDraft {
   return {
     name: c.name, baseUrl: c.baseUrl, authUrl: c.authUrl, platformId: c.platformId, tenantId: c.tenantId,
-    clientId: c.clientId, origin: c.origin ?? '', referer: c.referer ?? '', lookbackDays: String(c.lookbackDays),
+    clientId: c.clientId, origin: c.origin ?? '', referer: c.referer ?? '', proxyUrl: c.proxyUrl ?? '',
+    proxyPassword: '', caCertificate: c.caCertificate ?? '', lookbackDays: String(c.lookbackDays),
     reliabilityScale: c.reliabilityScale.setting, enabled: c.enabled, secret: ''
   }
 }
 
-/** What saveConnection takes; empty optional headers are left out. */
+/** What saveConnection takes; empty optional values are left out. A typed proxy password rides
+ *  in the proxy URL, which the core splits before anything is stored. */
 export function inputOf(d: ConnectionDraft): ConnectionInput {
   return {
     name: d.name,
@@ -45,9 +51,23 @@ export function inputOf(d: ConnectionDraft): ConnectionInput {
     clientId: d.clientId,
     ...(d.origin.trim() ? { origin: d.origin } : {}),
     ...(d.referer.trim() ? { referer: d.referer } : {}),
+    ...(d.proxyUrl.trim() ? { proxyUrl: withPassword(d.proxyUrl, d.proxyPassword) } : {}),
+    ...(d.caCertificate.trim() ? { caCertificate: d.caCertificate } : {}),
     enabled: d.enabled,
     lookbackDays: numberFromInput(d.lookbackDays) as number,
     reliabilityScale: d.reliabilityScale
+  }
+}
+
+function withPassword(proxyUrl: string, password: string): string {
+  if (!password) return proxyUrl
+  try {
+    const url = new URL(proxyUrl.trim())
+    if (!url.username) return proxyUrl // no user to go with it: the schema speaks of the URL
+    url.password = password
+    return url.href
+  } catch {
+    return proxyUrl
   }
 }
 

@@ -6,7 +6,7 @@ import type { RequestArgs } from '../../../../shared/contract'
 import type { AppSettings } from '../../../../shared/settings'
 import { display } from './display.svelte'
 
-export type SettingsSection = 'cadences' | 'retention' | 'thresholds' | 'display'
+export type SettingsSection = 'cadences' | 'retention' | 'thresholds' | 'display' | 'desktop'
 type SaveArgs = RequestArgs<'saveSettings'>
 
 export interface SaveOutcome {
