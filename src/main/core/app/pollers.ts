@@ -10,6 +10,8 @@ import { Poller, type Cadences, type PollerStatus, type Timers } from '../sync/p
 import type { DataSource } from './demo-source'
 import type { EventHub } from './event-hub'
 import { Monitor } from './monitor'
+import { startBlindClock } from './blind-clock'
+import { realTimers } from '../../../shared/timers'
 
 export interface PollerGroupOptions {
   /** One clock for the pollers and the alert rules; tests move it by hand. */
@@ -21,6 +23,7 @@ export interface PollerGroupOptions {
 
 export class PollerGroup {
   private running: { source: DataSource; poller: Poller }[] = []
+  private stopBlindClock: (() => void) | undefined
   private pausedAll = false
   private readonly clock: () => number
   /** Judges every unit of work (alerts, situation, live rows) and pushes what changed. */
@@ -91,6 +94,11 @@ export class PollerGroup {
     } catch {
       // Best effort: the next start tries again.
     }
+    // Between polls too (back-off can be minutes): judged without polling, paused ones skipped.
+    this.stopBlindClock?.()
+    this.stopBlindClock = startBlindClock(this.options.timers ?? realTimers, () => {
+      for (const { source, poller } of this.running) if (!poller.isPaused) afterWork(source, poller)
+    })
   }
 
   /**
@@ -124,6 +132,8 @@ export class PollerGroup {
 
   /** Stops every poller (each finishes its unit of work) and releases the sources. */
   async stop(): Promise<void> {
+    this.stopBlindClock?.()
+    this.stopBlindClock = undefined
     const stopping = this.running
     this.running = []
     await Promise.all(stopping.map((r) => r.poller.stop()))
