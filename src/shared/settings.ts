@@ -9,14 +9,17 @@ export const RetentionDays = z.number().int().min(1).max(36_500).nullable()
 export const RetentionSettingsSchema = z.object({
   snapshotsDays: RetentionDays,
   viewerListsDays: RetentionDays,
-  sessionsDays: RetentionDays
+  sessionsDays: RetentionDays,
+  /** Resolved alerts (and their transitions); open ones are never pruned. */
+  alertsDays: RetentionDays
 })
 export type RetentionSettings = z.infer<typeof RetentionSettingsSchema>
 
 export const DEFAULT_RETENTION: RetentionSettings = Object.freeze({
   snapshotsDays: 90,
   viewerListsDays: 90,
-  sessionsDays: null
+  sessionsDays: null,
+  alertsDays: 365
 })
 
 const seconds = (min: number, max: number) => z.number().int().min(min).max(max)

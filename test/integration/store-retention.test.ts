@@ -16,6 +16,7 @@ import { storeSessionList } from '../../src/main/core/store/sessions'
 import { upsertConnection } from '../../src/main/core/store/connections'
 import { DEFAULT_RETENTION, setRetentionSettings, type RetentionSettings } from '../../src/main/core/store/settings'
 import { storeViewerList } from '../../src/main/core/store/viewers'
+import { insertAlert, moveAlert } from '../../src/main/core/store/alerts'
 
 const NOW = Date.parse('2026-09-01T00:00:00Z')
 const DAY = 86_400_000
@@ -112,7 +113,7 @@ describe('pruneOnce', () => {
 
   it('forgets ended sessions older than sessionsDays with everything they held; never a live one', () => {
     fill()
-    const settings: RetentionSettings = { snapshotsDays: null, viewerListsDays: null, sessionsDays: 100 }
+    const settings: RetentionSettings = { snapshotsDays: null, viewerListsDays: null, sessionsDays: 100, alertsDays: null }
     const result = pruneOnce(db, settings, NOW, { batchSize: 5 })
     expect(result).toMatchObject({ sessions: 1, snapshots: 12, viewerLists: 1, viewers: 30 })
     expect((db.prepare('SELECT event_session_id AS id FROM sessions ORDER BY id').all() as { id: string }[]).map((r) => r.id)).toEqual(['marathon', 'recent'])
@@ -120,9 +121,29 @@ describe('pruneOnce', () => {
     expect(db.pragma('foreign_key_check')).toEqual([])
   })
 
+  it('forgets resolved alerts older than alertsDays with their transitions; never an open one', () => {
+    fill()
+    const alert = (state: 'firing' | 'resolved', at: number): number => {
+      const id = insertAlert(db, 'A', { rule: 'reliability-below', eventSessionId: 'recent', eventName: 'Recent', state: 'firing', severity: 'critical', summary: 'low', value: 80, streak: 0 }, at)
+      if (state === 'resolved') moveAlert(db, id, 'resolved', 'critical', 97, 'recovered', at + 60_000)
+      return id
+    }
+    // One open alert per rule and session at a time: the open one comes last.
+    const old = alert('resolved', NOW - 400 * DAY)
+    const young = alert('resolved', NOW - 300 * DAY)
+    const openOld = alert('firing', NOW - 500 * DAY)
+    const settings: RetentionSettings = { snapshotsDays: null, viewerListsDays: null, sessionsDays: null, alertsDays: 365 }
+    expect(pruneOnce(db, settings, NOW, { batchSize: 1 })).toMatchObject({ alerts: 1, snapshots: 0 })
+    const left = (db.prepare('SELECT id FROM alerts ORDER BY id').all() as { id: number }[]).map((r) => r.id)
+    expect(left).toEqual([young, openOld])
+    expect(count(`SELECT COUNT(*) AS n FROM alert_transitions WHERE alert_id = ${old}`)).toBe(0)
+    expect(count(`SELECT COUNT(*) AS n FROM alert_transitions WHERE alert_id = ${young}`)).toBe(2)
+    expect(DEFAULT_RETENTION.alertsDays).toBe(365)
+  })
+
   it('null everywhere keeps everything', () => {
     fill()
-    expect(pruneOnce(db, { snapshotsDays: null, viewerListsDays: null, sessionsDays: null }, NOW)).toMatchObject({ batches: 0 })
+    expect(pruneOnce(db, { snapshotsDays: null, viewerListsDays: null, sessionsDays: null, alertsDays: null }, NOW)).toMatchObject({ batches: 0 })
     expect(count('SELECT COUNT(*) AS n FROM snapshots')).toBe(24)
   })
 

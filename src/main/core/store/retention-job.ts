@@ -90,7 +90,7 @@ export class RetentionJob {
   private async run(): Promise<PruneResult> {
     const settings = this.options.settings?.() ?? getRetentionSettings(this.db)
     // Counted as the batches go, so a run cut short by stop() still says what it did.
-    const counts: PruneCounts = { snapshots: 0, viewerLists: 0, viewers: 0, sessions: 0, batches: 0 }
+    const counts: PruneCounts = { snapshots: 0, viewerLists: 0, viewers: 0, sessions: 0, alerts: 0, batches: 0 }
     const onBatch = this.options.onBatch
     await drive(
       pruneSteps(this.db, settings, this.clock(), {

@@ -8,6 +8,8 @@
 //   about what storing it did).
 // - Sessions (sessionsDays; off by default): ended sessions that started before the cutoff.
 //   Their snapshots and lists go first in the batches above, then the session rows.
+// - Alert history (alertsDays): resolved alerts that resolved before the cutoff, with their
+//   transitions (ON DELETE CASCADE); an open alert is never pruned, whatever its age.
 // Live sessions are never pruned. Note: a sync re-lists sessions within its look-back window, so
 // a retention shorter than the look-back would see them back-filled.
 import type { Db } from './db'
@@ -26,13 +28,15 @@ export interface PruneCounts {
   /** Viewers in the lists pruned (their network connections and breakdowns went with them). */
   viewers: number
   sessions: number
+  /** Resolved alerts pruned (their transitions went with them). */
+  alerts: number
   /** Transactions run. */
   batches: number
 }
 
 /** One transaction's work, for progress and for tests that check batches stay bounded. */
 export interface PruneBatch {
-  table: 'snapshots' | 'viewer_lists' | 'sessions'
+  table: 'snapshots' | 'viewer_lists' | 'sessions' | 'alerts'
   rows: number
   /** For viewer lists: the viewers they held. */
   viewers?: number
@@ -47,7 +51,7 @@ export interface PruneResult extends PruneCounts {
   compact: CompactResult
 }
 
-const emptyCounts = (): PruneCounts => ({ snapshots: 0, viewerLists: 0, viewers: 0, sessions: 0, batches: 0 })
+const emptyCounts = (): PruneCounts => ({ snapshots: 0, viewerLists: 0, viewers: 0, sessions: 0, alerts: 0, batches: 0 })
 const cutoff = (now: number, days: number | null): number | null => (days === null ? null : now - days * DAY_MS)
 
 // Expired sessions: ended, started before @cutoff (index sessions_past_all_by_start).
@@ -90,19 +94,22 @@ export function* pruneSteps(db: Db, settings: RetentionSettings, now: number, op
       counts.viewers += batch.viewers ?? 0
     }
     if (batch.table === 'sessions') counts.sessions += batch.rows
+    if (batch.table === 'alerts') counts.alerts += batch.rows
     options.onBatch?.(batch)
     return batch
   }
 
-  function* snapshots(select: string, params: Record<string, unknown>): Generator<PruneBatch> {
-    const remove = statement(db, `DELETE FROM snapshots WHERE id IN (${select} LIMIT @limit)`)
+  /** Deletes the rows `select` picks from `table`, `batchSize` per transaction. */
+  function* batches(table: 'snapshots' | 'alerts', select: string, params: Record<string, unknown>): Generator<PruneBatch> {
+    const remove = statement(db, `DELETE FROM ${table} WHERE id IN (${select} LIMIT @limit)`)
     for (;;) {
       const rows = remove.run({ ...params, limit: batchSize }).changes
       if (rows === 0) return
-      yield done({ table: 'snapshots', rows })
+      yield done({ table, rows })
       if (rows < batchSize) return
     }
   }
+  const snapshots = (select: string, params: Record<string, unknown>) => batches('snapshots', select, params)
 
   function* lists(select: string, params: Record<string, unknown>): Generator<PruneBatch> {
     const look = statement(db, `${select} LIMIT ${LISTS_PER_LOOK}`)
@@ -150,6 +157,12 @@ export function* pruneSteps(db: Db, settings: RetentionSettings, now: number, op
       yield done({ table: 'sessions', rows })
       if (rows < batchSize) break
     }
+  }
+
+  const alertsBefore = cutoff(now, settings.alertsDays)
+  if (alertsBefore !== null) {
+    // Index alerts_by_resolved; an open alert has no resolved_at and is never picked.
+    yield* batches('alerts', "SELECT id FROM alerts WHERE resolved_at < @cutoff AND state = 'resolved'", { cutoff: alertsBefore })
   }
   return counts
 }
