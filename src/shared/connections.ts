@@ -21,7 +21,8 @@ export function serviceUrlProblem(value: string): string | null {
   return url.protocol === 'http:' ? 'must use https: (plain http: is allowed only for this machine)' : 'must use https:'
 }
 
-const serviceUrl = z
+/** An address Eventwatch sends to: https:, or http: to this machine only. */
+export const serviceUrl = z
   .string()
   .trim()
   .max(2000, 'is too long (at most 2000 characters)')

@@ -39,6 +39,7 @@ import {
   StatusSchema
 } from './domain'
 import { Id, Instant } from './schema-parts'
+import { WebhookInputSchema, WebhookTestResultSchema, WebhookViewSchema } from './webhooks'
 import { SessionReportArgsSchema, SessionReportFileSchema, SessionStoryArgsSchema, SessionStorySchema } from './session-story'
 
 const NoArgs = z.object({}).strict()
@@ -89,6 +90,15 @@ export const requests = {
     result: ConnectionViewSchema
   },
   testConnection: { args: z.object({ id: Id }).strict(), result: ConnectionTestReportSchema },
+
+  /** Webhooks: alerts posted to a team channel or an on-call tool (a signing secret goes to the keychain). */
+  listWebhooks: { args: NoArgs, result: z.array(WebhookViewSchema) },
+  addWebhook: {
+    args: z.object({ settings: WebhookInputSchema, secret: z.string().max(4096).optional() }).strict(),
+    result: WebhookViewSchema
+  },
+  deleteWebhook: { args: z.object({ id: Id }).strict(), result: z.object({ deleted: z.boolean() }) },
+  testWebhook: { args: z.object({ id: Id }).strict(), result: WebhookTestResultSchema },
 
   /** Poll cadences, retention, reliability thresholds, display, and the units in use. */
   getSettings: { args: NoArgs, result: AppSettingsSchema },

@@ -34,6 +34,10 @@ export const VALID_ARGS: { [N in RequestName]: RequestArgs<N> } = {
   deleteConnection: { id: 'no-such-connection' },
   setConnectionEnabled: { id: 'no-such-connection', enabled: true },
   testConnection: { id: 'no-such-connection' },
+  listWebhooks: {},
+  addWebhook: { settings: { name: 'Team channel', url: 'https://hooks.example.com/x', format: 'slack' } },
+  deleteWebhook: { id: 'no-such-webhook' },
+  testWebhook: { id: 'no-such-webhook' },
   getSettings: {},
   saveSettings: {
     cadences: { discoverySeconds: 30, detailSeconds: 15, viewersSeconds: 60 },

@@ -53,6 +53,18 @@ const SESSION: LiveSession = {
   latestPoint: null
 }
 
+const WEBHOOK = {
+  id: 'w1',
+  name: 'Team channel',
+  url: 'https://hooks.example.com/x',
+  format: 'slack',
+  signed: false,
+  pending: 0,
+  failed: 0,
+  lastDeliveredAt: null,
+  lastError: null
+} as const
+
 const CONNECTION = {
   id: 'c1',
   name: 'Tenant A',
@@ -98,6 +110,10 @@ function fakeHandlers() {
     deleteConnection: vi.fn(async () => ({ deleted: true })),
     setConnectionEnabled: vi.fn(async () => CONNECTION),
     testConnection: vi.fn(async () => ({ ok: true, steps: [] })),
+    listWebhooks: vi.fn(async () => []),
+    addWebhook: vi.fn(async () => WEBHOOK),
+    deleteWebhook: vi.fn(async () => ({ deleted: true })),
+    testWebhook: vi.fn(async () => ({ ok: true, message: 'delivered: HTTP 200 in 5 ms' })),
     listDiagnostics: vi.fn(async () => []),
     fetchRange: vi.fn(async () => ({ listed: 0 })),
     refreshSession: vi.fn(async () => ({ viewers: 0 })),

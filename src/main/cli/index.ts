@@ -1,6 +1,7 @@
 // `eventwatch`: the headless face — simulate, sync, export, report, sites, serve, connections.
 import { Command, CommanderError } from 'commander'
 import { registerConnections } from './commands/connections'
+import { registerWebhooks } from './commands/webhooks'
 import { registerExport } from './commands/export'
 import { registerReport } from './commands/report'
 import { registerSites } from './commands/sites'
@@ -22,6 +23,7 @@ export async function main(argv: string[]): Promise<void> {
   registerSites(program)
   registerServe(program)
   registerConnections(program)
+  registerWebhooks(program)
   try {
     takeSecretFromEnvironment() // first, before anything could read or pass on the environment
     await program.parseAsync(argv)

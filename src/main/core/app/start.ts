@@ -1,9 +1,12 @@
 // Composition of the core: the cache, the connections (the demo simulator while none is
 // enabled), one poller each, the event hub and the request handlers. Every face starts here.
+import { realTimers } from '../../../shared/timers'
 import { RequestLimiter } from '../api/limiter'
 import { ConnectionService } from '../connections/service'
 import { testConnection } from '../connections/test-connection'
 import { osKeychain, type SecretStore } from '../secrets/keychain'
+import { WebhookService } from '../webhooks/service'
+import { startWebhookDeliveries } from '../webhooks/wiring'
 import { openDatabase } from '../store/db'
 import { recordDiagnostic } from '../store/diagnostics'
 import { inThreadViewerStore } from '../store/viewer-store'
@@ -114,6 +117,9 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   }
   // Old snapshots and viewer lists go in small batches, hourly, without holding up the UI.
   const retention = new RetentionJob(db, { clock, ...(options.timers ? { timers: options.timers } : {}) })
+  // Webhooks: every alert fired, resolved or acknowledged goes to the outbox, then out.
+  const webhooks = new WebhookService(db, options.secrets ?? osKeychain(), clock)
+  const deliveries = startWebhookDeliveries(db, hub, webhooks, { clock, timers: options.timers ?? realTimers })
   retention.start(RETENTION_INTERVAL_MS, RETENTION_FIRST_DELAY_MS)
 
   const settings = (): AppSettings => {
@@ -183,6 +189,10 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       return view
     },
     testConnection: ({ id }) => testConnection(connections.target(id), () => connections.credentialsFor(id)),
+    listWebhooks: () => webhooks.list(),
+    addWebhook: ({ settings, secret }) => webhooks.add(settings, secret),
+    deleteWebhook: async ({ id }) => ({ deleted: await webhooks.remove(id) }),
+    testWebhook: ({ id }) => webhooks.test(id),
     getSettings: settings,
     saveSettings: async ({ cadences, retention, thresholds, display, alertRules, desktop }) => {
       // Validated by the contract already; all or none are written.
@@ -229,6 +239,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       await reconciling.catch(() => undefined)
       await retention.stop()
       await pollers.stop()
+      await deliveries.stop()
       await viewerStore.close()
       db.close()
     }

@@ -2,7 +2,6 @@
 // (account = the connection's id). The secret is written to the keychain BEFORE the row, so a
 // missing keychain stores nothing at all; it never reaches SQLite or an error message.
 import { randomUUID, X509Certificate } from 'node:crypto'
-import { ZodError } from 'zod'
 import {
   ConnectionInputSchema,
   type ConnectionSettings,
@@ -14,7 +13,7 @@ import { KeychainUnavailableError, type SecretStore } from '../secrets/keychain'
 import type { Db } from '../store/db'
 import { connectionScales } from '../store/reliability-scales'
 import { environmentSecret, SECRET_ENV } from './env-secret'
-import { ConnectionError, redact } from './errors'
+import { ConnectionError, parseSettings, redact } from './errors'
 import {
   deleteConnection,
   findConnectionByName,
@@ -258,17 +257,9 @@ export class ConnectionService {
   }
 }
 
-/** Settings from untrusted input; a ZodError becomes words naming the field. */
+/** Settings from untrusted input; a bad field is said in words naming it. */
 function validate(input: unknown): ConnectionSettings {
-  try {
-    return ConnectionInputSchema.parse(input)
-  } catch (error) {
-    if (!(error instanceof ZodError)) throw error
-    const issue = error.issues[0]
-    const field = issue?.path.map(String).join('.') || undefined
-    const reason = issue?.message ?? 'invalid settings'
-    throw new ConnectionError('configuration', field ? `${field}: ${reason}` : reason, field)
-  }
+  return parseSettings(ConnectionInputSchema, input)
 }
 
 /** The proxy URL as stored (user kept, password taken out) and the password, if one was typed. */

@@ -11,7 +11,8 @@ import { stagedViewerLists } from './009-staged-viewer-lists'
 import { viewerListSummary } from './010-viewer-list-summary'
 import { siteNames } from './011-site-names'
 import { connectionNetwork } from './012-connection-network'
+import { webhooks } from './013-webhooks'
 import type { Migration } from './types'
 
 export const migrations: readonly Migration[] = [initial, connectionsViewersDiagnostics, cacheComplete, viewerIntegerKeys, searchContentId, sessionSearchText, alerts,
-  connectionReliabilityScale, stagedViewerLists, viewerListSummary, siteNames, connectionNetwork]
+  connectionReliabilityScale, stagedViewerLists, viewerListSummary, siteNames, connectionNetwork, webhooks]

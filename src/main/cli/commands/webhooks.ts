@@ -1,0 +1,90 @@
+// `eventwatch webhooks`: where alerts are posted (a Teams or Slack channel, an on-call tool).
+// A signing secret goes to the OS keychain, from EVENTWATCH_WEBHOOK_SECRET or a hidden prompt,
+// never from the command line. Deliveries are made by whichever Eventwatch polls (the app,
+// `serve`); `test` sends one at once and says what the receiver answered.
+import { Option, type Command } from 'commander'
+import { WEBHOOK_FORMATS, type WebhookFormat } from '../../../shared/webhooks'
+import { defaultDbFile } from '../../core/paths'
+import { osKeychain } from '../../core/secrets/keychain'
+import { openDatabase } from '../../core/store/db'
+import { WebhookService } from '../../core/webhooks/service'
+import { CliError } from '../errors'
+import { promptSecret } from '../prompt'
+
+export const WEBHOOK_SECRET_ENV = 'EVENTWATCH_WEBHOOK_SECRET'
+const DB_HELP = "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)"
+
+async function withWebhooks<T>(dbFile: string, work: (service: WebhookService) => Promise<T>): Promise<T> {
+  const db = openDatabase(dbFile)
+  try {
+    return await work(new WebhookService(db, osKeychain()))
+  } finally {
+    db.close()
+  }
+}
+
+function byName(service: WebhookService, name: string) {
+  const hook = service.findByName(name)
+  if (!hook) throw new CliError(`no webhook named "${name}".`)
+  return hook
+}
+
+export function registerWebhooks(program: Command): void {
+  const webhooks = program.command('webhooks').description('where alerts are posted: JSON, Microsoft Teams or Slack')
+
+  webhooks
+    .command('add <name>')
+    .description('post every alert fired, resolved or acknowledged to URL')
+    .requiredOption('--url <url>', 'the receiver (https:, or http: on this machine)')
+    .addOption(new Option('--format <format>', 'the body: plain JSON, or what Teams or Slack accept').choices(WEBHOOK_FORMATS).default('json'))
+    .option('--sign', `sign each delivery (HMAC-SHA256); the secret from ${WEBHOOK_SECRET_ENV} or a hidden prompt`)
+    .option('--db <file>', DB_HELP, defaultDbFile())
+    .action((name: string, opts: { url: string; format: WebhookFormat; sign?: boolean; db: string }) =>
+      withWebhooks(opts.db, async (service) => {
+        const secret = opts.sign ? process.env[WEBHOOK_SECRET_ENV] || (await promptSecret(`Signing secret for ${name}: `)) : undefined
+        if (opts.sign && !secret) throw new CliError('--sign needs a secret: an empty one cannot sign.')
+        const hook = await service.add({ name, url: opts.url, format: opts.format }, secret)
+        process.stdout.write(`Added webhook "${hook.name}" (${hook.format}${hook.signed ? ', signed; secret in the OS keychain' : ''}).\n`)
+      })
+    )
+
+  webhooks
+    .command('list')
+    .description('list webhooks, with what is waiting and the last failure')
+    .option('--json', 'print JSON')
+    .option('--db <file>', DB_HELP, defaultDbFile())
+    .action((opts: { json?: boolean; db: string }) =>
+      withWebhooks(opts.db, async (service) => {
+        const list = service.list()
+        if (opts.json) return void process.stdout.write(`${JSON.stringify(list, null, 2)}\n`)
+        if (list.length === 0) return void process.stdout.write('No webhooks: alerts stay on this machine.\n')
+        for (const h of list) {
+          const failing = h.lastError ? `\tfailing: ${h.lastError}` : ''
+          process.stdout.write(`${h.name}\t${h.format}\t${h.url}\t${h.signed ? 'signed' : 'unsigned'}\twaiting ${h.pending}\tgiven up ${h.failed}${failing}\n`)
+        }
+      })
+    )
+
+  webhooks
+    .command('test <name>')
+    .description('send a test alert now and say what the receiver answered')
+    .option('--db <file>', DB_HELP, defaultDbFile())
+    .action((name: string, opts: { db: string }) =>
+      withWebhooks(opts.db, async (service) => {
+        const result = await service.test(byName(service, name).id)
+        process.stdout.write(`${result.ok ? 'ok  ' : 'FAIL'} ${result.message}\n`)
+        if (!result.ok) throw new CliError(`webhook "${name}" does not work yet (see above).`, 1)
+      })
+    )
+
+  webhooks
+    .command('remove <name>')
+    .description('remove a webhook, what it had waiting, and its secret')
+    .option('--db <file>', DB_HELP, defaultDbFile())
+    .action((name: string, opts: { db: string }) =>
+      withWebhooks(opts.db, async (service) => {
+        await service.remove(byName(service, name).id)
+        process.stdout.write(`Removed webhook "${name}".\n`)
+      })
+    )
+}

@@ -1,0 +1,143 @@
+// Named queries over webhooks and their outbox: the only place their SQL lives.
+import { randomUUID } from 'node:crypto'
+import type { WebhookEvent, WebhookFormat, WebhookSettings } from '../../../shared/webhooks'
+import type { Db } from './db'
+import { statement } from './statements'
+
+export interface WebhookRecord {
+  id: string
+  name: string
+  url: string
+  format: WebhookFormat
+  signed: boolean
+}
+
+interface WebhookRow {
+  id: string
+  name: string
+  url: string
+  format: WebhookFormat
+  signed: number
+}
+
+const SELECT = 'SELECT id, name, url, format, signed FROM webhooks'
+const toRecord = (r: WebhookRow): WebhookRecord => ({ id: r.id, name: r.name, url: r.url, format: r.format, signed: r.signed === 1 })
+
+export function listWebhooks(db: Db): WebhookRecord[] {
+  return (statement(db, `${SELECT} ORDER BY name COLLATE NOCASE`).all() as WebhookRow[]).map(toRecord)
+}
+
+export function getWebhook(db: Db, id: string): WebhookRecord | null {
+  const row = statement(db, `${SELECT} WHERE id = ?`).get(id) as WebhookRow | undefined
+  return row ? toRecord(row) : null
+}
+
+export function findWebhookByName(db: Db, name: string): WebhookRecord | null {
+  const row = statement(db, `${SELECT} WHERE name = ? COLLATE NOCASE`).get(name.trim()) as WebhookRow | undefined
+  return row ? toRecord(row) : null
+}
+
+export function insertWebhook(db: Db, settings: WebhookSettings, signed: boolean, now: number, id: string = randomUUID()): WebhookRecord {
+  statement(db, 'INSERT INTO webhooks (id, name, url, format, signed, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+    id,
+    settings.name,
+    settings.url,
+    settings.format,
+    signed ? 1 : 0,
+    now
+  )
+  return getWebhook(db, id) as WebhookRecord
+}
+
+/** Its queued deliveries go with it (ON DELETE CASCADE). */
+export function deleteWebhook(db: Db, id: string): boolean {
+  return statement(db, 'DELETE FROM webhooks WHERE id = ?').run(id).changes > 0
+}
+
+export interface OutboxItem {
+  id: number
+  webhookId: string
+  idempotencyKey: string
+  event: WebhookEvent
+  body: string
+  attempts: number
+  createdAt: number
+}
+
+/** Queues one delivery; false when that key was queued for that webhook already (sent once). */
+export function enqueueDelivery(
+  db: Db,
+  item: { webhookId: string; idempotencyKey: string; event: WebhookEvent; alertId: number | null; body: string },
+  now: number
+): boolean {
+  return (
+    statement(
+      db,
+      `INSERT INTO webhook_outbox (webhook_id, idempotency_key, event, alert_id, body, created_at, next_attempt_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (webhook_id, idempotency_key) DO NOTHING`
+    ).run(item.webhookId, item.idempotencyKey, item.event, item.alertId, item.body, now, now).changes > 0
+  )
+}
+
+/** Deliveries due at `now`, oldest first (index webhook_outbox_due). */
+export function dueDeliveries(db: Db, now: number, limit: number): OutboxItem[] {
+  return statement(
+    db,
+    `SELECT id, webhook_id AS webhookId, idempotency_key AS idempotencyKey, event, body, attempts, created_at AS createdAt
+     FROM webhook_outbox WHERE delivered_at IS NULL AND given_up_at IS NULL AND next_attempt_at <= ?
+     ORDER BY next_attempt_at, id LIMIT ?`
+  ).all(now, limit) as OutboxItem[]
+}
+
+/** When the next undelivered item is due, if any. */
+export function nextDueAt(db: Db): number | null {
+  const row = statement(
+    db,
+    'SELECT MIN(next_attempt_at) AS at FROM webhook_outbox WHERE delivered_at IS NULL AND given_up_at IS NULL'
+  ).get() as { at: number | null }
+  return row.at
+}
+
+export function markDelivered(db: Db, id: number, now: number): void {
+  statement(db, 'UPDATE webhook_outbox SET delivered_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?').run(now, id)
+}
+
+/** A failed attempt: tried again at `retryAt`, or given up on when that is null. */
+export function markFailed(db: Db, id: number, error: string, now: number, retryAt: number | null): void {
+  statement(
+    db,
+    `UPDATE webhook_outbox SET attempts = attempts + 1, last_error = @error,
+       next_attempt_at = COALESCE(@retryAt, next_attempt_at), given_up_at = CASE WHEN @retryAt IS NULL THEN @now END
+     WHERE id = @id`
+  ).run({ id, error, now, retryAt })
+}
+
+export interface OutboxStats {
+  pending: number
+  failed: number
+  lastDeliveredAt: number | null
+  lastError: string | null
+}
+
+export function outboxStats(db: Db, webhookId: string): OutboxStats {
+  const counts = statement(
+    db,
+    `SELECT SUM(delivered_at IS NULL AND given_up_at IS NULL) AS pending, SUM(given_up_at IS NOT NULL) AS failed,
+       MAX(delivered_at) AS lastDeliveredAt FROM webhook_outbox WHERE webhook_id = ?`
+  ).get(webhookId) as { pending: number | null; failed: number | null; lastDeliveredAt: number | null }
+  // The newest failure still standing: an undelivered item's, or one given up on since the last success.
+  const failing = statement(
+    db,
+    `SELECT last_error AS error FROM webhook_outbox WHERE webhook_id = ? AND delivered_at IS NULL AND last_error IS NOT NULL
+     ORDER BY id DESC LIMIT 1`
+  ).get(webhookId) as { error: string } | undefined
+  return { pending: counts.pending ?? 0, failed: counts.failed ?? 0, lastDeliveredAt: counts.lastDeliveredAt, lastError: failing?.error ?? null }
+}
+
+/** Delivered and given-up rows older than `before` go (the outbox is not a history). */
+export function pruneOutbox(db: Db, before: number): number {
+  return statement(
+    db,
+    'DELETE FROM webhook_outbox WHERE (delivered_at IS NOT NULL AND delivered_at < ?) OR (given_up_at IS NOT NULL AND given_up_at < ?)'
+  ).run(before, before).changes
+}

@@ -1,0 +1,78 @@
+// Turns what the monitor announces (an alertsChanged push: fired, resolved, acknowledged) into
+// deliveries in the outbox, one per webhook and event. Each event's idempotency key is derived
+// from the alert and its transition, so announcing the same change twice queues it once. While
+// notifications are paused (a maintenance pause) nothing is queued: the alerts are still
+// evaluated and recorded, only the messages are held back.
+import type { Alert, AlertsChanged } from '../../../shared/alerts'
+import type { WebhookEvent } from '../../../shared/webhooks'
+import { notificationsPausedUntil } from '../store/alerts'
+import { storedOverrides } from '../store/alert-overrides'
+import type { Db } from '../store/db'
+import { getAlertRules, getThresholds } from '../store/settings'
+import { enqueueDelivery, listWebhooks } from '../store/webhooks'
+import { bodyFor, type AlertEvent } from './bodies'
+
+/** The events an alertsChanged push carries, each once. */
+export function alertEventsOf(db: Db, change: Pick<AlertsChanged, 'fired' | 'resolved' | 'changed'>): AlertEvent[] {
+  const events: AlertEvent[] = []
+  for (const alert of change.fired) events.push(eventOf(db, alert, 'fired', `alert:${alert.id}:fired`))
+  for (const alert of change.resolved) events.push(eventOf(db, alert, 'resolved', `alert:${alert.id}:resolved`))
+  for (const alert of change.changed) {
+    const last = alert.transitions.at(-1)
+    if (alert.state === 'acknowledged' && last?.state === 'acknowledged') {
+      events.push(eventOf(db, alert, 'acknowledged', `alert:${alert.id}:acknowledged:${last.at}`))
+    }
+  }
+  return events
+}
+
+/** Queues every event for every webhook; returns how many deliveries were queued. */
+export function enqueueAlertEvents(db: Db, change: Pick<AlertsChanged, 'fired' | 'resolved' | 'changed'>, now: number): number {
+  if (notificationsPausedUntil(db, now) !== null) return 0
+  const hooks = listWebhooks(db)
+  if (hooks.length === 0) return 0
+  const events = alertEventsOf(db, change)
+  let queued = 0
+  db.transaction(() => {
+    for (const event of events) {
+      for (const hook of hooks) {
+        const body = bodyFor(hook.format, event)
+        if (enqueueDelivery(db, { webhookId: hook.id, idempotencyKey: event.key, event: event.event, alertId: event.alert.id, body }, now)) queued++
+      }
+    }
+  })()
+  return queued
+}
+
+function eventOf(db: Db, alert: Alert, event: WebhookEvent, key: string): AlertEvent {
+  const transition = [...alert.transitions].reverse().find((t) => (event === 'fired' ? t.state === 'firing' : t.state === alert.state))
+  const value = [...alert.transitions].reverse().find((t) => t.value !== null)?.value ?? null
+  return {
+    key,
+    event,
+    at: transition?.at ?? new Date().toISOString(),
+    alert,
+    value,
+    level: levelOf(db, alert),
+    note: event === 'acknowledged' ? (transition?.note ?? null) : null,
+    site: null
+  }
+}
+
+/** The level the alert's value is judged against: its rule's own setting, or the session's levels. */
+function levelOf(db: Db, alert: Alert): number | null {
+  const rules = getAlertRules(db)
+  switch (alert.rule) {
+    case 'reliability-below': {
+      const own = alert.eventSessionId === null ? null : storedOverrides(db, alert.connectionId).get(alert.eventSessionId)?.thresholds
+      const levels = own ?? getThresholds(db)
+      return alert.severity === 'critical' ? levels.critical : levels.warning
+    }
+    case 'reliability-falling':
+      return rules.reliabilityFalling.points
+    case 'viewers-dropping':
+      return rules.viewersDropping.percent
+    case 'monitor-blind':
+      return rules.monitorBlind.minutes
+  }
+}

@@ -1,0 +1,131 @@
+// Webhooks as the app and the CLI manage them: settings in SQLite, a signing secret only in the
+// keychain (account webhook:<id>), written before the row so a missing keychain stores nothing.
+import { randomUUID } from 'node:crypto'
+import { WebhookInputSchema, type WebhookSettings, type WebhookTestResult, type WebhookView } from '../../../shared/webhooks'
+import { ConnectionError, parseSettings } from '../connections/errors'
+import { KeychainUnavailableError, type SecretStore } from '../secrets/keychain'
+import type { Db } from '../store/db'
+import { deleteWebhook, findWebhookByName, getWebhook, insertWebhook, listWebhooks, outboxStats, type WebhookRecord } from '../store/webhooks'
+import { bodyFor, type AlertEvent } from './bodies'
+import { sendWebhook } from './deliver'
+
+export const webhookSecretAccount = (id: string): string => `webhook:${id}`
+const MAX_SECRET_LENGTH = 4096
+
+export class WebhookService {
+  constructor(
+    private readonly db: Db,
+    private readonly secrets: SecretStore,
+    private readonly clock: () => number = Date.now
+  ) {}
+
+  list(): WebhookView[] {
+    return listWebhooks(this.db).map((hook) => this.view(hook))
+  }
+
+  findByName(name: string): WebhookView | null {
+    const hook = findWebhookByName(this.db, name)
+    return hook ? this.view(hook) : null
+  }
+
+  /** Adds one; `secret` (optional) signs its deliveries. Throws ConnectionError('configuration') with the field. */
+  async add(input: unknown, secret?: string): Promise<WebhookView> {
+    const settings = validate(input)
+    if (secret !== undefined && (typeof secret !== 'string' || secret.length > MAX_SECRET_LENGTH)) {
+      throw new ConnectionError('configuration', 'the signing secret must be text of at most 4096 characters', 'secret')
+    }
+    if (findWebhookByName(this.db, settings.name)) {
+      throw new ConnectionError('configuration', `a webhook named "${settings.name}" exists already: choose another name`, 'name')
+    }
+    const id = randomUUID()
+    if (secret) {
+      try {
+        await this.secrets.save(webhookSecretAccount(id), secret)
+      } catch (error) {
+        throw error instanceof KeychainUnavailableError ? new ConnectionError('configuration', error.message, 'secret') : error
+      }
+    }
+    return this.view(insertWebhook(this.db, settings, Boolean(secret), this.clock(), id))
+  }
+
+  /** Removes it, its queued deliveries and its secret; false when there is no such webhook. */
+  async remove(id: string): Promise<boolean> {
+    const hook = getWebhook(this.db, id)
+    if (!hook) return false
+    if (hook.signed) {
+      try {
+        await this.secrets.remove(webhookSecretAccount(id))
+      } catch (error) {
+        throw error instanceof KeychainUnavailableError ? new ConnectionError('configuration', error.message) : error
+      }
+    }
+    return deleteWebhook(this.db, id)
+  }
+
+  /** Sends a test event now, outside the outbox, and says what the receiver answered. */
+  async test(id: string): Promise<WebhookTestResult> {
+    const hook = getWebhook(this.db, id)
+    if (!hook) throw new ConnectionError('not-found', `no webhook with id ${id}`)
+    const now = this.clock()
+    const event = testEvent(now)
+    const secret = hook.signed ? await this.secretOf(id) : null
+    const outcome = await sendWebhook({ url: hook.url, body: bodyFor(hook.format, event), idempotencyKey: event.key, event: 'test', secret, now })
+    return outcome.ok
+      ? { ok: true, message: `delivered: HTTP ${outcome.status} in ${outcome.ms} ms` }
+      : { ok: false, message: `not delivered: ${outcome.error}` }
+  }
+
+  /** The signing secret, for the deliverer; null when it has none or the keychain cannot say. */
+  async secretOf(id: string): Promise<string | null> {
+    try {
+      return await this.secrets.read(webhookSecretAccount(id))
+    } catch {
+      return null
+    }
+  }
+
+  private view(hook: WebhookRecord): WebhookView {
+    const stats = outboxStats(this.db, hook.id)
+    return {
+      ...hook,
+      pending: stats.pending,
+      failed: stats.failed,
+      lastDeliveredAt: stats.lastDeliveredAt === null ? null : new Date(stats.lastDeliveredAt).toISOString(),
+      lastError: stats.lastError
+    }
+  }
+}
+
+function validate(input: unknown): WebhookSettings {
+  return parseSettings(WebhookInputSchema, input)
+}
+
+/** What "test" sends: a made-up alert, said to be a test wherever it is shown. */
+function testEvent(now: number): AlertEvent {
+  const at = new Date(now).toISOString()
+  return {
+    key: `test:${now}`,
+    event: 'fired',
+    at,
+    value: 86.2,
+    level: 90,
+    note: null,
+    site: null,
+    alert: {
+      id: 0,
+      rule: 'reliability-below',
+      connectionId: 'test',
+      connectionName: 'Eventwatch test',
+      eventSessionId: 'test-session',
+      eventName: 'Test message from Eventwatch (no action needed)',
+      state: 'firing',
+      severity: 'critical',
+      summary: 'Reliability 86.2, below the critical level 90 (a test)',
+      firedAt: at,
+      resolvedAt: null,
+      snoozedUntil: null,
+      endReason: null,
+      transitions: []
+    }
+  }
+}

@@ -1,0 +1,60 @@
+// `eventwatch webhooks` as a script uses it: add (signed, the secret from the environment into
+// the keychain), list, test against a loopback receiver, remove; a bad URL refused in words.
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CLI_BIN, cliEnv, homeEnv, ROOT } from '../support/cli'
+import { webhookReceiver } from '../support/webhook-receiver'
+
+const run = promisify(execFile)
+let home: string
+let receiver: Awaited<ReturnType<typeof webhookReceiver>>
+
+beforeAll(async () => {
+  home = mkdtempSync(join(tmpdir(), 'eventwatch-cli-webhooks-'))
+  receiver = await webhookReceiver()
+})
+afterAll(async () => {
+  await receiver.close()
+  rmSync(home, { recursive: true, force: true })
+})
+
+describe('eventwatch webhooks', () => {
+  it('adds, lists, tests and removes; the signing secret never reaches the cache file', async () => {
+    const db = join(home, 'cache.db')
+    const env = cliEnv({ ...homeEnv(home), EVENTWATCH_WEBHOOK_SECRET: 'sign-with-this-secret' })
+    const cli = (...args: string[]) => run(process.execPath, [CLI_BIN, 'webhooks', ...args, '--db', db], { cwd: ROOT, env })
+
+    expect((await cli('add', 'Team channel', '--url', receiver.url, '--format', 'slack', '--sign')).stdout).toBe(
+      'Added webhook "Team channel" (slack, signed; secret in the OS keychain).\n'
+    )
+    expect((await cli('list')).stdout).toBe(`Team channel\tslack\t${receiver.url}\tsigned\twaiting 0\tgiven up 0\n`)
+    expect(readFileSync(db).includes(Buffer.from('sign-with-this-secret'))).toBe(false)
+
+    const tested = await cli('test', 'team CHANNEL')
+    expect(tested.stdout).toMatch(/^ok {3}delivered: HTTP 200 in \d+ ms\n$/)
+    const [sent] = receiver.received
+    expect(sent?.event).toBe('test')
+    expect(sent?.signature).toMatch(/^sha256=[0-9a-f]{64}$/)
+    expect(JSON.parse(sent?.body ?? '{}')).toMatchObject({ text: expect.stringContaining('Test message from Eventwatch') })
+
+    receiver.answer(404)
+    const refused = await cli('test', 'Team channel').catch((error: { code: number; stdout: string }) => error)
+    expect(refused).toMatchObject({ code: 1, stdout: 'FAIL not delivered: HTTP 404 from the receiver\n' })
+
+    expect((await cli('remove', 'Team channel')).stdout).toBe('Removed webhook "Team channel".\n')
+    expect((await cli('list')).stdout).toBe('No webhooks: alerts stay on this machine.\n')
+  }, 60_000)
+
+  it('refuses a URL that is not https (beyond this machine), naming the field', async () => {
+    const failed = await run(process.execPath, [CLI_BIN, 'webhooks', 'add', 'Plain', '--url', 'http://hooks.example.com/x', '--db', join(home, 'other.db')], {
+      cwd: ROOT,
+      env: cliEnv(homeEnv(home))
+    }).catch((error: { code: number; stderr: string }) => error)
+    expect(failed).toMatchObject({ code: 2 })
+    expect((failed as { stderr: string }).stderr).toBe('eventwatch: configuration error: url: must use https: (plain http: is allowed only for this machine)\n')
+  }, 30_000)
+})

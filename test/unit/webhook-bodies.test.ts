@@ -1,0 +1,145 @@
+// What a webhook sends, checked against the shapes the receivers document: Slack's incoming
+// webhooks (a fallback `text` and Block Kit blocks: a header of plain_text up to 150 characters,
+// a section of at most 10 fields of up to 2000), Microsoft Teams' (a message whose attachment is
+// an Adaptive Card: TextBlock and FactSet), and Eventwatch's own JSON. Hostile names stay text.
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import type { Alert } from '../../src/shared/alerts'
+import { bodyFor, type AlertEvent } from '../../src/main/core/webhooks/bodies'
+import { signature } from '../../src/main/core/webhooks/deliver'
+import { createHmac } from 'node:crypto'
+
+const text = (max: number) => z.string().min(1).max(max)
+const SlackBody = z
+  .object({
+    text: text(40_000),
+    blocks: z
+      .array(
+        z.discriminatedUnion('type', [
+          z.object({ type: z.literal('header'), text: z.object({ type: z.literal('plain_text'), text: text(150), emoji: z.boolean().optional() }).strict() }).strict(),
+          z
+            .object({
+              type: z.literal('section'),
+              fields: z.array(z.object({ type: z.enum(['mrkdwn', 'plain_text']), text: text(2000) }).strict()).min(1).max(10)
+            })
+            .strict()
+        ])
+      )
+      .max(50)
+  })
+  .strict()
+
+const TeamsBody = z
+  .object({
+    type: z.literal('message'),
+    attachments: z
+      .array(
+        z
+          .object({
+            contentType: z.literal('application/vnd.microsoft.card.adaptive'),
+            contentUrl: z.null(),
+            content: z
+              .object({
+                $schema: z.literal('http://adaptivecards.io/schemas/adaptive-card.json'),
+                type: z.literal('AdaptiveCard'),
+                version: z.string().regex(/^1\.\d$/),
+                body: z.array(
+                  z.discriminatedUnion('type', [
+                    z.object({ type: z.literal('TextBlock'), text: z.string(), weight: z.string(), size: z.string(), wrap: z.boolean(), color: z.enum(['Good', 'Warning', 'Attention']) }).strict(),
+                    z.object({ type: z.literal('FactSet'), facts: z.array(z.object({ title: z.string(), value: z.string() }).strict()) }).strict()
+                  ])
+                )
+              })
+              .strict()
+          })
+          .strict()
+      )
+      .length(1)
+  })
+  .strict()
+
+const HOSTILE = '<!channel> =HYPERLINK("http://evil") & <http://evil|click> \u0007' + 'x'.repeat(300)
+
+function event(over: Partial<Alert> = {}, kind: AlertEvent['event'] = 'fired'): AlertEvent {
+  return {
+    key: 'alert:7:fired',
+    event: kind,
+    at: '2026-11-25T10:00:00.000Z',
+    value: 86.2,
+    level: 90,
+    note: kind === 'acknowledged' ? 'on it' : null,
+    site: null,
+    alert: {
+      id: 7,
+      rule: 'reliability-below',
+      connectionId: 'c1',
+      connectionName: 'Contoso',
+      eventSessionId: 's-42',
+      eventName: 'Town hall',
+      state: 'firing',
+      severity: 'critical',
+      summary: 'Reliability 86.2, below the critical level 90',
+      firedAt: '2026-11-25T10:00:00.000Z',
+      resolvedAt: null,
+      snoozedUntil: null,
+      endReason: null,
+      transitions: [],
+      ...over
+    }
+  }
+}
+
+describe('webhook bodies', () => {
+  it('Slack: the documented incoming-webhook shape, with mrkdwn control characters escaped', () => {
+    for (const e of [event(), event({ eventName: HOSTILE, connectionName: HOSTILE }), event({ eventSessionId: null, eventName: null, rule: 'monitor-blind' }, 'resolved')]) {
+      const body = JSON.parse(bodyFor('slack', e)) as unknown
+      expect(SlackBody.parse(body)).toEqual(body)
+    }
+    const hostile = JSON.parse(bodyFor('slack', event({ eventName: HOSTILE }))) as z.infer<typeof SlackBody>
+    // Where Slack reads mrkdwn (the fallback text, the fields), its controls are escaped;
+    // the header is plain_text, shown as typed.
+    const section = hostile.blocks[1] as { fields: { text: string }[] }
+    const mrkdwn = [hostile.text, ...section.fields.map((f) => f.text)].join('\n')
+    expect(mrkdwn).not.toContain('<!channel>')
+    expect(mrkdwn).not.toContain('<http://evil|click>')
+    expect(mrkdwn).toContain('&lt;!channel&gt;')
+    expect(JSON.stringify(hostile)).not.toContain('\\u0007')
+    expect(hostile.text).toMatch(/^Fired · critical · /)
+  })
+
+  it('Teams: a message with one Adaptive Card, coloured by what happened', () => {
+    for (const e of [event(), event({ eventName: HOSTILE }), event({}, 'acknowledged')]) {
+      const body = JSON.parse(bodyFor('teams', e)) as unknown
+      expect(TeamsBody.parse(body)).toEqual(body)
+    }
+    const resolved = TeamsBody.parse(JSON.parse(bodyFor('teams', event({ state: 'resolved' }, 'resolved'))))
+    const card = resolved.attachments[0]!.content
+    expect(card.body[0]).toMatchObject({ type: 'TextBlock', color: 'Good', text: 'Resolved · critical · Town hall: Reliability 86.2, below the critical level 90' })
+    expect(card.body[1]).toMatchObject({ type: 'FactSet', facts: expect.arrayContaining([{ title: 'Session', value: 'Town hall (s-42)' }, { title: 'Level', value: '90' }]) })
+  })
+
+  it('JSON: names the rule, severity, state, session, connection, site, value, level and times', () => {
+    expect(JSON.parse(bodyFor('json', event({}, 'acknowledged')))).toEqual({
+      id: 'alert:7:fired',
+      source: 'eventwatch',
+      event: 'acknowledged',
+      at: '2026-11-25T10:00:00.000Z',
+      rule: 'reliability-below',
+      severity: 'critical',
+      state: 'firing',
+      summary: 'Reliability 86.2, below the critical level 90',
+      value: 86.2,
+      level: 90,
+      note: 'on it',
+      alert: { id: 7, firedAt: '2026-11-25T10:00:00.000Z', resolvedAt: null, endReason: null },
+      connection: { id: 'c1', name: 'Contoso' },
+      session: { id: 's-42', name: 'Town hall' },
+      site: null
+    })
+  })
+
+  it('signs "<timestamp>.<body>" with HMAC-SHA256', () => {
+    expect(signature('k', '1700000000', '{"a":1}')).toBe(createHmac('sha256', 'k').update('1700000000.{"a":1}').digest('hex'))
+    expect(signature('k', '1700000000', '{"a":1}')).not.toBe(signature('k', '1700000001', '{"a":1}'))
+  })
+})
