@@ -3,6 +3,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { startBrowserHost, type BrowserHost } from './browser-host'
 import { openFirstLiveSession } from './support/session'
+import { webhookReceiver } from '../support/webhook-receiver'
 
 // A zone that is not UTC, so switching the display to UTC visibly changes the times.
 test.use({ timezoneId: 'America/New_York', viewport: { width: 1600, height: 900 } })
@@ -145,4 +146,30 @@ test('units say what is in use and why; theme and time zone apply at once', asyn
   await page.reload()
   // The saved theme is back after a reload, before anyone opens Settings.
   await expect.poll(pageBackground).toBe('rgb(245, 246, 248)')
+})
+
+test('a webhook added in Settings is tested against its receiver and removed; a plain-http address is refused in words', async ({ page }) => {
+  const receiver = await webhookReceiver()
+  try {
+    await openSettings(page)
+    const hooks = page.locator('#settings-webhooks')
+    await hooks.getByLabel('Name').fill('On call')
+    await hooks.getByLabel('URL').fill('http://hooks.example.com/x')
+    await expect(hooks.getByRole('alert')).toHaveText('The URL must use https: (plain http: is allowed only for this machine).')
+    await expect(hooks.getByRole('button', { name: 'Add webhook' })).toBeDisabled()
+    await hooks.getByLabel('URL').fill(receiver.url)
+    await hooks.getByLabel('Format').selectOption('slack')
+    await hooks.getByRole('button', { name: 'Add webhook' }).click()
+    await expect(hooks.getByTestId('webhooks-message')).toHaveText('Added "On call".')
+    await expect(hooks.getByTestId('webhooks')).toContainText('On callSlack')
+    await hooks.getByRole('button', { name: 'Send a test to On call' }).click()
+    await expect(hooks.getByTestId('webhooks-message')).toHaveText(/^Test of "On call": delivered: HTTP 200 in \d+ ms$/)
+    expect(receiver.received.map((r) => r.event)).toEqual(['test'])
+    await hooks.scrollIntoViewIfNeeded()
+    await page.screenshot({ path: 'test-results/settings-webhooks.png' })
+    await hooks.getByRole('button', { name: 'Remove On call' }).click()
+    await expect(hooks.getByTestId('webhooks')).toHaveCount(0)
+  } finally {
+    await receiver.close()
+  }
 })
