@@ -36,6 +36,18 @@ export const AlertRulesSchema = z.object({
     /** Below this audience the rule does not fire. */
     minimumViewers: z.number().int().min(0).max(10_000_000)
   }),
+  /** 5. One site's viewers below the site levels while the session itself is at or above its
+   *  warning level (an office's ECDN peer down): judged on each viewer list, per site of the
+   *  viewers' current connection. Its own levels: viewers' scores scatter around the session's. */
+  siteReliability: RuleTimingSchema.extend({
+    enabled: z.boolean(),
+    /** A site with fewer viewers is not judged (a handful of viewers is noise). */
+    minimumViewers: z.number().int().min(1).max(10_000_000),
+    /** 0–100: a site's mean reliability below these is a warning, a critical. */
+    warningBelow: z.number().min(0).max(100),
+    criticalBelow: z.number().min(0).max(100),
+    recoveryMargin: z.number().min(0).max(50)
+  }).refine((r) => r.criticalBelow < r.warningBelow, { message: 'the critical level must be below the warning level', path: ['criticalBelow'] }),
   /** 4. No successful poll of a connection for longer than `minutes`; holds back per-session alerts. */
   monitorBlind: z.object({
     enabled: z.boolean(),
@@ -48,10 +60,20 @@ export const DEFAULT_ALERT_RULES: AlertRules = {
   reliabilityBelow: { enabled: true, recoveryMargin: 1, pendingPolls: 2, recoveryPolls: 2, cooldownMinutes: 10 },
   reliabilityFalling: { enabled: true, points: 5, windowMinutes: 5, pendingPolls: 1, recoveryPolls: 2, cooldownMinutes: 10 },
   viewersDropping: { enabled: true, percent: 30, windowMinutes: 2, minimumViewers: 50, pendingPolls: 1, recoveryPolls: 2, cooldownMinutes: 10 },
-  monitorBlind: { enabled: true, minutes: 2 }
+  monitorBlind: { enabled: true, minutes: 2 },
+  siteReliability: {
+    enabled: true,
+    minimumViewers: 20,
+    warningBelow: 80,
+    criticalBelow: 60,
+    recoveryMargin: 2,
+    pendingPolls: 2,
+    recoveryPolls: 2,
+    cooldownMinutes: 10
+  }
 }
 
-export const ALERT_RULE_IDS = ['reliability-below', 'reliability-falling', 'viewers-dropping', 'monitor-blind'] as const
+export const ALERT_RULE_IDS = ['reliability-below', 'reliability-falling', 'viewers-dropping', 'monitor-blind', 'site-reliability'] as const
 export type AlertRuleId = (typeof ALERT_RULE_IDS)[number]
 
 export const ALERT_SEVERITIES = ['warning', 'critical'] as const
@@ -80,6 +102,9 @@ export const AlertSchema = z.object({
   /** Null for a connection-wide alert (monitor blind). */
   eventSessionId: z.string().nullable(),
   eventName: z.string().nullable(),
+  /** The site (code, and its name once named) a site alert is about; null for the others. */
+  site: z.string().nullable(),
+  siteName: z.string().nullable(),
   state: z.enum(ALERT_STATES),
   severity: z.enum(ALERT_SEVERITIES),
   /** One line in words: "Reliability 86.2, below the critical level 90". */

@@ -50,7 +50,9 @@ const StrictAlertRules = z.strictObject({
   reliabilityBelow: AlertRulesSchema.shape.reliabilityBelow.strict(),
   reliabilityFalling: AlertRulesSchema.shape.reliabilityFalling.strict(),
   viewersDropping: AlertRulesSchema.shape.viewersDropping.strict(),
-  monitorBlind: AlertRulesSchema.shape.monitorBlind.strict()
+  monitorBlind: AlertRulesSchema.shape.monitorBlind.strict(),
+  // Newer than the others: a save that does not know it leaves it as it was.
+  siteReliability: AlertRulesSchema.shape.siteReliability.strict().optional()
 })
 export const requests = {
   getStatus: { args: NoArgs, result: StatusSchema },

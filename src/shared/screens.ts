@@ -134,7 +134,9 @@ export const BreakdownRowSchema = z.object({
   avgReliability: z.number().nullable(),
   health: HealthSchema,
   rebufferingRatio: z.number().nullable(),
-  cdnErrorRate: z.number().nullable()
+  cdnErrorRate: z.number().nullable(),
+  /** For sites: the open site alert about it (the core's verdict), or null. */
+  alert: z.object({ id: z.number(), state: z.string(), severity: z.enum(['warning', 'critical']), summary: z.string() }).nullable()
 })
 export type BreakdownRow = z.infer<typeof BreakdownRowSchema>
 

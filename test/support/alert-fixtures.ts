@@ -29,6 +29,8 @@ export const alertOf = (id: number, over: Partial<Alert> = {}): Alert => ({
   connectionName: 'Production',
   eventSessionId: 's1',
   eventName: 'Town hall',
+  site: null,
+  siteName: null,
   state: 'firing',
   severity: 'warning',
   summary: 'summary',

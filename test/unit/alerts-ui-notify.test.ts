@@ -14,6 +14,8 @@ function alert(id: number, over: Partial<Alert> = {}): Alert {
     connectionName: 'Production',
     eventSessionId: `s${id}`,
     eventName: `Town hall ${id}`,
+    site: null,
+    siteName: null,
     state: 'firing',
     severity: 'critical',
     summary: `Reliability 70.0, below the critical level 90`,

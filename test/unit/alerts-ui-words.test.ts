@@ -22,6 +22,8 @@ function alert(id: number, over: Partial<Alert> = {}): Alert {
     connectionName: 'Production',
     eventSessionId: `s${id}`,
     eventName: `Town hall ${id}`,
+    site: null,
+    siteName: null,
     state: 'firing',
     severity: 'warning',
     summary: 'summary',

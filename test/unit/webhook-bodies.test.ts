@@ -76,6 +76,8 @@ function event(over: Partial<Alert> = {}, kind: AlertEvent['event'] = 'fired'): 
       connectionName: 'Contoso',
       eventSessionId: 's-42',
       eventName: 'Town hall',
+      site: null,
+      siteName: null,
       state: 'firing',
       severity: 'critical',
       summary: 'Reliability 86.2, below the critical level 90',

@@ -26,6 +26,8 @@ export function alertHeadline(alert: Alert): string {
       return `Viewers dropping: ${alertSubject(alert)}`
     case 'monitor-blind':
       return `Cannot reach ${alert.connectionName}`
+    case 'site-reliability':
+      return `Site ${alert.siteName ? `${alert.site} · ${alert.siteName}` : alert.site} ${alert.severity}: ${alertSubject(alert)}`
   }
 }
 

@@ -17,6 +17,8 @@ export function alert(overrides: Partial<Alert> = {}): Alert {
     connectionName: 'Contoso',
     eventSessionId: 's1',
     eventName: 'Town Hall',
+    site: null,
+    siteName: null,
     state: 'firing',
     severity: 'critical',
     summary: 'Reliability 86.2, below the critical level 90',

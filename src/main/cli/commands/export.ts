@@ -129,7 +129,7 @@ export function locate(db: Db, file: string, sessionId: string, connection: stri
 
 /** CSV of the alert history: one row per transition, the alert's fields repeated on each. */
 const ALERT_TRANSITION_FIELDS = [
-  'alertId', 'rule', 'connectionId', 'connectionName', 'eventSessionId', 'eventName', 'summary',
+  'alertId', 'rule', 'connectionId', 'connectionName', 'eventSessionId', 'eventName', 'site', 'siteName', 'summary',
   'at', 'state', 'severity', 'value', 'note'
 ] as const
 
@@ -142,6 +142,8 @@ function alertTransitionRows(db: Db): ExportRecord[] {
       connectionName: a.connectionName,
       eventSessionId: a.eventSessionId,
       eventName: a.eventName,
+      site: a.site,
+      siteName: a.siteName,
       summary: a.summary,
       at: t.at,
       state: t.state,

@@ -5,6 +5,7 @@ import type { AlertRuleId, AlertRules, AlertSeverity, AlertState } from '../../.
 import type { ReliabilityThresholds } from '../../../shared/settings'
 import { alertKey, type OpenAlert, type OpenState } from '../store/alerts'
 import { blindCondition, sessionConditions, type Condition } from './conditions'
+import { siteCondition } from './site-conditions'
 
 /** One stored snapshot, the score already on 0–100. */
 export interface Sample {
@@ -30,6 +31,17 @@ export interface SessionObservation {
   /** Whether the newest snapshot is new since the last evaluation: a poll counts once. */
   fresh: boolean
   override: SessionOverride
+  /** Per site, from its newest viewer list: read only when that list is new (sitesFresh). */
+  sites: SiteSample[]
+  /** Whether the viewer list is new since the last evaluation: a list counts once. */
+  sitesFresh: boolean
+}
+
+/** One site of a session's viewer list, reliability on 0–100. */
+export interface SiteSample {
+  site: string
+  viewers: number
+  reliability: number | null
 }
 
 export type { OpenAlert, OpenState }
@@ -43,8 +55,8 @@ export interface EngineInput {
   /** Live sessions, and every session an open alert belongs to. */
   sessions: SessionObservation[]
   open: OpenAlert[]
-  /** When the same alert (rule and session) last resolved, for the cooldown. */
-  lastResolvedAt(rule: AlertRuleId, eventSessionId: string | null): number | undefined
+  /** When the same alert (rule, session and site) last resolved, for the cooldown. */
+  lastResolvedAt(rule: AlertRuleId, eventSessionId: string | null, site?: string | null): number | undefined
 }
 
 export type AlertAction =
@@ -58,13 +70,15 @@ export type AlertAction =
       value: number
       summary: string
       streak: number
+      /** The site a site alert is about. */
+      site?: string | null
     }
   | { type: 'move'; id: number; state: AlertState; severity: AlertSeverity; value: number | null; note: string | null; summary?: string }
   | { type: 'streak'; id: number; streak: number }
   /** A pending alert whose condition cleared before it fired: it never was an alert. */
   | { type: 'discard'; id: number }
   /** The condition holds again, but the same alert resolved within its cooldown: held back, not stored. */
-  | { type: 'cooldown'; rule: AlertRuleId; eventSessionId: string; severity: AlertSeverity; summary: string }
+  | { type: 'cooldown'; rule: AlertRuleId; eventSessionId: string; severity: AlertSeverity; summary: string; site?: string | null }
 
 const isActive = (a: OpenAlert): boolean => a.state !== 'pending'
 const worse = (a: AlertSeverity, b: AlertSeverity): boolean => a === 'critical' && b === 'warning'
@@ -73,7 +87,7 @@ export function evaluateAlerts(input: EngineInput): AlertAction[] {
   const actions: AlertAction[] = []
   // Copies: a snooze that ends is noted on them as the evaluation goes on.
   const openAlerts = input.open.map((a) => ({ ...a }))
-  const openBy = new Map(openAlerts.map((a) => [key(a.rule, a.eventSessionId), a]))
+  const openBy = new Map(openAlerts.map((a) => [key(a.rule, a.eventSessionId, a.site), a]))
 
   // 4. Monitor blind first: while blind, per-session alerts are held back.
   const blind = blindCondition(input)
@@ -98,7 +112,7 @@ export function evaluateAlerts(input: EngineInput): AlertAction[] {
     const session = sessions.get(alert.eventSessionId)
     if (!session || !session.live) {
       actions.push(dismiss(alert, 'session ended'))
-      openBy.delete(key(alert.rule, alert.eventSessionId))
+      openBy.delete(key(alert.rule, alert.eventSessionId, alert.site))
     }
   }
 
@@ -128,8 +142,44 @@ export function evaluateAlerts(input: EngineInput): AlertAction[] {
       }
       step(alert, condition, timing, cooledDown, session, rule, actions)
     }
+    judgeSites(input, session, openAlerts, actions)
   }
   return actions
+}
+
+/** 5. Each site of the session's newest viewer list, once per list (site-conditions.ts). */
+function judgeSites(input: EngineInput, session: SessionObservation, openAlerts: OpenAlert[], actions: AlertAction[]): void {
+  const rule = input.rules.siteReliability
+  const open = new Map(
+    openAlerts.filter((a) => a.rule === 'site-reliability' && a.eventSessionId === session.eventSessionId).map((a) => [a.site ?? '', a])
+  )
+  for (const alert of open.values()) {
+    if (!rule.enabled) {
+      actions.push(dismiss(alert, 'rule turned off'))
+      continue
+    }
+    snoozeExpiry(alert, input.now, actions)
+    if (session.override.muted) muted(alert, actions)
+    else if (alert.state === 'muted') {
+      // Unmuted: as it was before the mute, like the session's own alerts.
+      const back = unmutedState(alert, input.now)
+      actions.push({ type: 'move', id: alert.id, state: back, severity: alert.severity, value: null, note: 'unmuted' })
+      alert.state = back
+    }
+  }
+  if (!rule.enabled || session.override.muted || !session.sitesFresh) return
+  const bySite = new Map(session.sites.map((s) => [s.site, s]))
+  for (const site of new Set([...bySite.keys(), ...open.keys()])) {
+    const alert = open.get(site)
+    // A site no longer in the list has no viewers left to fail: it has recovered.
+    const condition = siteCondition(input, session, bySite.get(site) ?? { site, viewers: 0, reliability: null })
+    if (!condition) continue
+    const cooledDown = (): boolean => {
+      const resolvedAt = input.lastResolvedAt('site-reliability', session.eventSessionId, site)
+      return resolvedAt === undefined || input.now - resolvedAt >= rule.cooldownMinutes * 60_000
+    }
+    step(alert, condition, rule, cooledDown, session, 'site-reliability', actions, site)
+  }
 }
 
 interface Timing {
@@ -145,16 +195,17 @@ function step(
   cooledDown: () => boolean,
   session: SessionObservation,
   rule: AlertRuleId,
-  actions: AlertAction[]
+  actions: AlertAction[],
+  site: string | null = null
 ): void {
   if (!alert) {
     if (!condition.holds) return
     if (!cooledDown()) {
-      actions.push({ type: 'cooldown', rule, eventSessionId: session.eventSessionId, severity: condition.severity, summary: condition.summary })
+      actions.push({ type: 'cooldown', rule, eventSessionId: session.eventSessionId, severity: condition.severity, summary: condition.summary, site })
       return
     }
     const fires = timing.pendingPolls <= 1
-    actions.push(open(rule, session.eventSessionId, session.eventName, fires ? 'firing' : 'pending', condition, fires ? 0 : 1))
+    actions.push({ ...open(rule, session.eventSessionId, session.eventName, fires ? 'firing' : 'pending', condition, fires ? 0 : 1), site } as AlertAction)
     return
   }
   if (alert.state === 'pending') {

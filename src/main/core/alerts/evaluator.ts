@@ -13,6 +13,7 @@ import { evaluateAlerts, key, NO_OVERRIDE, type Sample, type SessionObservation 
 import { sessionOverrides } from './overrides'
 import { lastResolvedTimes, openAlerts } from '../store/alerts'
 import { anythingApplied, applyActions, resolveUnwatched, type Applied } from './apply'
+import { siteSamples, viewerListFetchedAt } from './site-samples'
 
 /** What one evaluation changed: alert ids (the app reads and pushes them), and whether anything did. */
 export interface Evaluation extends Applied {
@@ -37,6 +38,8 @@ const evaluation = (applied: Applied, coolingChanged = false): Evaluation => ({ 
 export class AlertEvaluator {
   /** The newest snapshot already judged, per session: a poll counts once. */
   private readonly judged = new Map<string, number>()
+  /** The newest viewer list already judged for its sites, per session. */
+  private readonly judgedLists = new Map<string, number>()
   private readonly lastSuccess = new Map<string, number>()
   private readonly watchingSince = new Map<string, number>()
   /** Per connection, per session: the conditions the cooldown holds back now. */
@@ -66,7 +69,7 @@ export class AlertEvaluator {
       lastSuccessAt: this.lastSuccessAt(connectionId, open.some((a) => a.rule === 'monitor-blind')),
       sessions,
       open,
-      lastResolvedAt: (rule, sessionId) => resolvedTimes.get(key(rule, sessionId))
+      lastResolvedAt: (rule, sessionId, site) => resolvedTimes.get(key(rule, sessionId, site ?? null))
     })
     const applied = applyActions(this.db, connectionId, actions, now)
     const coolingChanged = this.noteCooling(connectionId, sessions, actions)
@@ -139,13 +142,19 @@ export class AlertEvaluator {
       const judgedKey = `${connectionId}\u001f${id}`
       const fresh = newest > (this.judged.get(judgedKey) ?? Number.NEGATIVE_INFINITY)
       if (fresh) this.judged.set(judgedKey, newest)
+      // The sites of its newest viewer list, read only when that list is new: a list counts once.
+      const listAt = viewerListFetchedAt(this.db, connectionId, id) ?? Number.NEGATIVE_INFINITY
+      const sitesFresh = rules.siteReliability.enabled && listAt > (this.judgedLists.get(judgedKey) ?? Number.NEGATIVE_INFINITY)
+      if (sitesFresh) this.judgedLists.set(judgedKey, listAt)
       return {
         eventSessionId: id,
         eventName: session?.name ?? null,
         live: session !== null && !session.ended,
         samples,
         fresh,
-        override: overrides.get(id) ?? NO_OVERRIDE
+        override: overrides.get(id) ?? NO_OVERRIDE,
+        sites: sitesFresh ? siteSamples(this.db, connectionId, id, scale) : [],
+        sitesFresh
       }
     })
   }

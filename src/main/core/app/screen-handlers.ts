@@ -10,6 +10,7 @@ import { isoOrNull } from '../store/queries/sql'
 import { connectionScales } from '../store/reliability-scales'
 import { newestPollAt } from '../store/sessions'
 import { breakdownKeyName, listSiteNames, setSiteName, siteNameBook } from '../store/site-names'
+import { openSiteAlerts } from '../store/alerts'
 import { reportHtml } from '../report/report-html'
 import { judgedStory } from './judged-story'
 import { buildSessionReport } from './session-report'
@@ -80,9 +81,11 @@ export function screenHandlers(db: Db, deps: ScreenDeps): ScreenHandlers {
     breakdown: ({ connectionId, eventSessionId, dimension }) => {
       const verdicts = new Verdicts(db)
       const sites = siteNameBook(db)
+      const alerts = dimension === 'site' ? openSiteAlerts(db, connectionId, eventSessionId) : new Map()
       return breakdown(db, connectionId, eventSessionId, dimension).map((row) => {
         const { reliability, health } = verdicts.judge(connectionId, eventSessionId, row.avgReliability)
-        return { ...row, name: breakdownKeyName(sites, dimension, row.key), avgReliability: reliability, health }
+        const alert = (row.key === null ? undefined : alerts.get(row.key)) ?? null
+        return { ...row, name: breakdownKeyName(sites, dimension, row.key), avgReliability: reliability, health, alert }
       })
     },
     pastSessions: ({ from, to, ...query }) => {

@@ -29,6 +29,7 @@ export interface FaultHooks {
   revokeTokens(): void
   incident(eventSessionId: string, options: IncidentOptions): void
   recover(eventSessionId: string): void
+  siteIncident(eventSessionId: string, siteCode: number, options: { reliability: number; minutes: number }): void
 }
 
 export class SimulatorFaults {
@@ -79,6 +80,13 @@ export class SimulatorFaults {
    */
   incident(eventSessionId: string, options: IncidentOptions = { drop: 25, minutes: 10 }): this {
     this.hooks.incident(eventSessionId, options)
+    return this
+  }
+
+  /** One office in trouble: the viewers of `siteCode` in that session watch at `reliability`
+   *  (0–100) for `minutes`, while the session's own score carries on as it was. */
+  siteIncident(eventSessionId: string, siteCode: number, options: { reliability: number; minutes: number }): this {
+    this.hooks.siteIncident(eventSessionId, siteCode, options)
     return this
   }
 

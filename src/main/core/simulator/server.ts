@@ -108,6 +108,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     recover: (id) => {
       world.advanceTo(clock())
       world.recover(id)
+    },
+    siteIncident: (id, siteCode, options) => {
+      world.advanceTo(clock())
+      world.siteIncident(id, siteCode, options)
     }
   })
   const stats = new SimulatorStats()
@@ -272,7 +276,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         startedAt: new Date(s.startedAt).toISOString(),
         updatedAt: new Date(s.updatedAt).toISOString(),
         data: page.map((v, i) => {
-          const viewer = viewerRecord(v, now, s.reliability, scale)
+          const viewer = viewerRecord(v, now, world.viewerReliability(s, v.siteCode), scale)
           return faults.schemaDrift ? driftViewer(viewer, i) : viewer
         }),
         ...(next ? { pagination: { nextCursor: cursorOut(next) } } : {})

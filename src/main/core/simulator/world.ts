@@ -49,6 +49,9 @@ export interface SimSession {
   incidentUntil: number
   /** An incident a test or demo asked for: reliability held `drop` points down until `until`. */
   forcedIncident: { drop: number; until: number } | null
+  /** One site's trouble a test asked for (an office's ECDN peer down): its viewers' reliability
+   *  is held at `reliability` until `until`, while the session's own score carries on. */
+  siteIncidents?: Map<number, { reliability: number; until: number }>
   cdnTraffic: number
   ecdnTraffic: number
   ecdnShare: number
@@ -139,6 +142,24 @@ export class World {
     }
     session.forcedIncident = { drop: options.drop, until: this.now + options.minutes * 60_000 }
     session.reliability = clamp(session.baselineReliability - options.drop, 0, 100)
+  }
+
+  /** From now on, for `minutes`, the viewers of `siteCode` in this session watch at `reliability`
+   *  (0–100); the session's own reliabilityScore is left as it is. */
+  siteIncident(id: string, siteCode: number, options: { reliability: number; minutes: number }): void {
+    const session = this.find(id)
+    if (!session) throw new Error(`no simulated session ${id}`)
+    if (!(options.reliability >= 0 && options.reliability <= 100) || !(options.minutes > 0)) {
+      throw new Error('a site incident needs a reliability from 0 to 100 and a positive number of minutes')
+    }
+    session.siteIncidents ??= new Map()
+    session.siteIncidents.set(siteCode, { reliability: options.reliability, until: this.now + options.minutes * 60_000 })
+  }
+
+  /** The reliability a viewer of `siteCode` watches at now: its site's incident's, or the session's. */
+  viewerReliability(session: SimSession, siteCode: number): number {
+    const hit = session.siteIncidents?.get(siteCode)
+    return hit && this.now < hit.until ? hit.reliability : session.reliability
   }
 
   /** Ends a forced incident now: reliability climbs back to its baseline. */

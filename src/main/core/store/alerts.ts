@@ -14,6 +14,8 @@ export interface OpenAlert {
   id: number
   rule: AlertRuleId
   eventSessionId: string | null
+  /** The site a site alert is about; null for the others. */
+  site: string | null
   state: OpenState
   severity: AlertSeverity
   streak: number
@@ -23,8 +25,9 @@ export interface OpenAlert {
   stateBeforeMute: OpenState | null
 }
 
-/** One alert's identity: its rule and its session (none for a connection-wide one). */
-export const alertKey = (rule: AlertRuleId, eventSessionId: string | null): string => `${rule}\u001f${eventSessionId ?? ''}`
+/** One alert's identity: its rule, its session (none for a connection-wide one) and its site (a site alert's). */
+export const alertKey = (rule: AlertRuleId, eventSessionId: string | null, site: string | null = null): string =>
+  `${rule}\u001f${eventSessionId ?? ''}\u001f${site ?? ''}`
 
 interface AlertRow {
   id: number
@@ -33,6 +36,8 @@ interface AlertRow {
   connection_name: string
   event_session_id: string | null
   event_name: string | null
+  site: string | null
+  site_name: string | null
   state: AlertState
   severity: AlertSeverity
   summary: string
@@ -45,8 +50,9 @@ interface AlertRow {
 }
 
 const SELECT_ALERT = `
-  SELECT a.id, a.rule, a.connection_id, c.name AS connection_name, a.event_session_id, a.event_name, a.state,
-    a.severity, a.summary, a.opened_at, a.fired_at, a.resolved_at, a.snoozed_until, a.snooze_session_end, a.streak
+  SELECT a.id, a.rule, a.connection_id, c.name AS connection_name, a.event_session_id, a.event_name, a.site,
+    (SELECT sn.name FROM site_names sn WHERE a.site GLOB '[0-9]*' AND sn.code = CAST(a.site AS REAL)) AS site_name,
+    a.state, a.severity, a.summary, a.opened_at, a.fired_at, a.resolved_at, a.snoozed_until, a.snooze_session_end, a.streak
   FROM alerts a JOIN connections c ON c.id = a.connection_id`
 
 export class AlertNotFoundError extends Error {
@@ -71,6 +77,7 @@ export function openAlerts(db: Db, connectionId: string): OpenAlert[] {
     id: r.id,
     rule: r.rule,
     eventSessionId: r.event_session_id,
+    site: r.site,
     state: r.state as OpenState,
     severity: r.severity,
     streak: r.streak,
@@ -88,26 +95,36 @@ export function openAlerts(db: Db, connectionId: string): OpenAlert[] {
 export function lastResolvedTimes(db: Db, connectionId: string, since: number): Map<string, number> {
   const rows = statement(
     db,
-    `SELECT a.rule, a.event_session_id AS sessionId, MAX(a.resolved_at) AS at FROM alerts a
+    `SELECT a.rule, a.event_session_id AS sessionId, a.site, MAX(a.resolved_at) AS at FROM alerts a
      WHERE a.connection_id = ? AND a.resolved_at >= ?
        AND EXISTS (SELECT 1 FROM alert_transitions t WHERE t.alert_id = a.id AND t.state = 'resolved' AND t.note = 'recovered')
-     GROUP BY a.rule, a.event_session_id`
-  ).all(connectionId, since) as { rule: AlertRuleId; sessionId: string | null; at: number }[]
-  return new Map(rows.map((r) => [alertKey(r.rule, r.sessionId), r.at]))
+     GROUP BY a.rule, a.event_session_id, a.site`
+  ).all(connectionId, since) as { rule: AlertRuleId; sessionId: string | null; site: string | null; at: number }[]
+  return new Map(rows.map((r) => [alertKey(r.rule, r.sessionId, r.site), r.at]))
 }
 
 /** A new alert (pending or firing) with its first transition; its id. */
 export function insertAlert(
   db: Db,
   connectionId: string,
-  a: { rule: AlertRuleId; eventSessionId: string | null; eventName: string | null; state: 'pending' | 'firing'; severity: AlertSeverity; summary: string; value: number; streak: number },
+  a: {
+    rule: AlertRuleId
+    eventSessionId: string | null
+    eventName: string | null
+    site?: string | null
+    state: 'pending' | 'firing'
+    severity: AlertSeverity
+    summary: string
+    value: number
+    streak: number
+  },
   now: number
 ): number {
   const { lastInsertRowid } = statement(
     db,
-    `INSERT INTO alerts (rule, connection_id, event_session_id, event_name, state, severity, summary, opened_at, fired_at, streak)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-  ).run(a.rule, connectionId, a.eventSessionId, a.eventName, a.state, a.severity, a.summary, now, a.state === 'firing' ? now : null, a.streak)
+    `INSERT INTO alerts (rule, connection_id, event_session_id, event_name, site, state, severity, summary, opened_at, fired_at, streak)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+  ).run(a.rule, connectionId, a.eventSessionId, a.eventName, a.site ?? null, a.state, a.severity, a.summary, now, a.state === 'firing' ? now : null, a.streak)
   const id = Number(lastInsertRowid)
   addTransition(db, id, now, a.state, a.severity, a.value, null)
   return id
@@ -225,6 +242,8 @@ function toAlert(db: Db, r: AlertRow): Alert {
     connectionName: r.connection_name,
     eventSessionId: r.event_session_id,
     eventName: r.event_name,
+    site: r.site,
+    siteName: r.site_name,
     state: r.state,
     severity: r.severity,
     summary: r.summary,
@@ -339,4 +358,18 @@ export function pauseNotifications(db: Db, minutes: number, now: number): void {
       'INSERT INTO notification_pause (id, until) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET until = excluded.until'
     ).run(now + minutes * 60_000)
   }
+}
+
+/** A session's open site alerts, by site: the drill-down's site breakdown flags those sites. */
+export function openSiteAlerts(
+  db: Db,
+  connectionId: string,
+  eventSessionId: string
+): Map<string, { id: number; state: string; severity: AlertSeverity; summary: string }> {
+  const rows = statement(
+    db,
+    `SELECT id, site, state, severity, summary FROM alerts
+     WHERE connection_id = ? AND event_session_id = ? AND rule = 'site-reliability' AND resolved_at IS NULL AND state <> 'pending'`
+  ).all(connectionId, eventSessionId) as { id: number; site: string; state: string; severity: AlertSeverity; summary: string }[]
+  return new Map(rows.map(({ site, ...alert }) => [site, alert]))
 }

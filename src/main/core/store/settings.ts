@@ -109,7 +109,7 @@ export function getAlertRules(db: Db): AlertRules {
   return readSettings(db, ALERT_RULES_KEY, AlertRulesSchema, DEFAULT_ALERT_RULES)
 }
 
-export function setAlertRules(db: Db, rules: AlertRules): AlertRules {
+export function setAlertRules(db: Db, rules: Partial<AlertRules>): AlertRules {
   return writeSettings(db, ALERT_RULES_KEY, AlertRulesSchema, getAlertRules(db), rules)
 }
 

@@ -25,7 +25,8 @@ const RULE_WORDS: Record<Alert['rule'], string> = {
   'reliability-below': 'Reliability below level',
   'reliability-falling': 'Reliability falling',
   'viewers-dropping': 'Viewers dropping',
-  'monitor-blind': 'Cannot reach the service'
+  'monitor-blind': 'Cannot reach the service',
+  'site-reliability': 'A site below level'
 }
 const EVENT_WORDS: Record<WebhookEvent, string> = { fired: 'Fired', resolved: 'Resolved', acknowledged: 'Acknowledged' }
 

@@ -55,7 +55,7 @@ function eventOf(db: Db, alert: Alert, event: WebhookEvent, key: string): AlertE
     value,
     level: levelOf(db, alert),
     note: event === 'acknowledged' ? (transition?.note ?? null) : null,
-    site: null
+    site: alert.site === null ? null : alert.siteName ? `${alert.site} · ${alert.siteName}` : alert.site
   }
 }
 
@@ -74,5 +74,7 @@ function levelOf(db: Db, alert: Alert): number | null {
       return rules.viewersDropping.percent
     case 'monitor-blind':
       return rules.monitorBlind.minutes
+    case 'site-reliability':
+      return alert.severity === 'critical' ? rules.siteReliability.criticalBelow : rules.siteReliability.warningBelow
   }
 }

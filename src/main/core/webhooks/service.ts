@@ -118,6 +118,8 @@ function testEvent(now: number): AlertEvent {
       connectionName: 'Eventwatch test',
       eventSessionId: 'test-session',
       eventName: 'Test message from Eventwatch (no action needed)',
+      site: null,
+      siteName: null,
       state: 'firing',
       severity: 'critical',
       summary: 'Reliability 86.2, below the critical level 90 (a test)',

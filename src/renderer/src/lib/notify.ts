@@ -54,7 +54,8 @@ const RULE_SHORT: Record<Alert['rule'], string> = {
   'reliability-below': 'reliability below level',
   'reliability-falling': 'reliability falling',
   'viewers-dropping': 'viewers dropping',
-  'monitor-blind': 'cannot reach the service'
+  'monitor-blind': 'cannot reach the service',
+  'site-reliability': 'a site below level'
 }
 
 const place = (a: Alert): string => a.eventName ?? (a.eventSessionId ? `Session ${a.eventSessionId}` : a.connectionName)

@@ -12,7 +12,8 @@ import { viewerListSummary } from './010-viewer-list-summary'
 import { siteNames } from './011-site-names'
 import { connectionNetwork } from './012-connection-network'
 import { webhooks } from './013-webhooks'
+import { siteAlerts } from './014-site-alerts'
 import type { Migration } from './types'
 
 export const migrations: readonly Migration[] = [initial, connectionsViewersDiagnostics, cacheComplete, viewerIntegerKeys, searchContentId, sessionSearchText, alerts,
-  connectionReliabilityScale, stagedViewerLists, viewerListSummary, siteNames, connectionNetwork, webhooks]
+  connectionReliabilityScale, stagedViewerLists, viewerListSummary, siteNames, connectionNetwork, webhooks, siteAlerts]

@@ -6,7 +6,8 @@ export const RULE_NAME: Record<AlertRuleId, string> = {
   'reliability-below': 'Reliability below level',
   'reliability-falling': 'Reliability falling',
   'viewers-dropping': 'Viewers dropping',
-  'monitor-blind': 'Cannot reach the service'
+  'monitor-blind': 'Cannot reach the service',
+  'site-reliability': 'A site below level'
 }
 
 export const SEVERITY_ICON: Record<AlertSeverity, string> = { warning: '▲', critical: '✖' }
@@ -89,6 +90,8 @@ export function formatRuleValue(rule: AlertRuleId, value: number | null): string
       return `viewers fell ${Math.abs(value).toFixed(0)}%`
     case 'monitor-blind':
       return `${value.toFixed(1)} min without a poll`
+    case 'site-reliability':
+      return `site reliability ${value.toFixed(1)}`
   }
 }
 

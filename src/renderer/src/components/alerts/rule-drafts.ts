@@ -54,6 +54,20 @@ export const RULE_FORMS: RuleForm[] = [
     ]
   },
   {
+    key: 'siteReliability',
+    title: 'A site below level',
+    about: 'One site’s viewers (an office) under these levels while the session itself is at or above its warning level.',
+    fields: [
+      { key: 'warningBelow', label: 'Warning below', unit: 'points', hint: 'A site’s mean reliability, 0–100.' },
+      { key: 'criticalBelow', label: 'Critical below', unit: 'points' },
+      { key: 'minimumViewers', label: 'Sites of at least', unit: 'viewers', hint: 'A smaller site is not judged.' },
+      { key: 'recoveryMargin', label: 'Clears above level +', unit: 'points' },
+      { key: 'pendingPolls', label: 'Fires after', unit: 'lists', hint: 'Viewer lists in a row (one a minute by default).' },
+      { key: 'recoveryPolls', label: 'Clears after', unit: 'lists' },
+      { key: 'cooldownMinutes', label: 'Quiet for', unit: 'minutes', hint: 'After it clears, before it may fire again.' }
+    ]
+  },
+  {
     key: 'monitorBlind',
     title: 'Cannot reach the service',
     about: 'No successful poll of a connection for a while: one alert for the connection, its sessions’ alerts held back.',
@@ -94,7 +108,7 @@ export function sameRules(edited: EditedRules, saved: AlertRules): boolean {
   )
 }
 
-const UNIT_WORD: Record<string, string> = { polls: 'poll', minutes: 'minute', points: 'point', viewers: 'viewer' }
+const UNIT_WORD: Record<string, string> = { polls: 'poll', lists: 'list', minutes: 'minute', points: 'point', viewers: 'viewer' }
 
 /** Per rule, per field, the first problem in words ("must be at least 1 poll"). */
 export function ruleIssues(edited: EditedRules): Record<RuleKey, Record<string, string>> {
