@@ -48,6 +48,11 @@ export const AlertRulesSchema = z.object({
     criticalBelow: z.number().min(0).max(100),
     recoveryMargin: z.number().min(0).max(50)
   }).refine((r) => r.criticalBelow < r.warningBelow, { message: 'the critical level must be below the warning level', path: ['criticalBelow'] }),
+  /** An unacknowledged critical is announced again every `everyMinutes` while it fires (off by default). */
+  repeatCritical: z.object({
+    enabled: z.boolean(),
+    everyMinutes: z.number().min(1).max(1440)
+  }),
   /** 4. No successful poll of a connection for longer than `minutes`; holds back per-session alerts. */
   monitorBlind: z.object({
     enabled: z.boolean(),
@@ -61,6 +66,7 @@ export const DEFAULT_ALERT_RULES: AlertRules = {
   reliabilityFalling: { enabled: true, points: 5, windowMinutes: 5, pendingPolls: 1, recoveryPolls: 2, cooldownMinutes: 10 },
   viewersDropping: { enabled: true, percent: 30, windowMinutes: 2, minimumViewers: 50, pendingPolls: 1, recoveryPolls: 2, cooldownMinutes: 10 },
   monitorBlind: { enabled: true, minutes: 2 },
+  repeatCritical: { enabled: false, everyMinutes: 15 },
   siteReliability: {
     enabled: true,
     minimumViewers: 20,
@@ -207,7 +213,9 @@ export const AlertsChangedSchema = z.object({
   /** Of the changed ones, those that began firing in this evaluation, and those that resolved:
    *  what notifications announce, grouped. */
   fired: z.array(AlertSchema),
-  resolved: z.array(AlertSchema)
+  resolved: z.array(AlertSchema),
+  /** Criticals still firing, unacknowledged, announced again (Settings → Alerts → Repeat). */
+  repeated: z.array(AlertSchema)
 })
 export type AlertsChanged = z.infer<typeof AlertsChangedSchema>
 

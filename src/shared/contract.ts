@@ -52,7 +52,8 @@ const StrictAlertRules = z.strictObject({
   viewersDropping: AlertRulesSchema.shape.viewersDropping.strict(),
   monitorBlind: AlertRulesSchema.shape.monitorBlind.strict(),
   // Newer than the others: a save that does not know it leaves it as it was.
-  siteReliability: AlertRulesSchema.shape.siteReliability.strict().optional()
+  siteReliability: AlertRulesSchema.shape.siteReliability.strict().optional(),
+  repeatCritical: AlertRulesSchema.shape.repeatCritical.strict().optional()
 })
 export const requests = {
   getStatus: { args: NoArgs, result: StatusSchema },

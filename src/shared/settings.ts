@@ -67,7 +67,9 @@ export const DisplaySettingsSchema = z.object({
   /** The unit of cdnTraffic / ecdnTraffic (sessions and viewers). */
   trafficUnit: z.enum(['auto', 'bytes', 'kilobytes', 'megabytes']),
   /** The unit of a viewer's viewingTime / rebufferingTime. */
-  viewerTimeUnit: z.enum(['auto', 'seconds', 'milliseconds'])
+  viewerTimeUnit: z.enum(['auto', 'seconds', 'milliseconds']),
+  /** A sound with notifications of alerts firing (and repeated), on the desktop and in the browser host. */
+  alertSound: z.enum(['on', 'off'])
 })
 export type DisplaySettings = z.infer<typeof DisplaySettingsSchema>
 
@@ -75,7 +77,8 @@ export const DEFAULT_DISPLAY: DisplaySettings = Object.freeze({
   timeZone: 'local',
   theme: 'dark',
   trafficUnit: 'auto',
-  viewerTimeUnit: 'auto'
+  viewerTimeUnit: 'auto',
+  alertSound: 'on'
 })
 
 /** The desktop app's own ways (stored with the rest; only the desktop face acts on them). */

@@ -90,7 +90,7 @@ const SETTINGS = {
   cadences: { discoverySeconds: 30, detailSeconds: 15, viewersSeconds: 60 },
   retention: { snapshotsDays: 90, viewerListsDays: 90, sessionsDays: null, alertsDays: 365 },
   thresholds: { warning: 95, critical: 90 },
-  display: { timeZone: 'local', theme: 'dark', trafficUnit: 'auto', viewerTimeUnit: 'auto' } as const,
+  display: { timeZone: 'local', theme: 'dark', trafficUnit: 'auto', viewerTimeUnit: 'auto', alertSound: 'on' } as const,
   alertRules: DEFAULT_ALERT_RULES,
   desktop: { startAtLogin: false },
   units: {
@@ -178,7 +178,7 @@ describe('contract', () => {
   })
 
   it('pushes alerts with their situation and live rows with their keys, refusing the old count-only shapes', () => {
-    const alertsPush = { situation: SITUATION, changed: [], removed: [7], fired: [], resolved: [] }
+    const alertsPush = { situation: SITUATION, changed: [], removed: [7], fired: [], resolved: [], repeated: [] }
     expect(events.alertsChanged.safeParse(alertsPush).success).toBe(true)
     expect(events.alertsChanged.safeParse({ fired: [], resolved: [], firing: 0, tray: 'ok' }).success).toBe(false)
     const sessionsPush = {

@@ -56,6 +56,16 @@ export function firedText(alerts: readonly Alert[]): NotificationText {
   return { title: `${alerts.length} alerts: ${subjects(alerts)}`, body: lines(alerts, alertHeadline), target }
 }
 
+/** Criticals still firing that nobody acknowledged, announced again (Settings → Alerts → Repeat). */
+export function repeatedText(alerts: readonly Alert[]): NotificationText {
+  const target = alertsTarget(alerts)
+  if (alerts.length === 1) {
+    const alert = alerts[0]!
+    return { title: `Still firing: ${alertHeadline(alert)}`, body: `Not acknowledged. ${alert.summary}`, target }
+  }
+  return { title: `${alerts.length} criticals still firing, not acknowledged`, body: lines(alerts, alertHeadline), target }
+}
+
 /** One quieter notification for every alert that resolved in one evaluation. */
 export function resolvedText(alerts: readonly Alert[]): NotificationText {
   const target = alertsTarget(alerts)

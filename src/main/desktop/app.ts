@@ -8,6 +8,7 @@ import { app, BrowserWindow, dialog, ipcMain, net, Notification, screen, session
 import { startAppCore } from '../core/app/start'
 import { setDefaultFetch } from '../core/net/connection-fetch'
 import type { AlertsChanged } from '../../shared/alerts'
+import type { AppSettings } from '../../shared/settings'
 import type { AppCore } from '../core/app/types'
 import { applyAppIdentity } from './app-identity'
 import { keepRunningOnClose } from './close-to-tray'
@@ -215,13 +216,20 @@ export function startDesktop(options: DesktopOptions = {}): void {
     // Started at login: the tray watches, the window waits to be asked for (not without a tray).
     if (!(tray && startedHidden(process.argv, platform))) openWindow(started)
     stopLoginItem = keepLoginItem(started, currentPlace(platform))
+    // Settings → Display → Sound with alerts, as last saved (every face follows settingsChanged).
+    let sound = true
+    void started.dispatch('getSettings', {}).then((result) => {
+      if (result.ok) sound = (result.value as AppSettings | undefined)?.display?.alertSound !== 'off'
+    })
     const notifier = createAlertNotifier({
       open: showWindow,
       isWindowFocused,
-      now
+      now,
+      sound: () => sound
     })
     stopNotifying = started.onEvent((name, payload) => {
       if (name === 'alertsChanged') notifier.onAlertsChanged(payload as AlertsChanged)
+      if (name === 'settingsChanged') sound = (payload as AppSettings).display?.alertSound !== 'off'
     })
 
     // macOS: clicking the dock icon brings the window back.

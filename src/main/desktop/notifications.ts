@@ -13,7 +13,7 @@
 // can stop worrying, without a sound.
 import { Notification } from 'electron'
 import { notificationsPaused, type AlertsChanged } from '../../shared/alerts'
-import { firedText, resolvedText } from './alert-text'
+import { firedText, repeatedText, resolvedText } from './alert-text'
 import type { NotificationText } from './alert-text'
 import type { AppTarget } from '../../shared/deep-link'
 
@@ -23,6 +23,8 @@ export interface AlertNotifierDeps {
   isWindowFocused(): boolean
   /** Milliseconds since the epoch (for the notification pause's end). */
   now(): number
+  /** Settings → Display → Sound with alerts: whether alerts firing and repeated make a sound. */
+  sound?(): boolean
 }
 
 export interface AlertNotifier {
@@ -65,7 +67,9 @@ export function createAlertNotifier(deps: AlertNotifierDeps): AlertNotifier {
       const { pollingPaused, notificationsPausedUntil } = change.situation
       if (pollingPaused || notificationsPaused(notificationsPausedUntil, deps.now())) return
       try {
-        if (change.fired.length > 0) show(firedText(change.fired), false)
+        const silent = deps.sound?.() === false
+        if (change.fired.length > 0) show(firedText(change.fired), silent)
+        if (change.repeated.length > 0) show(repeatedText(change.repeated), silent)
         if (change.resolved.length > 0 && !deps.isWindowFocused()) show(resolvedText(change.resolved), true)
       } catch (error) {
         // A notification that cannot be shown must not break the event stream.

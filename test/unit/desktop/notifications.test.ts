@@ -9,12 +9,13 @@ import { AT, alert, change, situation } from './alert-fixtures'
 
 const NOW = Date.parse(AT)
 
-function setup(overrides: { focused?: boolean } = {}) {
+function setup(overrides: { focused?: boolean; sound?: boolean } = {}) {
   const open = vi.fn()
   const notifier = createAlertNotifier({
     open,
     isWindowFocused: () => overrides.focused ?? false,
-    now: () => NOW
+    now: () => NOW,
+    sound: () => overrides.sound ?? true
   })
   return { open, notifier }
 }
@@ -38,6 +39,17 @@ describe('alert notifications', () => {
     const shown = Notification.instances[0]!
     expect(shown.options).toMatchObject({ title: '3 alerts: Town Hall, Launch, …', silent: false, urgency: 'normal' })
     expect(shown.show).toHaveBeenCalledTimes(1)
+  })
+
+  it('announces again a critical nobody acknowledged, with a sound unless the setting is off', () => {
+    for (const sound of [true, false]) {
+      resetFakeElectron()
+      const { notifier } = setup({ sound })
+      notifier.onAlertsChanged(change({ situation: situation({ open: [{ state: 'firing', severity: 'critical', n: 1 }] }), repeated: [alert({ id: 1 })] }))
+      expect(Notification.instances).toHaveLength(1)
+      expect(Notification.instances[0]!.options).toMatchObject({ title: 'Still firing: Reliability critical: Town Hall', silent: !sound })
+      expect(Notification.instances[0]!.options.body).toMatch(/^Not acknowledged\. /)
+    }
   })
 
   it('shows nothing for an evaluation without fired or resolved alerts', () => {

@@ -14,7 +14,8 @@ const push = (revision: number, changed: Alert[], removed: number[] = []): Alert
   changed,
   removed,
   fired: [],
-  resolved: []
+  resolved: [],
+  repeated: []
 })
 const answering = (alerts: Alert[], revision: number) =>
   new FakeClient().answer('listAlerts', () => ok({ alerts, situation: situationOf({ revision }) }))

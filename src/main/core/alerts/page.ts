@@ -39,5 +39,5 @@ export function alertsChanged(db: Db, change: Applied, situation: AlertSituation
   const changed = getAlerts(db, change.changed)
   const byId = new Map(changed.map((a) => [a.id, a]))
   const pick = (ids: number[]) => ids.flatMap((id) => byId.get(id) ?? [])
-  return { situation, changed, removed: change.removed, fired: pick(change.fired), resolved: pick(change.resolved) }
+  return { situation, changed, removed: change.removed, fired: pick(change.fired), resolved: pick(change.resolved), repeated: [] }
 }

@@ -9,6 +9,9 @@ import { nothingApplied, type Applied } from '../alerts/apply'
 import type { Db } from '../store/db'
 import type { EventHub } from './event-hub'
 import { LiveBoard } from './live-board'
+import { CriticalRepeats } from '../alerts/repeat'
+import { firingCriticals, getAlerts } from '../store/alerts'
+import { getAlertRules } from '../store/settings'
 
 export interface MonitorDeps {
   clock: () => number
@@ -23,6 +26,7 @@ export class Monitor {
   readonly evaluator: AlertEvaluator
   readonly board: LiveBoard
   private alertRevision = 0
+  private readonly repeats = new CriticalRepeats()
   /** The unconfirmed connections as last pushed: a change of them changes the situation. */
   private unconfirmedPushed = '[]'
 
@@ -70,6 +74,18 @@ export class Monitor {
     } finally {
       this.board.publish()
     }
+  }
+
+  /** Announces again the criticals nobody acknowledged, when their period has come round
+   *  (called on the pollers' clock tick). */
+  repeatTick(): void {
+    const rule = getAlertRules(this.db).repeatCritical
+    if (!rule.enabled) return this.repeats.clear()
+    const ids = this.repeats.due(firingCriticals(this.db), rule.everyMinutes * 60_000, this.deps.clock())
+    if (ids.length === 0) return
+    this.alertRevision++
+    const situation = this.situation()
+    this.hub.emit('alertsChanged', { situation, changed: [], removed: [], fired: [], resolved: [], repeated: getAlerts(this.db, ids) })
   }
 
   /** Pushes the alerts that changed (possibly none: a pause changes only the situation). */

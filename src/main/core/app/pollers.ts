@@ -98,6 +98,11 @@ export class PollerGroup {
     this.stopBlindClock?.()
     this.stopBlindClock = startBlindClock(this.options.timers ?? realTimers, () => {
       for (const { source, poller } of this.running) if (!poller.isPaused) afterWork(source, poller)
+      try {
+        this.monitor.repeatTick()
+      } catch (error) {
+        console.error('eventwatch: repeating critical alerts failed', error)
+      }
     })
   }
 

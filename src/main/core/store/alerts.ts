@@ -373,3 +373,12 @@ export function openSiteAlerts(
   ).all(connectionId, eventSessionId) as { id: number; site: string; state: string; severity: AlertSeverity; summary: string }[]
   return new Map(rows.map(({ site, ...alert }) => [site, alert]))
 }
+
+/** Alerts firing critical, unacknowledged (and not snoozed or muted), with when they fired. */
+export function firingCriticals(db: Db): { id: number; firedAt: number }[] {
+  return statement(
+    db,
+    `SELECT id, fired_at AS firedAt FROM alerts
+     WHERE resolved_at IS NULL AND state = 'firing' AND severity = 'critical' AND fired_at IS NOT NULL`
+  ).all() as { id: number; firedAt: number }[]
+}

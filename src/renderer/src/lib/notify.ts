@@ -20,6 +20,8 @@ export interface NotifyContext {
   desktop: boolean
   permission: PermissionState
   pageHidden: boolean
+  /** Settings → Display → Sound with alerts. */
+  sound?: boolean
 }
 
 /** Where a click leads: the same targets the desktop's tray and notifications use. */
@@ -63,7 +65,7 @@ const place = (a: Alert): string => a.eventName ?? (a.eventSessionId ? `Session 
 /** At most this many names in a grouped body; the rest are counted. */
 const MAX_LINES = 4
 
-function group(alerts: readonly Alert[], verb: 'fired' | 'resolved'): { title: string; body: string } {
+function group(alerts: readonly Alert[], verb: 'fired' | 'resolved' | 'repeated'): { title: string; body: string } {
   const first = alerts[0]!
   // An alert ended by something else than recovery (its connection no longer polled…) says so.
   const ended = (a: Alert) => endWords({ state: 'resolved', endReason: a.endReason })
@@ -72,13 +74,18 @@ function group(alerts: readonly Alert[], verb: 'fired' | 'resolved'): { title: s
     const end = ended(first)
     const severity = verb === 'resolved' ? (end?.word ?? 'Resolved') : first.severity === 'critical' ? 'Critical' : 'Warning'
     const why = verb === 'resolved' && end?.word === 'Ended' ? `${end.text}. ` : ''
-    return { title: `${mark(first)} ${severity}: ${place(first)}`, body: `${why}${first.summary}` }
+    const still = verb === 'repeated' ? 'Still firing, not acknowledged — ' : ''
+    return { title: `${mark(first)} ${severity}: ${place(first)}`, body: `${why}${still}${first.summary}` }
   }
   const critical = alerts.some((a) => a.severity === 'critical')
   const lines = alerts.slice(0, MAX_LINES).map((a) => `${mark(a)} ${place(a)}: ${RULE_SHORT[a.rule]}`)
   if (alerts.length > MAX_LINES) lines.push(`and ${alerts.length - MAX_LINES} more`)
   const title =
-    verb === 'resolved' ? `✓ ${alerts.length} alerts resolved` : `${critical ? '✖' : '▲'} ${alerts.length} alerts`
+    verb === 'resolved'
+      ? `✓ ${alerts.length} alerts resolved`
+      : verb === 'repeated'
+        ? `✖ ${alerts.length} criticals still firing, not acknowledged`
+        : `${critical ? '✖' : '▲'} ${alerts.length} alerts`
   return { title, body: lines.join('\n') }
 }
 
@@ -87,8 +94,14 @@ export function planNotification(change: AlertsChanged, ctx: NotifyContext): Not
   if (ctx.desktop || ctx.permission !== 'granted' || notificationsPaused(change.situation.notificationsPausedUntil, ctx.now)) return null
   // Only alerts that really fire now: a muted or snoozed one must stay quiet.
   const fired = change.fired.filter((a) => a.state === 'firing')
+  const silent = ctx.sound === false
   if (fired.length > 0) {
-    return { ...group(fired, 'fired'), tag: `fired:${fired.map((a) => a.id).join(',')}`, silent: false, target: alertsTarget(fired) }
+    return { ...group(fired, 'fired'), tag: `fired:${fired.map((a) => a.id).join(',')}`, silent, target: alertsTarget(fired) }
+  }
+  if (change.repeated.length > 0) {
+    const repeated = change.repeated
+    const tag = `repeated:${repeated.map((a) => a.id).join(',')}:${change.situation.revision}`
+    return { ...group(repeated, 'repeated'), tag, silent, target: alertsTarget(repeated) }
   }
   if (change.resolved.length > 0 && ctx.pageHidden) {
     const resolved = change.resolved
@@ -100,4 +113,11 @@ export function planNotification(change: AlertsChanged, ctx: NotifyContext): Not
     }
   }
   return null
+}
+
+/** Whether this push plays the page's alert sound: a critical firing or repeated, sound on, not
+ *  paused. The desktop's OS notifications make their own sound. */
+export function playsSound(change: AlertsChanged, ctx: Pick<NotifyContext, 'now' | 'desktop' | 'sound'>): boolean {
+  if (ctx.desktop || ctx.sound === false || notificationsPaused(change.situation.notificationsPausedUntil, ctx.now)) return false
+  return change.fired.some((a) => a.state === 'firing' && a.severity === 'critical') || change.repeated.length > 0
 }

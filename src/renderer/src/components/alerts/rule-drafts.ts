@@ -68,6 +68,12 @@ export const RULE_FORMS: RuleForm[] = [
     ]
   },
   {
+    key: 'repeatCritical',
+    title: 'Repeat unacknowledged criticals',
+    about: 'A critical alert nobody has acknowledged is notified again while it fires (off by default).',
+    fields: [{ key: 'everyMinutes', label: 'Every', unit: 'minutes' }]
+  },
+  {
     key: 'monitorBlind',
     title: 'Cannot reach the service',
     about: 'No successful poll of a connection for a while: one alert for the connection, its sessions’ alerts held back.',

@@ -9,7 +9,9 @@ import type { Alert, AlertsChanged, AlertsPage, AlertSituation, SnoozeChoice } f
 import type { AppClient } from '../../../../shared/client'
 import type { Result } from '../../../../shared/result'
 import { ALERT_HISTORY_MS, patchAlerts } from '../alert-situation'
-import { planNotification, type NotifyTarget, type PermissionState } from '../notify'
+import { planNotification, playsSound, type NotifyTarget, type PermissionState } from '../notify'
+import { playAlertSound } from '../alert-sound'
+import { display } from './display.svelte'
 
 const readPermission = (): PermissionState =>
   typeof Notification === 'undefined' ? 'unsupported' : (Notification.permission as PermissionState)
@@ -146,12 +148,15 @@ export class AlertsStore {
 
   private notify(change: AlertsChanged, onClick: (target: NotifyTarget) => void): void {
     this.permission = readPermission()
-    const plan = planNotification(change, {
+    const context = {
       now: this.now(),
       desktop: this.desktop,
       permission: this.permission,
-      pageHidden: typeof document !== 'undefined' && document.visibilityState === 'hidden'
-    })
+      pageHidden: typeof document !== 'undefined' && document.visibilityState === 'hidden',
+      sound: display.alertSound
+    }
+    if (playsSound(change, context)) playAlertSound()
+    const plan = planNotification(change, context)
     if (!plan) return
     try {
       const shown = new Notification(plan.title, { body: plan.body, tag: plan.tag, silent: plan.silent })

@@ -32,6 +32,11 @@ export class DisplayStore {
   }
 
   /** The IANA zone to format in: undefined means the machine's own. */
+  /** Whether alerts firing (and repeated) come with a sound (Settings → Display). */
+  get alertSound(): boolean {
+    return this.display.alertSound !== 'off'
+  }
+
   get timeZone(): string | undefined {
     return this.display.timeZone === 'utc' ? 'UTC' : undefined
   }
