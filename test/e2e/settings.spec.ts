@@ -54,16 +54,16 @@ test('a cadence too short is explained, cannot be saved, and a valid one survive
 test('a critical level at or above the warning level is refused in words', async ({ page }) => {
   await openSettings(page)
   const save = page.getByRole('button', { name: 'Save reliability levels' })
-  await page.getByLabel('Warning below').fill('90')
-  await page.getByLabel('Critical below').fill('92')
+  await page.getByLabel('Warning below', { exact: true }).fill('90')
+  await page.getByLabel('Critical below', { exact: true }).fill('92')
   await expect(page.locator('#threshold-critical-issue')).toHaveText(/the critical level must be below the warning level/)
   await expect(save).toBeDisabled()
-  await page.getByLabel('Critical below').fill('80')
+  await page.getByLabel('Critical below', { exact: true }).fill('80')
   await save.click()
   await expect(page.locator('#settings-levels')).toContainText('Saved.')
   await page.reload()
   await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click()
-  await expect(page.getByLabel('Critical below')).toHaveValue('80')
+  await expect(page.getByLabel('Critical below', { exact: true })).toHaveValue('80')
 })
 
 test('retention can keep a kind forever', async ({ page }) => {

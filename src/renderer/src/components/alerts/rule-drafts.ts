@@ -58,8 +58,8 @@ export const RULE_FORMS: RuleForm[] = [
     title: 'A site below level',
     about: 'One site’s viewers (an office) under these levels while the session itself is at or above its warning level.',
     fields: [
-      { key: 'warningBelow', label: 'Warning below', unit: 'points', hint: 'A site’s mean reliability, 0–100.' },
-      { key: 'criticalBelow', label: 'Critical below', unit: 'points' },
+      { key: 'warningBelow', label: 'Site warning below', unit: 'points', hint: 'A site’s mean reliability, 0–100.' },
+      { key: 'criticalBelow', label: 'Site critical below', unit: 'points' },
       { key: 'minimumViewers', label: 'Sites of at least', unit: 'viewers', hint: 'A smaller site is not judged.' },
       { key: 'recoveryMargin', label: 'Clears above level +', unit: 'points' },
       { key: 'pendingPolls', label: 'Fires after', unit: 'lists', hint: 'Viewer lists in a row (one a minute by default).' },
