@@ -17,6 +17,8 @@ export interface RuleForm {
   key: RuleKey
   title: string
   about: string
+  /** What "off" means, when it is not "this rule never fires". */
+  offWords?: string
   fields: RuleField[]
 }
 
@@ -71,6 +73,7 @@ export const RULE_FORMS: RuleForm[] = [
     key: 'repeatCritical',
     title: 'Repeat unacknowledged criticals',
     about: 'A critical alert nobody has acknowledged is notified again while it fires (off by default).',
+    offWords: 'a critical is notified once, when it fires.',
     fields: [{ key: 'everyMinutes', label: 'Every', unit: 'minutes' }]
   },
   {
