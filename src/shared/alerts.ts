@@ -174,6 +174,8 @@ export const AlertSituationSchema = z.object({
   pollingPaused: z.boolean(),
   /** Notifications paused until this instant (maintenance window), or null. */
   notificationsPausedUntil: Instant.nullable(),
+  /** The maintenance windows in force now, by name. */
+  maintenance: z.array(z.string()),
   tone: z.enum(SITUATION_TONES),
   tray: z.enum(TRAY_STATES),
   /** The situation in one line, the same words on every face: "2 firing (1 acknowledged) · 1 pending critical". */
@@ -215,7 +217,10 @@ export const AlertsChangedSchema = z.object({
   fired: z.array(AlertSchema),
   resolved: z.array(AlertSchema),
   /** Criticals still firing, unacknowledged, announced again (Settings → Alerts → Repeat). */
-  repeated: z.array(AlertSchema)
+  repeated: z.array(AlertSchema),
+  /** Alerts whose announcement a maintenance window held back (taken out of fired, resolved and
+   *  repeated): still recorded and shown, never notified nor sent to a webhook. */
+  silenced: z.array(z.object({ id: z.number(), window: z.string() }))
 })
 export type AlertsChanged = z.infer<typeof AlertsChangedSchema>
 

@@ -16,6 +16,7 @@ export const situationOf = (over: Partial<AlertSituation> = {}): AlertSituation 
   blind: [],
   pollingPaused: false,
   notificationsPausedUntil: null,
+  maintenance: [],
   tone: 'ok',
   tray: 'ok',
   headline: 'No alerts',

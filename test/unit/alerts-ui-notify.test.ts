@@ -31,7 +31,7 @@ function alert(id: number, over: Partial<Alert> = {}): Alert {
 const situation = (notificationsPausedUntil: string | null = null) => situationOf({ notificationsPausedUntil })
 
 function change(over: Partial<AlertsChanged> = {}): AlertsChanged {
-  return { situation: situation(), changed: [], removed: [], fired: [], resolved: [], repeated: [], ...over }
+  return { situation: situation(), changed: [], removed: [], fired: [], resolved: [], repeated: [], silenced: [], ...over }
 }
 
 const browser: NotifyContext = { now: NOW, desktop: false, permission: 'granted', pageHidden: false }

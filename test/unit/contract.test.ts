@@ -178,7 +178,7 @@ describe('contract', () => {
   })
 
   it('pushes alerts with their situation and live rows with their keys, refusing the old count-only shapes', () => {
-    const alertsPush = { situation: SITUATION, changed: [], removed: [7], fired: [], resolved: [], repeated: [] }
+    const alertsPush = { situation: SITUATION, changed: [], removed: [7], fired: [], resolved: [], repeated: [], silenced: [] }
     expect(events.alertsChanged.safeParse(alertsPush).success).toBe(true)
     expect(events.alertsChanged.safeParse({ fired: [], resolved: [], firing: 0, tray: 'ok' }).success).toBe(false)
     const sessionsPush = {

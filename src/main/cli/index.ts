@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander'
 import { registerConnections } from './commands/connections'
 import { registerWebhooks } from './commands/webhooks'
+import { registerMaintenance } from './commands/maintenance'
 import { registerExport } from './commands/export'
 import { registerReport } from './commands/report'
 import { registerSites } from './commands/sites'
@@ -24,6 +25,7 @@ export async function main(argv: string[]): Promise<void> {
   registerServe(program)
   registerConnections(program)
   registerWebhooks(program)
+  registerMaintenance(program)
   try {
     takeSecretFromEnvironment() // first, before anything could read or pass on the environment
     await program.parseAsync(argv)

@@ -42,7 +42,7 @@ export function situation(facts: Partial<Facts> = {}, revision = 1, now = Date.p
 }
 
 export function change(overrides: Partial<AlertsChanged> = {}): AlertsChanged {
-  return { situation: situation(), changed: [], removed: [], fired: [], resolved: [], repeated: [], ...overrides }
+  return { situation: situation(), changed: [], removed: [], fired: [], resolved: [], repeated: [], silenced: [], ...overrides }
 }
 
 export function sessionAlert(overrides: Partial<SessionAlert> = {}): SessionAlert {

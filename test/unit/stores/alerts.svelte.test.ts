@@ -11,7 +11,7 @@ const NOW = Date.parse('2026-03-01T12:00:00Z')
 const firing = (revision: number, n: number) =>
   situationOf({ revision, firing: n, worst: 'warning', tone: 'warning', tray: 'warning', headline: `${n} alerts firing` })
 const push = (revision: number, changed: Alert[], removed: number[] = [], over: Partial<AlertSituation> = {}): AlertsChanged => ({
-  situation: { ...firing(revision, changed.length), ...over }, changed, removed, fired: [], resolved: [], repeated: []
+  situation: { ...firing(revision, changed.length), ...over }, changed, removed, fired: [], resolved: [], repeated: [], silenced: []
 })
 const ids = (store: AlertsStore) => store.page?.map((a) => [a.id, a.state])
 

@@ -15,7 +15,8 @@ const push = (revision: number, changed: Alert[], removed: number[] = []): Alert
   removed,
   fired: [],
   resolved: [],
-  repeated: []
+  repeated: [],
+  silenced: []
 })
 const answering = (alerts: Alert[], revision: number) =>
   new FakeClient().answer('listAlerts', () => ok({ alerts, situation: situationOf({ revision }) }))

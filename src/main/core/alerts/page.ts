@@ -1,7 +1,9 @@
 // What the faces see of the alerts: the situation (read from the cache and the evaluator's
 // cooldowns), a page for the alerts view, and the `alertsChanged` push that carries both the
 // situation and every alert that changed, so no face has to ask again.
-import type { AlertsChanged, AlertsPage, AlertSituation } from '../../../shared/alerts'
+import type { Alert, AlertsChanged, AlertsPage, AlertSituation } from '../../../shared/alerts'
+import { contentIdOf, listMaintenance } from '../store/maintenance'
+import { inForce, silencingWindow } from './maintenance'
 import type { Db } from '../store/db'
 import type { CoolingCondition } from './evaluator'
 import { decideSituation, type UnconfirmedConnection } from './situation'
@@ -26,7 +28,8 @@ export function readSituation(db: Db, source: SituationSource, now: number): Ale
     blind: blindConnections(db),
     unconfirmed: source.unconfirmed(),
     pollingPaused: source.pollingPaused(),
-    notificationsPausedUntil: notificationsPausedUntil(db, now)
+    notificationsPausedUntil: notificationsPausedUntil(db, now),
+    maintenance: listMaintenance(db).filter((w) => inForce(w, now)).map((w) => w.name)
   })
 }
 
@@ -35,9 +38,27 @@ export function alertsPage(db: Db, query: AlertQuery, situation: AlertSituation,
 }
 
 /** One push for one evaluation or action: every alert that changed, so faces patch and group them. */
-export function alertsChanged(db: Db, change: Applied, situation: AlertSituation): AlertsChanged {
+export function alertsChanged(db: Db, change: Applied, situation: AlertSituation, now: number): AlertsChanged {
   const changed = getAlerts(db, change.changed)
   const byId = new Map(changed.map((a) => [a.id, a]))
   const pick = (ids: number[]) => ids.flatMap((id) => byId.get(id) ?? [])
-  return { situation, changed, removed: change.removed, fired: pick(change.fired), resolved: pick(change.resolved), repeated: [] }
+  return announce(db, { situation, changed, removed: change.removed, fired: pick(change.fired), resolved: pick(change.resolved), repeated: [] }, now)
+}
+
+/** Takes what a maintenance window silences out of the announcements, and says so. */
+export function announce(db: Db, push: Omit<AlertsChanged, 'silenced'>, now: number): AlertsChanged {
+  const windows = listMaintenance(db)
+  if (windows.length === 0) return { ...push, silenced: [] }
+  const silenced = new Map<number, string>()
+  const quiet = (alerts: Alert[]): Alert[] =>
+    alerts.filter((a) => {
+      const window = silencingWindow(windows, a, now, () => (a.eventSessionId === null ? null : contentIdOf(db, a.connectionId, a.eventSessionId)))
+      if (window !== null) silenced.set(a.id, window)
+      return window === null
+    })
+  const fired = quiet(push.fired)
+  const resolved = quiet(push.resolved)
+  const repeated = quiet(push.repeated)
+  quiet(push.changed) // acknowledgements come from `changed`: webhooks check `silenced` for them
+  return { ...push, fired, resolved, repeated, silenced: [...silenced].map(([id, window]) => ({ id, window })) }
 }

@@ -25,6 +25,8 @@ export interface SituationFacts {
   unconfirmed: readonly UnconfirmedConnection[]
   pollingPaused: boolean
   notificationsPausedUntil: number | null
+  /** Maintenance windows in force, by name (absent: none). */
+  maintenance?: readonly string[]
 }
 
 const worstOf = (severities: Iterable<AlertSeverity>): AlertSeverity | null => {
@@ -69,6 +71,8 @@ export function decideSituation(facts: SituationFacts): AlertSituation {
       .join(', ')
   if (names('connecting')) parts.push(`waiting for the first poll of ${names('connecting')}`)
   if (names('offline')) parts.push(`${names('offline')} offline`)
+  const maintenance = [...(facts.maintenance ?? [])]
+  if (maintenance.length > 0) parts.push(`maintenance: ${maintenance.join(', ')}`)
   const headline = capitalise(parts.join(' · '))
 
   return {
@@ -85,6 +89,7 @@ export function decideSituation(facts: SituationFacts): AlertSituation {
     blind: [...facts.blind],
     pollingPaused: facts.pollingPaused,
     notificationsPausedUntil: facts.notificationsPausedUntil === null ? null : new Date(facts.notificationsPausedUntil).toISOString(),
+    maintenance,
     tone,
     tray,
     headline

@@ -3,7 +3,7 @@
 // situation, then the live rows with their health and alert. Every face follows these pushes.
 import type { AlertSituation } from '../../../shared/alerts'
 import { AlertEvaluator, type Evaluation } from '../alerts/evaluator'
-import { alertsChanged, readSituation } from '../alerts/page'
+import { alertsChanged, announce, readSituation } from '../alerts/page'
 import type { UnconfirmedConnection } from '../alerts/situation'
 import { nothingApplied, type Applied } from '../alerts/apply'
 import type { Db } from '../store/db'
@@ -85,7 +85,8 @@ export class Monitor {
     if (ids.length === 0) return
     this.alertRevision++
     const situation = this.situation()
-    this.hub.emit('alertsChanged', { situation, changed: [], removed: [], fired: [], resolved: [], repeated: getAlerts(this.db, ids) })
+    const push = { situation, changed: [], removed: [], fired: [], resolved: [], repeated: getAlerts(this.db, ids) }
+    this.hub.emit('alertsChanged', announce(this.db, push, this.deps.clock()))
   }
 
   /** Pushes the alerts that changed (possibly none: a pause changes only the situation). */
@@ -93,7 +94,7 @@ export class Monitor {
     this.alertRevision++
     this.unconfirmedPushed = JSON.stringify(this.deps.unconfirmed())
     const situation = this.situation()
-    this.hub.emit('alertsChanged', alertsChanged(this.db, change, situation))
+    this.hub.emit('alertsChanged', alertsChanged(this.db, change, situation, this.deps.clock()))
     return situation
   }
 

@@ -13,13 +13,16 @@ import { enqueueDelivery, listWebhooks } from '../store/webhooks'
 import { bodyFor, type AlertEvent } from './bodies'
 
 /** The events an alertsChanged push carries, each once. */
-export function alertEventsOf(db: Db, change: Pick<AlertsChanged, 'fired' | 'resolved' | 'changed'>): AlertEvent[] {
+export function alertEventsOf(db: Db, change: Pick<AlertsChanged, 'fired' | 'resolved' | 'changed'> & { silenced?: AlertsChanged['silenced'] }): AlertEvent[] {
   const events: AlertEvent[] = []
+  // Fired and resolved come already without what a maintenance window holds back; an
+  // acknowledgement comes from `changed`, so it is checked here.
+  const silenced = new Set((change.silenced ?? []).map((s) => s.id))
   for (const alert of change.fired) events.push(eventOf(db, alert, 'fired', `alert:${alert.id}:fired`))
   for (const alert of change.resolved) events.push(eventOf(db, alert, 'resolved', `alert:${alert.id}:resolved`))
   for (const alert of change.changed) {
     const last = alert.transitions.at(-1)
-    if (alert.state === 'acknowledged' && last?.state === 'acknowledged') {
+    if (alert.state === 'acknowledged' && last?.state === 'acknowledged' && !silenced.has(alert.id)) {
       events.push(eventOf(db, alert, 'acknowledged', `alert:${alert.id}:acknowledged:${last.at}`))
     }
   }
@@ -27,7 +30,11 @@ export function alertEventsOf(db: Db, change: Pick<AlertsChanged, 'fired' | 'res
 }
 
 /** Queues every event for every webhook; returns how many deliveries were queued. */
-export function enqueueAlertEvents(db: Db, change: Pick<AlertsChanged, 'fired' | 'resolved' | 'changed'>, now: number): number {
+export function enqueueAlertEvents(
+  db: Db,
+  change: Pick<AlertsChanged, 'fired' | 'resolved' | 'changed'> & { silenced?: AlertsChanged['silenced'] },
+  now: number
+): number {
   if (notificationsPausedUntil(db, now) !== null) return 0
   const hooks = listWebhooks(db)
   if (hooks.length === 0) return 0
