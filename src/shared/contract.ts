@@ -40,6 +40,7 @@ import {
 } from './domain'
 import { Id, Instant } from './schema-parts'
 import { WebhookInputSchema, WebhookTestResultSchema, WebhookViewSchema } from './webhooks'
+import { MaintenanceInputSchema, MaintenanceWindowSchema } from './maintenance'
 import { SessionReportArgsSchema, SessionReportFileSchema, SessionStoryArgsSchema, SessionStorySchema } from './session-story'
 
 const NoArgs = z.object({}).strict()
@@ -102,6 +103,11 @@ export const requests = {
   },
   deleteWebhook: { args: z.object({ id: Id }).strict(), result: z.object({ deleted: z.boolean() }) },
   testWebhook: { args: z.object({ id: Id }).strict(), result: WebhookTestResultSchema },
+
+  /** Maintenance windows: planned silences (alerts recorded, not announced). */
+  listMaintenance: { args: NoArgs, result: z.array(MaintenanceWindowSchema) },
+  addMaintenance: { args: z.object({ window: MaintenanceInputSchema }).strict(), result: MaintenanceWindowSchema },
+  deleteMaintenance: { args: z.object({ id: z.number().int().min(1) }).strict(), result: z.object({ deleted: z.boolean() }) },
 
   /** Poll cadences, retention, reliability thresholds, display, and the units in use. */
   getSettings: { args: NoArgs, result: AppSettingsSchema },

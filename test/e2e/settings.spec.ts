@@ -173,3 +173,34 @@ test('a webhook added in Settings is tested against its receiver and removed; a 
     await receiver.close()
   }
 })
+
+test('a maintenance window added in Settings is in force at once, said in the header, and removed', async ({ page }) => {
+  // datetime-local takes the page's local time (America/New_York here).
+  const local = (ms: number): string => {
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+        .formatToParts(new Date(ms))
+        .map((p) => [p.type, p.value])
+    )
+    return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`
+  }
+  await openSettings(page)
+  const section = page.locator('#settings-maintenance')
+  await section.getByLabel('Name').fill('Patch night')
+  await section.getByLabel('From').fill(local(Date.now() + 3_600_000))
+  await section.getByLabel('To').fill(local(Date.now() - 3_600_000))
+  await expect(section.getByRole('alert')).toHaveText('The end must be after the start.')
+  await expect(section.getByRole('button', { name: 'Add window' })).toBeDisabled()
+  await section.getByLabel('From').fill(local(Date.now() - 3_600_000))
+  await section.getByLabel('To').fill(local(Date.now() + 3_600_000))
+  await section.getByRole('button', { name: 'Add window' }).click()
+  await expect(section.getByTestId('maintenance-message')).toHaveText('Added "Patch night".')
+  await expect(section.getByTestId('maintenance-windows')).toContainText('Patch night · in force now')
+  // Every face says it: the header's situation line names the window.
+  await expect(page.getByText(/maintenance: Patch night/).first()).toBeVisible()
+  await section.scrollIntoViewIfNeeded()
+  await page.screenshot({ path: 'test-results/settings-maintenance.png' })
+  await section.getByRole('button', { name: 'Remove Patch night' }).click()
+  await expect(section.getByTestId('maintenance-windows')).toHaveCount(0)
+  await expect(page.getByText(/maintenance: Patch night/)).toHaveCount(0)
+})

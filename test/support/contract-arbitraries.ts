@@ -38,6 +38,9 @@ export const VALID_ARGS: { [N in RequestName]: RequestArgs<N> } = {
   addWebhook: { settings: { name: 'Team channel', url: 'https://hooks.example.com/x', format: 'slack' } },
   deleteWebhook: { id: 'no-such-webhook' },
   testWebhook: { id: 'no-such-webhook' },
+  listMaintenance: {},
+  addMaintenance: { window: { name: 'Patch night', startsAt: '2026-11-28T22:00:00Z', endsAt: '2026-11-29T02:00:00Z' } },
+  deleteMaintenance: { id: 1 },
   getSettings: {},
   saveSettings: {
     cadences: { discoverySeconds: 30, detailSeconds: 15, viewersSeconds: 60 },

@@ -53,6 +53,19 @@ const SESSION: LiveSession = {
   latestPoint: null
 }
 
+const MAINTENANCE = {
+  id: 1,
+  name: 'Patch night',
+  startsAt: '2026-11-28T22:00:00.000Z',
+  endsAt: '2026-11-29T02:00:00.000Z',
+  repeat: 'none',
+  connectionId: null,
+  connectionName: null,
+  contentId: null,
+  eventSessionId: null,
+  inForce: false
+} as const
+
 const WEBHOOK = {
   id: 'w1',
   name: 'Team channel',
@@ -114,6 +127,9 @@ function fakeHandlers() {
     addWebhook: vi.fn(async () => WEBHOOK),
     deleteWebhook: vi.fn(async () => ({ deleted: true })),
     testWebhook: vi.fn(async () => ({ ok: true, message: 'delivered: HTTP 200 in 5 ms' })),
+    listMaintenance: vi.fn(async () => []),
+    addMaintenance: vi.fn(async () => MAINTENANCE),
+    deleteMaintenance: vi.fn(async () => ({ deleted: true })),
     listDiagnostics: vi.fn(async () => []),
     fetchRange: vi.fn(async () => ({ listed: 0 })),
     refreshSession: vi.fn(async () => ({ viewers: 0 })),

@@ -6,6 +6,7 @@ import { ConnectionService } from '../connections/service'
 import { testConnection } from '../connections/test-connection'
 import { osKeychain, type SecretStore } from '../secrets/keychain'
 import { WebhookService } from '../webhooks/service'
+import { addMaintenanceWindow, maintenanceWindows, removeMaintenanceWindow } from '../alerts/maintenance-windows'
 import { startWebhookDeliveries } from '../webhooks/wiring'
 import { openDatabase } from '../store/db'
 import { recordDiagnostic } from '../store/diagnostics'
@@ -193,6 +194,17 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     addWebhook: ({ settings, secret }) => webhooks.add(settings, secret),
     deleteWebhook: async ({ id }) => ({ deleted: await webhooks.remove(id) }),
     testWebhook: ({ id }) => webhooks.test(id),
+    listMaintenance: () => maintenanceWindows(db, clock()),
+    addMaintenance: ({ window }) => {
+      const added = addMaintenanceWindow(db, window, clock())
+      monitor.publishAlerts(nothingApplied()) // the situation names the windows in force
+      return added
+    },
+    deleteMaintenance: ({ id }) => {
+      const deleted = removeMaintenanceWindow(db, id)
+      if (deleted) monitor.publishAlerts(nothingApplied())
+      return { deleted }
+    },
     getSettings: settings,
     saveSettings: async ({ cadences, retention, thresholds, display, alertRules, desktop }) => {
       // Validated by the contract already; all or none are written.
