@@ -103,6 +103,7 @@ const INNER_LAYERS = {
       store: { rank: 2, reach: ['api', ...CORE_BASE, 'storage-faults'] },
       connections: { rank: 3, reach: ['api', 'store', ...CORE_BASE] },
       sync: { rank: 3, reach: ['api', 'store', ...CORE_BASE] },
+      team: { rank: 3, reach: ['store', ...CORE_BASE] }, // users, sign-ins, audit entries, the team server's client
       alerts: { rank: 4, reach: ['api', 'store', 'connections', 'sync', ...CORE_BASE] },
       app: { rank: 5, reach: '*' }, // composition: everything in core
     },

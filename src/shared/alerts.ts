@@ -96,7 +96,9 @@ export const AlertTransitionSchema = z.object({
   /** The value that moved it (a score, a drop in points or percent, minutes without a poll). */
   value: z.number().nullable(),
   /** An operator's note (acknowledge) or the reason in words. */
-  note: z.string().nullable()
+  note: z.string().nullable(),
+  /** Who moved it (an acknowledgement, a snooze): a team server's user, or this machine's user. */
+  by: z.string().nullable().optional()
 })
 export type AlertTransition = z.infer<typeof AlertTransitionSchema>
 

@@ -41,6 +41,8 @@ import {
 import { Id, Instant } from './schema-parts'
 import { WebhookInputSchema, WebhookTestResultSchema, WebhookViewSchema } from './webhooks'
 import { MaintenanceInputSchema, MaintenanceWindowSchema } from './maintenance'
+import { AuditEntrySchema, IdentitySchema } from './team'
+import type { Actor } from './team'
 import { SessionReportArgsSchema, SessionReportFileSchema, SessionStoryArgsSchema, SessionStorySchema } from './session-story'
 
 const NoArgs = z.object({}).strict()
@@ -58,6 +60,8 @@ const StrictAlertRules = z.strictObject({
 })
 export const requests = {
   getStatus: { args: NoArgs, result: StatusSchema },
+  /** Who this page is to the core: a team server's user and role, or the machine's administrator. */
+  getIdentity: { args: NoArgs, result: IdentitySchema },
   /** Every live session of the connections being polled; sessionsChanged patches it from then on. */
   listLiveSessions: { args: NoArgs, result: LiveBoardSchema },
   getSession: {
@@ -156,6 +160,12 @@ export const requests = {
     result: AlertsPageSchema
   },
 
+  /** Every change made through the app API, newest first, with its author (the team's audit list). */
+  listAudit: {
+    args: z.object({ limit: z.number().int().min(1).max(1000).optional(), before: z.number().int().min(1).optional() }).strict(),
+    result: z.array(AuditEntrySchema)
+  },
+
   /** A session's snapshots for its charts (bucketed to at most maxPoints). */
   sessionChart: { args: SessionChartArgsSchema, result: ChartSeriesSchema },
   /** A session's audience and quality over time, reconstructed from its cached viewer list;
@@ -208,9 +218,19 @@ export type RequestArgs<N extends RequestName> = z.input<(typeof requests)[N]['a
 export type RequestResult<N extends RequestName> = z.output<(typeof requests)[N]['result']>
 export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>
 
+/** What a handler knows of the request besides its arguments: who makes it. */
+export interface RequestContext {
+  actor: Actor
+  /** True when the request comes through a team server (a user signed in over the network). */
+  team: boolean
+}
+
 /** One handler per request: what the core implements, whatever face calls it. */
 export type RequestHandlers = {
-  [N in RequestName]: (args: z.output<(typeof requests)[N]['args']>) => Promise<RequestResult<N>> | RequestResult<N>
+  [N in RequestName]: (
+    args: z.output<(typeof requests)[N]['args']>,
+    context: RequestContext
+  ) => Promise<RequestResult<N>> | RequestResult<N>
 }
 
 export const requestNames = Object.keys(requests) as RequestName[]

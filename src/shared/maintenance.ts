@@ -43,6 +43,8 @@ export const MaintenanceWindowSchema = z.object({
   connectionName: z.string().nullable(),
   contentId: z.string().nullable(),
   eventSessionId: z.string().nullable(),
+  /** Who added it (a team server's user, or this machine's user); null for windows older than that. */
+  createdBy: z.string().nullable(),
   /** Whether it holds announcements back right now. */
   inForce: z.boolean()
 })

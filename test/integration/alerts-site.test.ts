@@ -2,6 +2,7 @@
 // own score holds. Through the app's pollers, the simulator over loopback (its site incident),
 // the stored viewer lists and the rules, on a clock the test moves by hand: exactly one alert,
 // naming that site, fires; none for the session; it resolves once the site recovers.
+import { localContext } from '../../src/main/core/team/local-actor'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ReportingClient } from '../../src/main/core/api/client'
 import { EventHub } from '../../src/main/core/app/event-hub'
@@ -64,7 +65,7 @@ describe('site alerts', () => {
       connectionId: 'c1',
       eventSessionId: victim.eventSessionId,
       dimension: 'site'
-    })
+    }, localContext())
     expect(rows.filter((r) => r.alert).map((r) => [r.key, r.name, r.alert?.state, r.alert?.severity])).toEqual([[String(site), 'London', 'firing', 'critical']])
     // A webhook names the site, with its name.
     expect(alertEventsOf(db, { fired, resolved: [], changed: [] })[0]?.site).toBe(`${site} · London`)

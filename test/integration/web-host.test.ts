@@ -137,14 +137,15 @@ describe('browser host', () => {
     expect(res.headers['content-type']).toMatch(/^application\/json/)
     expect(JSON.parse(res.body)).toEqual({ ok: true, value: 1 })
     expect(core.dispatch).toHaveBeenCalledTimes(1)
-    expect(core.dispatch).toHaveBeenCalledWith('getStatus', {})
+    // As this machine's administrator: the loopback host's one user.
+    expect(core.dispatch).toHaveBeenCalledWith('getStatus', {}, { actor: { name: expect.any(String), role: 'admin' }, team: false })
   })
 
   it('passes the parsed arguments and an empty body as {}', async () => {
     await post('getSession', JSON.stringify({ connectionId: 'demo', eventSessionId: 'abc' }))
-    expect(core.dispatch).toHaveBeenLastCalledWith('getSession', { connectionId: 'demo', eventSessionId: 'abc' })
+    expect(core.dispatch).toHaveBeenLastCalledWith('getSession', { connectionId: 'demo', eventSessionId: 'abc' }, expect.anything())
     await post('listLiveSessions')
-    expect(core.dispatch).toHaveBeenLastCalledWith('listLiveSessions', {})
+    expect(core.dispatch).toHaveBeenLastCalledWith('listLiveSessions', {}, expect.anything())
   })
 
   it('returns a failed Result from dispatch as it is', async () => {

@@ -9,6 +9,8 @@ import { requestNames, requests, type RequestArgs, type RequestName } from '../.
 /** One valid argument object per request, every optional field filled so mutants reach it. */
 export const VALID_ARGS: { [N in RequestName]: RequestArgs<N> } = {
   getStatus: {},
+  getIdentity: {},
+  listAudit: { limit: 10, before: 5 },
   listLiveSessions: {},
   getSession: { connectionId: 'demo', eventSessionId: 'no-such-session' },
   refreshNow: {},

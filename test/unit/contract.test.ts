@@ -63,6 +63,7 @@ const MAINTENANCE = {
   connectionName: null,
   contentId: null,
   eventSessionId: null,
+  createdBy: null,
   inForce: false
 } as const
 
@@ -115,6 +116,8 @@ const SETTINGS = {
 function fakeHandlers() {
   return {
     getStatus: vi.fn(async () => STATUS),
+    getIdentity: vi.fn(() => ({ name: 'local', role: 'admin' as const, team: false })),
+    listAudit: vi.fn(() => []),
     listLiveSessions: vi.fn(async () => ({ revision: 3, sessions: [SESSION] })),
     getSession: vi.fn(async (_args: { connectionId: string; eventSessionId: string }) => SESSION),
     refreshNow: vi.fn(() => ({ startedAt: '2025-01-01T00:00:00.000Z' })),
@@ -276,10 +279,35 @@ describe('createDispatch', () => {
     const result = await dispatch('getSession', args)
     expect(result).toEqual({ ok: true, value: SESSION })
     expect(h.getSession).toHaveBeenCalledTimes(1)
-    expect(h.getSession).toHaveBeenCalledWith(args)
+    expect(h.getSession).toHaveBeenCalledWith(args, expect.objectContaining({ actor: expect.objectContaining({ role: 'admin' }) }))
     // The parsed copy, not the caller's object.
     expect(h.getSession.mock.calls[0]?.[0]).not.toBe(args)
     expect(h.getStatus).not.toHaveBeenCalled()
+  })
+
+  it('refuses a request above the role before its handler runs, and reports only successful changes', async () => {
+    const h = fakeHandlers()
+    const changed = vi.fn()
+    const dispatch = createDispatch(h, { changed })
+    const as = (role: 'viewer' | 'operator' | 'admin') => ({ actor: { name: role, role }, team: true })
+    expect(await dispatch('acknowledgeAlert', { id: 3 }, as('viewer'))).toMatchObject({ ok: false, error: { code: 'forbidden' } })
+    expect(await dispatch('saveSettings', { display: { theme: 'light' } }, as('operator'))).toMatchObject({ ok: false, error: { code: 'forbidden' } })
+    expect(await dispatch('deleteConnection', { id: 'c' }, as('operator'))).toMatchObject({ ok: false, error: { message: expect.stringMatching(/administrator/) } })
+    expect(h.acknowledgeAlert).not.toHaveBeenCalled()
+    expect(h.saveSettings).not.toHaveBeenCalled()
+    expect(h.deleteConnection).not.toHaveBeenCalled()
+    expect(changed).not.toHaveBeenCalled()
+
+    expect(await dispatch('listAlerts', {}, as('viewer'))).toMatchObject({ ok: true })
+    expect(await dispatch('acknowledgeAlert', { id: 3 }, as('operator'))).toMatchObject({ ok: true })
+    expect(await dispatch('saveSettings', { thresholds: { warning: 90, critical: 80 } }, as('operator'))).toMatchObject({ ok: true })
+    expect(await dispatch('deleteConnection', { id: 'c' }, as('admin'))).toMatchObject({ ok: true })
+    // Reads are not changes: the audit hook hears of the three changes only, with their author.
+    expect(changed.mock.calls.map(([name, , context]) => [name, context.actor.name])).toEqual([
+      ['acknowledgeAlert', 'operator'],
+      ['saveSettings', 'operator'],
+      ['deleteConnection', 'admin']
+    ])
   })
 
   it('accepts undefined (and {}) arguments for a request that takes none', async () => {
@@ -291,7 +319,7 @@ describe('createDispatch', () => {
       ok: true,
       value: { startedAt: '2025-01-01T00:00:00.000Z' }
     })
-    expect(h.getStatus).toHaveBeenCalledWith({})
+    expect(h.getStatus).toHaveBeenCalledWith({}, expect.anything())
   })
 
   it('turns a handler that throws or rejects into an internal error, never a rejection', async () => {
@@ -424,7 +452,7 @@ describe('createDispatch', () => {
     }
     expect(anyHandlerCalled(h)).toBe(false)
     expect(await dispatch('snoozeAlert', { id: 3, until: 'session-end' })).toMatchObject({ ok: true, value: ALERTS_PAGE })
-    expect(h.snoozeAlert).toHaveBeenCalledWith({ id: 3, until: 'session-end' })
+    expect(h.snoozeAlert).toHaveBeenCalledWith({ id: 3, until: 'session-end' }, expect.anything())
     expect(await dispatch('saveSettings', { alertRules: DEFAULT_ALERT_RULES })).toMatchObject({ ok: true })
   })
 })

@@ -9,7 +9,7 @@ const D = 24 * H
 const T = Date.parse('2026-11-23T22:00:00Z') // a Monday, 22:00
 
 const w = (over: Partial<MaintenanceRecord> = {}): MaintenanceRecord => ({
-  id: 1, name: 'Patch night', startsAt: T, endsAt: T + 2 * H, repeat: 'none', connectionId: null, connectionName: null, contentId: null, eventSessionId: null, ...over
+  id: 1, name: 'Patch night', startsAt: T, endsAt: T + 2 * H, repeat: 'none', connectionId: null, connectionName: null, contentId: null, eventSessionId: null, createdBy: null, ...over
 })
 
 describe('in force', () => {

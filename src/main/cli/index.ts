@@ -3,6 +3,9 @@ import { Command, CommanderError } from 'commander'
 import { registerConnections } from './commands/connections'
 import { registerWebhooks } from './commands/webhooks'
 import { registerMaintenance } from './commands/maintenance'
+import { registerUsers } from './commands/users'
+import { registerAudit } from './commands/audit'
+import { registerTeam } from './commands/team'
 import { registerExport } from './commands/export'
 import { registerReport } from './commands/report'
 import { registerSites } from './commands/sites'
@@ -26,6 +29,9 @@ export async function main(argv: string[]): Promise<void> {
   registerConnections(program)
   registerWebhooks(program)
   registerMaintenance(program)
+  registerUsers(program)
+  registerAudit(program)
+  registerTeam(program)
   try {
     takeSecretFromEnvironment() // first, before anything could read or pass on the environment
     await program.parseAsync(argv)

@@ -5,7 +5,7 @@
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { app, BrowserWindow, dialog, ipcMain, net, Notification, screen, session } from 'electron'
-import { startAppCore } from '../core/app/start'
+import { startDeskCore } from '../core/app/desk-core'
 import { setDefaultFetch } from '../core/net/connection-fetch'
 import type { AlertsChanged } from '../../shared/alerts'
 import type { AppSettings } from '../../shared/settings'
@@ -205,12 +205,24 @@ export function startDesktop(options: DesktopOptions = {}): void {
     // keeps undici, set up for exactly that (connection-fetch.ts).
     setDefaultFetch((url, init) => net.fetch(url, init))
 
-    const started = await startAppCore({
+    // Its own core, or a team server's (eventwatch team join): every other part is the same.
+    const { core: started, team } = await startDeskCore({
       // EVENTWATCH_DB points the app and the CLI at the same other file.
       dbFile: process.env['EVENTWATCH_DB'] || join(app.getPath('userData'), 'eventwatch.db'),
-      nativeBinding: electronNativeBindingPath(app.getAppPath(), process.versions.electron ?? '')
+      nativeBinding: electronNativeBindingPath(app.getAppPath(), process.versions.electron ?? ''),
+      teamFile: process.env['EVENTWATCH_TEAM_FILE'] || join(app.getPath('userData'), 'team-server.json')
     })
     core = started
+    if (team) {
+      log.write('info', 'using a team server: this desk polls nothing itself')
+      // The server may have restarted or moved on while away: the window reads everything afresh.
+      team.onReconnected(() => {
+        const window = mainWindow
+        if (window && !window.isDestroyed()) {
+          loadAppPage(window, page).catch((error: unknown) => console.error('eventwatch: could not reload the window', error))
+        }
+      })
+    }
     registerIpcHandlers(ipcMain, started, appFrameCheck(appUrlCheck))
     startTray(started)
     // Started at login: the tray watches, the window waits to be asked for (not without a tray).

@@ -4,7 +4,8 @@ import type { AppCore } from '../core/app/types'
 
 const HEARTBEAT_MS = 15_000
 
-export function openEventStream(core: AppCore, res: ServerResponse): void {
+/** `stillValid` is asked at every heartbeat: a user signed out, rotated or removed loses the stream. */
+export function openEventStream(core: AppCore, res: ServerResponse, stillValid: () => boolean = () => true): void {
   res.writeHead(200, {
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-store',
@@ -15,7 +16,10 @@ export function openEventStream(core: AppCore, res: ServerResponse): void {
     res.write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`)
   })
   // Comments keep proxies and idle timers from closing a quiet stream.
-  const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS)
+  const heartbeat = setInterval(() => {
+    if (stillValid()) res.write(': heartbeat\n\n')
+    else res.end()
+  }, HEARTBEAT_MS)
   res.on('close', () => {
     clearInterval(heartbeat)
     unsubscribe()

@@ -1,34 +1,56 @@
-// The browser host: the built renderer and the app API on 127.0.0.1 only.
+// The browser host: the built renderer and the app API over HTTP. By default on 127.0.0.1 for the
+// machine's own administrator (a per-launch token, local-gate.ts); as a team server (`--listen`)
+// on any address, over HTTPS beyond loopback, for the team's users (team-gate.ts).
 // Requests: POST /api/request/<name> with JSON args -> a Result. Pushes: GET /api/events (SSE).
-// Every request passes the access rules (access.ts) first: the per-launch token, Host, Origin.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
+import { createPrivateKey, X509Certificate } from 'node:crypto'
 import { CONTENT_SECURITY_POLICY } from '../../shared/csp'
 import { fail } from '../../shared/result'
 import type { AppCore } from '../core/app/types'
-import { openEventStream } from './event-stream'
-import { readStaticFile } from './static-files'
 import { BodyTooLargeError, readBody } from '../core/net/read-body'
-import { createAccessToken, decideAccess } from './access'
+import { createAccessToken } from './access'
+import { openEventStream } from './event-stream'
+import type { Admitted, Gate } from './gate'
+import { localGate } from './local-gate'
+import { sendJson } from './respond'
+import { SignInLimiter } from './sign-in-limiter'
+import { readStaticFile } from './static-files'
+import { teamGate } from './team-gate'
+import { certificateNames, isLoopbackHost, teamHosts } from './team-hosts'
+
+export interface TeamServerOptions {
+  /** The address to listen on: a host name or IP (0.0.0.0 for every interface). */
+  host: string
+  /** PEM certificate and key: required beyond loopback. */
+  tls?: { cert: string; key: string }
+}
 
 export interface WebHostOptions {
   core: AppCore
   /** Directory of the built renderer (index.html and assets). */
   rendererDir: string
   port?: number
+  /** Serve the team (its users, their roles) instead of this machine's administrator alone. */
+  team?: TeamServerOptions
 }
 
 export interface WebHost {
-  /** The address to open: the origin with this launch's token, e.g. http://127.0.0.1:4780/?token=… */
+  /** The address to open: the local host's carries this launch's token (…/?token=…); a team
+   *  server's is its own origin (its users sign in). */
   url: string
   /** The host's own origin, e.g. http://127.0.0.1:4780 */
   origin: string
-  /** The per-launch token, also accepted as `Authorization: Bearer <token>` (scripts, tests). */
+  /** The per-launch token of the local host, also accepted as `Authorization: Bearer <token>`;
+   *  empty on a team server (its users' tokens get in instead). */
   token: string
-  /** Where the socket is actually bound, as the server reports it (127.0.0.1 only). */
+  /** Where the socket is actually bound, as the server reports it. */
   address: AddressInfo
   close(): Promise<void>
 }
+
+export class TeamServerConfigError extends Error {}
 
 const MAX_REQUEST_BYTES = 1024 * 1024
 const SECURITY_HEADERS = {
@@ -40,49 +62,66 @@ const SECURITY_HEADERS = {
   'Cross-Origin-Opener-Policy': 'same-origin'
 }
 
-export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
-  const token = createAccessToken()
-  let port = 0
-  const server: Server = createServer((req, res) => {
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value)
-    const decision = decideAccess(
-      {
-        method: req.method ?? 'GET',
-        target: req.url ?? '',
-        headers: {
-          host: req.headers.host,
-          origin: req.headers.origin,
-          'sec-fetch-site': header(req, 'sec-fetch-site'),
-          cookie: req.headers.cookie,
-          authorization: req.headers.authorization
-        }
-      },
-      { token, port }
+/** Refuses what would put the team's tokens on the network in clear, or a certificate that cannot
+ *  serve, before anything listens (the CLI asks before it starts polling, too). */
+export function checkTeamServerOptions(team: TeamServerOptions): void {
+  if (!team.tls && !isLoopbackHost(team.host)) {
+    throw new TeamServerConfigError(
+      `refusing to listen on ${team.host} without TLS: the team's tokens would cross the network in clear. ` +
+        'Give a certificate and its key (--tls-cert FILE --tls-key FILE), or listen on 127.0.0.1.'
     )
-    if (decision.kind === 'refuse') {
-      req.resume() // an unread body would hold the connection
-      if (decision.api) return sendJson(res, decision.status, fail(decision.code, decision.message))
-      return sendText(res, decision.status, `Eventwatch: ${decision.message}\n`)
-    }
-    if (decision.kind === 'enter') {
-      req.resume()
-      res.writeHead(303, { Location: decision.location, 'Set-Cookie': decision.cookie, 'Cache-Control': 'no-store' })
-      return void res.end()
-    }
-    route(options, decision.url, req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, fail('internal', error instanceof Error ? error.message : 'internal error'))
-      else res.end()
-    })
-  })
+  }
+  if (!team.tls) return
+  let certificate: X509Certificate
+  try {
+    certificate = new X509Certificate(team.tls.cert)
+  } catch {
+    throw new TeamServerConfigError('the TLS certificate is not a PEM certificate.')
+  }
+  let key
+  try {
+    key = createPrivateKey(team.tls.key)
+  } catch {
+    throw new TeamServerConfigError('the TLS private key is not a PEM private key (an encrypted key is not supported).')
+  }
+  if (!certificate.checkPrivateKey(key)) throw new TeamServerConfigError('the TLS private key does not belong to the certificate.')
+  if (Date.parse(certificate.validTo) < Date.now()) throw new TeamServerConfigError(`the TLS certificate expired on ${certificate.validTo}.`)
+}
+
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const { team } = options
+  if (team) {
+    checkTeamServerOptions(team)
+    if (!options.core.users) throw new TeamServerConfigError('this core has no users: a team server must own its cache.')
+  }
+  let port = 0
+  const token = team ? '' : createAccessToken()
+  let gate: Gate = localGate(token, () => port)
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value)
+    gate
+      .admit(req, res)
+      .then((admitted) => (admitted ? route(options, admitted, req, res) : undefined))
+      .catch((error: unknown) => {
+        if (!res.headersSent) sendJson(res, 500, fail('internal', error instanceof Error ? error.message : 'internal error'))
+        else res.end()
+      })
+  }
+  const server: Server = team?.tls ? createHttpsServer({ cert: team.tls.cert, key: team.tls.key }, handle) : createServer(handle)
+  const listenHost = team?.host ?? '127.0.0.1'
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
+    server.listen(options.port ?? 0, listenHost, () => resolve())
   })
   const address = server.address() as AddressInfo
   port = address.port
-  const origin = `http://127.0.0.1:${port}`
+  const secure = Boolean(team?.tls)
+  const hosts = team ? teamHosts(team.host, port, team.tls ? certificateNames(team.tls.cert) : [], secure) : []
+  if (team) gate = teamGate({ users: options.core.users!, hosts, secure, port, limiter: new SignInLimiter() })
+  const origin = team ? `${secure ? 'https' : 'http'}://${hosts[0]}` : `http://127.0.0.1:${port}`
   return {
-    url: `${origin}/?token=${token}`,
+    url: team ? `${origin}/` : `${origin}/?token=${token}`,
     origin,
     token,
     address,
@@ -94,8 +133,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   }
 }
 
-async function route(options: WebHostOptions, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (url.pathname === '/api/events' && req.method === 'GET') return openEventStream(options.core, res)
+async function route(options: WebHostOptions, admitted: Admitted, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { url, context } = admitted
+  if (url.pathname === '/api/events' && req.method === 'GET') return openEventStream(options.core, res, admitted.stillValid)
   if (url.pathname.startsWith('/api/request/')) {
     if (req.method !== 'POST') return sendJson(res, 405, fail('method-not-allowed', 'Use POST.'))
     let name: string
@@ -112,28 +152,13 @@ async function route(options: WebHostOptions, url: URL, req: IncomingMessage, re
       if (error instanceof BodyTooLargeError) return sendJson(res, 413, fail('too-large', 'Request body too large.'))
       return sendJson(res, 400, fail('invalid-arguments', 'Request body must be JSON.'))
     }
-    // Results travel as 200 with { ok }: the error is data, as over IPC.
-    return sendJson(res, 200, await options.core.dispatch(name, args))
+    // Results travel as 200 with { ok }: the error is data, as over IPC. The role is checked by
+    // the core's dispatch, the same for every face.
+    return sendJson(res, 200, await options.core.dispatch(name, args, context))
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, fail('method-not-allowed', 'Use GET.'))
   const file = await readStaticFile(options.rendererDir, url.pathname)
   if (!file) return sendJson(res, 404, fail('not-found', 'Not found.'))
   res.writeHead(200, { 'Content-Type': file.contentType, 'Cache-Control': 'no-cache' })
   res.end(req.method === 'HEAD' ? undefined : file.body)
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body)
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' })
-  res.end(text)
-}
-
-function sendText(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' })
-  res.end(text)
-}
-
-const header = (req: IncomingMessage, name: string): string | undefined => {
-  const value = req.headers[name]
-  return Array.isArray(value) ? value.join(',') : value
 }

@@ -2,7 +2,9 @@
 import { Option, type Command } from 'commander'
 import { startAppCore } from '../../core/app/start'
 import { defaultDbFile } from '../../core/paths'
-import { startWebHost } from '../../web/server'
+import { checkTeamServerOptions, startWebHost, TeamServerConfigError, type TeamServerOptions } from '../../web/server'
+import { listenOption, type ListenAddress } from '../listen-address'
+import { readFileSync } from 'node:fs'
 import { CliError } from '../errors'
 import { integerOption, secondsOption, untilSignal } from '../options'
 import { cadencesFor } from '../cadences'
@@ -11,6 +13,9 @@ import { addConnectionOptions, namesAConnection, resolveSource, type ConnectionF
 
 interface ServeOptions extends ConnectionFlags {
   port: number
+  listen?: ListenAddress
+  tlsCert?: string
+  tlsKey?: string
   db: string
   interval?: number
   demoIncident?: number
@@ -25,6 +30,13 @@ export function registerServe(program: Command): void {
         'whose token changes on every launch'
     )
     .option('--port <port>', 'port to listen on (0 picks a free one)', integerOption(0, 65535), 4780)
+    .option(
+      '--listen <host:port>',
+      "be the team's server: listen on this address for the users of `eventwatch users` (HTTPS needed beyond loopback)",
+      listenOption
+    )
+    .option('--tls-cert <file>', "the team server's certificate (PEM)")
+    .option('--tls-key <file>', "the team server's private key (PEM)")
     .option('--db <file>', "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)", defaultDbFile())
     .option('--interval <seconds>', 'set every poll cadence to this many seconds', secondsOption(1, 3600))
     // For the UI's end-to-end tests: a real alert from the demo data, on cue.
@@ -36,6 +48,7 @@ export function registerServe(program: Command): void {
     // For the UI's end-to-end tests: how many demo sessions are live at start (the default is 6).
     .addOption(new Option('--demo-live <n>', 'live demo sessions at start').argParser(integerOption(0, 500)).hideHelp())
   addConnectionOptions(command).action(async (opts: ServeOptions) => {
+    const team = teamOptions(opts)
     const rendererDir = ensureRendererBuilt()
     // With a connection on the command line, poll just that one; else the saved ones (or the demo).
     const named = namesAConnection(opts)
@@ -47,25 +60,56 @@ export function registerServe(program: Command): void {
       ...(named ? { sources: async (db) => [await resolveSource(db, opts)] } : {})
     })
     // The default port may be taken (a second Eventwatch); a port the user chose may not.
-    const portChosen = command.getOptionValueSource('port') === 'cli'
+    const portChosen = command.getOptionValueSource('port') === 'cli' || team !== undefined
+    const port = opts.listen?.port ?? opts.port
     let host
     try {
-      host = await startWebHost({ core, rendererDir, port: opts.port }).catch((error: unknown) => {
+      host = await startWebHost({ core, rendererDir, port, ...(team ? { team } : {}) }).catch((error: unknown) => {
         if (portChosen || !isAddressInUse(error)) throw error
         process.stderr.write(`Port ${opts.port} is in use; serving on a free port instead.\n`)
         return startWebHost({ core, rendererDir, port: 0 })
       })
     } catch (error) {
       await core.close()
-      if (isAddressInUse(error)) throw new CliError(`port ${opts.port} is in use; pass --port 0 for a free one.`)
+      if (isAddressInUse(error)) throw new CliError(`port ${port} is in use; pass --port 0 for a free one.`)
+      if (error instanceof TeamServerConfigError) throw new CliError(error.message)
       throw error
     }
-    // The token in this address is the only way in (see web/access.ts); tests parse this line.
+    // Locally, the token in this address is the only way in (see web/access.ts); a team server's
+    // users sign in with their own tokens. Tests parse this line.
     process.stdout.write(`Eventwatch is serving on ${host.url}\n`)
+    if (team) process.stdout.write('Team server: users sign in with the tokens `eventwatch users add` printed.\n')
     await untilSignal()
     await host.close()
     await core.close()
   })
+}
+
+/** The team server's address and certificate, read and checked before anything starts. */
+function teamOptions(opts: ServeOptions): TeamServerOptions | undefined {
+  if (!opts.listen) {
+    if (opts.tlsCert || opts.tlsKey) throw new CliError('--tls-cert and --tls-key go with --listen HOST:PORT.')
+    return undefined
+  }
+  if (Boolean(opts.tlsCert) !== Boolean(opts.tlsKey)) throw new CliError('give both --tls-cert and --tls-key, or neither.')
+  const read = (file: string, what: string): string => {
+    try {
+      return readFileSync(file, 'utf8')
+    } catch (error) {
+      throw new CliError(`cannot read the ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`)
+    }
+  }
+  const team = {
+    host: opts.listen.host,
+    ...(opts.tlsCert && opts.tlsKey ? { tls: { cert: read(opts.tlsCert, 'certificate'), key: read(opts.tlsKey, 'private key') } } : {})
+  }
+  try {
+    checkTeamServerOptions(team)
+  } catch (error) {
+    if (error instanceof TeamServerConfigError) throw new CliError(error.message)
+    throw error
+  }
+  return team
 }
 
 const isAddressInUse = (error: unknown): boolean => (error as { code?: string }).code === 'EADDRINUSE'

@@ -35,8 +35,8 @@ export function alertHandlers(db: Db, deps: AlertHandlerDeps): AlertHandlers {
   }
   return {
     listAlerts: (query) => alertsPage(db, query, deps.situation(), clock()),
-    acknowledgeAlert: ({ id, note }) => change(id, (now) => acknowledgeAlert(db, id, note?.trim() || null, now)),
-    snoozeAlert: ({ id, until }) => change(id, (now) => snoozeAlert(db, id, until, now)),
+    acknowledgeAlert: ({ id, note }, { actor }) => change(id, (now) => acknowledgeAlert(db, id, note?.trim() || null, now, actor.name)),
+    snoozeAlert: ({ id, until }, { actor }) => change(id, (now) => snoozeAlert(db, id, until, now, actor.name)),
     setSessionAlertOverride: ({ connectionId, eventSessionId, muted, thresholds }) => {
       const next = setSessionOverride(db, { connectionId, eventSessionId, muted, thresholds })
       // A mute, an unmute or new levels take effect on the alerts at once, not at the next poll.

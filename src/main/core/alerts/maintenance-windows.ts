@@ -16,9 +16,9 @@ export function maintenanceWindows(db: Db, now: number): MaintenanceWindow[] {
 }
 
 /** Adds one; a bad value is a ConnectionError('configuration') naming the field. */
-export function addMaintenanceWindow(db: Db, input: unknown, now: number): MaintenanceWindow {
+export function addMaintenanceWindow(db: Db, input: unknown, now: number, createdBy: string | null = null): MaintenanceWindow {
   const w = parseSettings(MaintenanceInputSchema, input)
-  const id = insertMaintenance(db, w, now)
+  const id = insertMaintenance(db, w, now, createdBy)
   const added = maintenanceWindows(db, now).find((m) => m.id === id)
   if (!added) throw new Error(`maintenance window ${id} vanished while being written`)
   return added

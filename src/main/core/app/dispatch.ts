@@ -1,14 +1,22 @@
 // Turns a raw (name, args) pair from any face into a validated handler call and a Result.
-import { isRequestName, requests, type RequestHandlers } from '../../../shared/contract'
+import { isRequestName, requests, type RequestContext, type RequestHandlers, type RequestName } from '../../../shared/contract'
 import { fail, ok, type Result } from '../../../shared/result'
+import { isChange, mayRequest } from '../../../shared/team'
 import { findNonPlainData } from './plain-data'
+import { localContext } from '../team/local-actor'
 
 export type Handlers = RequestHandlers
 
-export type Dispatch = (name: unknown, args: unknown) => Promise<Result<unknown>>
+/** Without a context the machine's own administrator asks (desktop, CLI, loopback host). */
+export type Dispatch = (name: unknown, args: unknown, context?: RequestContext) => Promise<Result<unknown>>
 
-export function createDispatch(handlers: Handlers): Dispatch {
-  return async (name, args) => {
+export interface DispatchHooks {
+  /** After a request that changed something succeeded: the audit log's entry. */
+  changed?(name: RequestName, args: unknown, context: RequestContext): void
+}
+
+export function createDispatch(handlers: Handlers, hooks: DispatchHooks = {}): Dispatch {
+  return async (name, args, context = localContext()) => {
     if (!isRequestName(name)) return fail('unknown-request', `Unknown request ${describe(name)}.`)
     const nonPlain = findNonPlainData(args)
     if (nonPlain) {
@@ -22,9 +30,14 @@ export function createDispatch(handlers: Handlers): Dispatch {
       // zod quotes unknown keys and values back: a huge one must not come back whole.
       return fail('invalid-arguments', clip(`${name}: ${where}${issue?.message ?? 'invalid arguments'}`, MAX_MESSAGE_LENGTH))
     }
+    // The role decides before anything runs: a viewer's acknowledgement changes nothing.
+    const permitted = mayRequest(context.actor.role, name, parsed.data)
+    if (!permitted.allowed) return fail('forbidden', permitted.message)
     try {
-      const handler = handlers[name] as (a: unknown) => unknown
-      return ok(await handler(parsed.data))
+      const handler = handlers[name] as (a: unknown, c: RequestContext) => unknown
+      const value = await handler(parsed.data, context)
+      if (isChange(name, parsed.data)) hooks.changed?.(name, parsed.data, context)
+      return ok(value)
     } catch (error) {
       const reason = error instanceof Error ? error.message : 'a non-Error value was thrown'
       return fail(errorCode(error), clip(`${name} failed: ${reason}`, MAX_MESSAGE_LENGTH))

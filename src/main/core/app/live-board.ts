@@ -38,8 +38,9 @@ function alertsBySession(open: readonly OpenSessionAlert[], cooling: readonly Co
 }
 
 export class LiveBoard {
-  /** Grows with every push; a board read answers the revision it is current with. */
-  revision = 0
+  /** Grows with every push; a board read answers the revision it is current with. Starts at the
+   *  wall clock, so that a restart's pushes stay newer than a client's (see Monitor). */
+  revision = Date.now()
   /** Each row as last pushed (its key and JSON), to push only what changed. */
   private published = new Map<string, { key: SessionKey; json: string }>()
   private counts = { live: -1, stored: -1 }

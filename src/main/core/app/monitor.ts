@@ -25,7 +25,10 @@ export interface MonitorDeps {
 export class Monitor {
   readonly evaluator: AlertEvaluator
   readonly board: LiveBoard
-  private alertRevision = 0
+  // Starts at the wall clock, not 0: a restarted server's pushes stay newer than what its
+  // clients already hold (they ignore a revision no newer than theirs). Pushes are far fewer
+  // than one a millisecond, so the next start's clock is always past this run's count.
+  private alertRevision = Date.now()
   private readonly repeats = new CriticalRepeats()
   /** The unconfirmed connections as last pushed: a change of them changes the situation. */
   private unconfirmedPushed = '[]'

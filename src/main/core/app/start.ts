@@ -42,6 +42,9 @@ import { PollerGroup } from './pollers'
 import { screenHandlers } from './screen-handlers'
 import { enabledSavedSources, savedSource } from './saved-sources'
 import type { AppCore, AppCoreOptions } from './types'
+import { listAudit, recordAudit } from '../store/audit'
+import { auditEntryOf } from '../team/audit-entry'
+import { TeamUsers } from '../team/users'
 
 
 const toCadences = (s: CadenceSettings): Cadences => ({
@@ -147,6 +150,8 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   })
 
   const dispatch = createDispatch({
+    getIdentity: (_args, { actor, team }) => ({ name: actor.name, role: actor.role, team }),
+    listAudit: (query) => listAudit(db, query),
     ...screenHandlers(db, { polled, realConnectionPolled: () => pollers.sources.some((s) => !s.isDemo) }),
     ...alertHandlers(db, {
       clock,
@@ -195,8 +200,8 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     deleteWebhook: async ({ id }) => ({ deleted: await webhooks.remove(id) }),
     testWebhook: ({ id }) => webhooks.test(id),
     listMaintenance: () => maintenanceWindows(db, clock()),
-    addMaintenance: ({ window }) => {
-      const added = addMaintenanceWindow(db, window, clock())
+    addMaintenance: ({ window }, { actor }) => {
+      const added = addMaintenanceWindow(db, window, clock(), actor.name)
       monitor.publishAlerts(nothingApplied()) // the situation names the windows in force
       return added
     },
@@ -235,11 +240,15 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
         savedSource(db, connections, await connections.get(connectionId), limiter)
       return pollers.fetchRange(source, new Date(from), new Date(to))
     }
+  }, {
+    // Every change, whoever made it, with its author: the team's audit list.
+    changed: (name, args, context) => recordAudit(db, auditEntryOf(name, args, context), clock())
   })
 
   let closed = false
   return {
     dispatch,
+    users: new TeamUsers(db, clock),
     onEvent: (listener) => hub.subscribe(listener),
     recordProblem: ({ endpoint, message }) => {
       if (!closed) recordDiagnostic(db, { connectionId: null, at: clock(), kind: 'app', endpoint, message })

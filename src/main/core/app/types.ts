@@ -1,20 +1,27 @@
 // The core as every face sees it: requests in, results and pushed events out.
-import type { EventName, EventPayload } from '../../../shared/contract'
+import type { EventName, EventPayload, RequestContext } from '../../../shared/contract'
 import type { Result } from '../../../shared/result'
 import type { Db } from '../store/db'
 import type { Timers } from '../../../shared/timers'
 import type { Cadences } from '../sync/poller'
 import type { DataSource } from './demo-source'
+import type { TeamUsers } from '../team/users'
 
 export type EventListener = <E extends EventName>(name: E, payload: EventPayload<E>) => void
 
+/** How the team server finds who is asking (core/team/users.ts). */
+export type TeamDirectory = Pick<TeamUsers, 'byToken' | 'signIn' | 'bySession' | 'signOut'>
+
 export interface AppCore {
-  /** Validates `args` against the contract, runs the handler, never throws. */
-  dispatch(name: unknown, args: unknown): Promise<Result<unknown>>
+  /** Validates `args` against the contract and the actor's role, runs the handler, never throws.
+   *  Without a context the machine's own administrator asks (desktop, CLI, loopback host). */
+  dispatch(name: unknown, args: unknown, context?: RequestContext): Promise<Result<unknown>>
   /** Pushed events (sessionsChanged, statusChanged, alertsChanged, …); returns the unsubscribe function. */
   onEvent(listener: EventListener): () => void
   /** Keeps a problem of the app itself (not of a connection) in Diagnostics: a window's page that crashed. */
   recordProblem(problem: { endpoint: string; message: string }): void
+  /** The team server's users (absent on a core that is itself a team server's client). */
+  users?: TeamDirectory
   /** Stops polling, closes the database and the embedded simulator. */
   close(): Promise<void>
 }

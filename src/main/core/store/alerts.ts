@@ -197,19 +197,28 @@ export function unresolvedAlerts(db: Db): { id: number; connectionId: string; se
   ).all() as { id: number; connectionId: string; severity: AlertSeverity; state: OpenState }[]
 }
 
+/** The author of the alert's newest transition (the one an operator's action just added). */
+function signLastTransition(db: Db, id: number, actor: string | null): void {
+  if (actor === null) return
+  statement(db, 'UPDATE alert_transitions SET actor = ? WHERE id = (SELECT MAX(id) FROM alert_transitions WHERE alert_id = ?)').run(actor, id)
+}
+
 /** Acknowledged: the operator knows; it stays until it resolves. */
-export function acknowledgeAlert(db: Db, id: number, note: string | null, now: number): void {
+export function acknowledgeAlert(db: Db, id: number, note: string | null, now: number, actor: string | null = null): void {
   const alert = row(db, id)
   if (alert.state === 'resolved') throw new Error(`alert ${id} has already resolved`)
   if (alert.state === 'pending') throw new Error(`alert ${id} has not fired yet`)
   if (alert.state === 'acknowledged' && !note) return
-  db.transaction(() => moveAlert(db, id, 'acknowledged', alert.severity, null, note, now))()
+  db.transaction(() => {
+    moveAlert(db, id, 'acknowledged', alert.severity, null, note, now)
+    signLastTransition(db, id, actor)
+  })()
 }
 
 const SNOOZE_MS: Record<Exclude<SnoozeChoice, 'session-end'>, number> = { '15m': 15 * 60_000, '1h': 60 * 60_000, '4h': 4 * 60 * 60_000 }
 
 /** Snoozed: quiet for a while, or until its session ends (when it resolves anyway). */
-export function snoozeAlert(db: Db, id: number, choice: SnoozeChoice, now: number): void {
+export function snoozeAlert(db: Db, id: number, choice: SnoozeChoice, now: number, actor: string | null = null): void {
   const alert = row(db, id)
   if (alert.state === 'resolved') throw new Error(`alert ${id} has already resolved`)
   if (alert.state === 'pending') throw new Error(`alert ${id} has not fired yet`)
@@ -221,15 +230,17 @@ export function snoozeAlert(db: Db, id: number, choice: SnoozeChoice, now: numbe
   db.transaction(() => {
     moveAlert(db, id, 'snoozed', alert.severity, null, choice === 'session-end' ? 'until the session ends' : `for ${choice}`, now)
     statement(db, 'UPDATE alerts SET snoozed_until = ?, snooze_session_end = ? WHERE id = ?').run(until, until === null ? 1 : 0, id)
+    signLastTransition(db, id, actor)
   })()
 }
 
 function transitions(db: Db, alertId: number): AlertTransition[] {
   const rows = statement(
     db,
-    'SELECT at, state, severity, value, note FROM alert_transitions WHERE alert_id = ? ORDER BY id'
-  ).all(alertId) as { at: number; state: AlertState; severity: AlertSeverity; value: number | null; note: string | null }[]
-  return rows.map((t) => ({ ...t, at: new Date(t.at).toISOString() }))
+    'SELECT at, state, severity, value, note, actor AS "by" FROM alert_transitions WHERE alert_id = ? ORDER BY id'
+  ).all(alertId) as { at: number; state: AlertState; severity: AlertSeverity; value: number | null; note: string | null; by: string | null }[]
+  // The engine's own transitions have no author: they carry no `by` at all.
+  return rows.map(({ by, ...t }) => ({ ...t, at: new Date(t.at).toISOString(), ...(by === null ? {} : { by }) }))
 }
 
 function toAlert(db: Db, r: AlertRow): Alert {

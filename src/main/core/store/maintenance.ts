@@ -13,23 +13,30 @@ export interface MaintenanceRecord {
   connectionName: string | null
   contentId: string | null
   eventSessionId: string | null
+  createdBy: string | null
 }
 
 export function listMaintenance(db: Db): MaintenanceRecord[] {
   return statement(
     db,
     `SELECT m.id, m.name, m.starts_at AS startsAt, m.ends_at AS endsAt, m.repeat, m.connection_id AS connectionId,
-       c.name AS connectionName, m.content_id AS contentId, m.event_session_id AS eventSessionId
+       c.name AS connectionName, m.content_id AS contentId, m.event_session_id AS eventSessionId,
+       m.created_by AS createdBy
      FROM maintenance_windows m LEFT JOIN connections c ON c.id = m.connection_id ORDER BY m.starts_at, m.id`
   ).all() as MaintenanceRecord[]
 }
 
-export function insertMaintenance(db: Db, w: Required<Pick<MaintenanceInput, 'name' | 'startsAt' | 'endsAt'>> & MaintenanceInput, now: number): number {
+export function insertMaintenance(
+  db: Db,
+  w: Required<Pick<MaintenanceInput, 'name' | 'startsAt' | 'endsAt'>> & MaintenanceInput,
+  now: number,
+  createdBy: string | null
+): number {
   const { lastInsertRowid } = statement(
     db,
-    `INSERT INTO maintenance_windows (name, starts_at, ends_at, repeat, connection_id, content_id, event_session_id, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
-  ).run(w.name, Date.parse(w.startsAt), Date.parse(w.endsAt), w.repeat ?? 'none', w.connectionId ?? null, w.contentId ?? null, w.eventSessionId ?? null, now)
+    `INSERT INTO maintenance_windows (name, starts_at, ends_at, repeat, connection_id, content_id, event_session_id, created_at, created_by)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+  ).run(w.name, Date.parse(w.startsAt), Date.parse(w.endsAt), w.repeat ?? 'none', w.connectionId ?? null, w.contentId ?? null, w.eventSessionId ?? null, now, createdBy)
   return Number(lastInsertRowid)
 }
 

@@ -14,7 +14,8 @@ import { connectionNetwork } from './012-connection-network'
 import { webhooks } from './013-webhooks'
 import { siteAlerts } from './014-site-alerts'
 import { maintenanceWindows } from './015-maintenance-windows'
+import { team } from './016-team'
 import type { Migration } from './types'
 
 export const migrations: readonly Migration[] = [initial, connectionsViewersDiagnostics, cacheComplete, viewerIntegerKeys, searchContentId, sessionSearchText, alerts,
-  connectionReliabilityScale, stagedViewerLists, viewerListSummary, siteNames, connectionNetwork, webhooks, siteAlerts, maintenanceWindows]
+  connectionReliabilityScale, stagedViewerLists, viewerListSummary, siteNames, connectionNetwork, webhooks, siteAlerts, maintenanceWindows, team]

@@ -1,0 +1,32 @@
+// `eventwatch audit`: every change made through the app API, newest first, with its author.
+import type { Command } from 'commander'
+import { defaultDbFile } from '../../core/paths'
+import { listAudit } from '../../core/store/audit'
+import { openDatabase } from '../../core/store/db'
+import { integerOption } from '../options'
+
+// A note or a name is anyone's text: no control character reaches the terminal.
+const printable = (text: string): string => text.replace(/\p{Cc}/gu, '·')
+
+export function registerAudit(program: Command): void {
+  program
+    .command('audit')
+    .description('who changed what: acknowledgements, snoozes, mutes, maintenance windows, settings')
+    .option('--limit <n>', 'how many entries', integerOption(1, 1000), 50)
+    .option('--json', 'print JSON')
+    .option('--db <file>', "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)", defaultDbFile())
+    .action((opts: { limit: number; json?: boolean; db: string }) => {
+      const db = openDatabase(opts.db)
+      try {
+        const entries = listAudit(db, { limit: opts.limit })
+        if (opts.json) return void process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`)
+        if (entries.length === 0) return void process.stdout.write('Nothing changed yet.\n')
+        for (const e of entries) {
+          const line = [e.at, e.actor, e.action, e.subject ?? '', e.detail ?? ''].map(printable).join('\t')
+          process.stdout.write(`${line.trimEnd()}\n`)
+        }
+      } finally {
+        db.close()
+      }
+    })
+}

@@ -1,0 +1,79 @@
+// `eventwatch users`: the team server's people (issue 17). Run on the server by its administrator;
+// each token is printed once and kept only as a hash.
+import { Option, type Command } from 'commander'
+import { USER_ROLES, type UserRole } from '../../../shared/team'
+import { defaultDbFile } from '../../core/paths'
+import { openDatabase, type Db } from '../../core/store/db'
+import { TeamUsers, UserError } from '../../core/team/users'
+import { CliError } from '../errors'
+
+const DB_HELP = "SQLite cache file of the team server (default: the desktop app's; EVENTWATCH_DB overrides)"
+
+function withUsers<T>(file: string, work: (users: TeamUsers) => T): T {
+  let db: Db | undefined
+  try {
+    db = openDatabase(file)
+    return work(new TeamUsers(db))
+  } catch (error) {
+    if (error instanceof UserError) throw new CliError(error.message)
+    throw error
+  } finally {
+    db?.close()
+  }
+}
+
+const tokenNotice = (name: string, token: string): string =>
+  `Access token for ${name} (shown once; give it to them over a safe channel):\n${token}\n`
+
+export function registerUsers(program: Command): void {
+  const users = program.command('users').description("the team server's users: operators act on alerts, viewers read")
+
+  users
+    .command('add <name>')
+    .description('add a user and print their access token (once)')
+    .addOption(new Option('--role <role>', 'operator: acknowledge, snooze, mute, alert settings; viewer: read only').choices(USER_ROLES).makeOptionMandatory())
+    .option('--db <file>', DB_HELP, defaultDbFile())
+    .action((name: string, opts: { role: UserRole; db: string }) =>
+      withUsers(opts.db, (team) => {
+        const { user, token } = team.add(name, opts.role)
+        process.stdout.write(`Added ${user.name} (${user.role}).\n${tokenNotice(user.name, token)}`)
+      })
+    )
+
+  users
+    .command('list')
+    .description('list the users, their roles and when each was last seen')
+    .option('--json', 'print JSON')
+    .option('--db <file>', DB_HELP, defaultDbFile())
+    .action((opts: { json?: boolean; db: string }) =>
+      withUsers(opts.db, (team) => {
+        const list = team.list()
+        if (opts.json) return void process.stdout.write(`${JSON.stringify(list, null, 2)}\n`)
+        if (list.length === 0) return void process.stdout.write('No users yet: eventwatch users add NAME --role operator\n')
+        for (const u of list) {
+          process.stdout.write(`${u.name}\t${u.role}\tlast seen ${u.lastSeenAt ?? 'never'}${u.rotatedAt ? `\ttoken rotated ${u.rotatedAt}` : ''}\n`)
+        }
+      })
+    )
+
+  users
+    .command('rotate <name>')
+    .description('give a user a new token: the old one, and every browser signed in with it, stop working')
+    .option('--db <file>', DB_HELP, defaultDbFile())
+    .action((name: string, opts: { db: string }) =>
+      withUsers(opts.db, (team) => {
+        process.stdout.write(tokenNotice(name, team.rotate(name)))
+      })
+    )
+
+  users
+    .command('remove <name>')
+    .description('remove a user: their token and sessions stop working at once')
+    .option('--db <file>', DB_HELP, defaultDbFile())
+    .action((name: string, opts: { db: string }) =>
+      withUsers(opts.db, (team) => {
+        if (!team.remove(name)) throw new CliError(`there is no user named ${name}.`)
+        process.stdout.write(`Removed ${name}.\n`)
+      })
+    )
+}

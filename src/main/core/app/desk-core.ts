@@ -1,0 +1,27 @@
+// The core a desk runs: its own (polling its connections into its own cache), or, once it joined
+// a team server (`eventwatch team join`), that server's, through a team client.
+import { osKeychain, type SecretStore } from '../secrets/keychain'
+import { readTeamConfig, TEAM_TOKEN_ACCOUNT } from '../team/team-config'
+import { startAppCore } from './start'
+import { connectTeamServer, type TeamClient } from './team-client'
+import type { AppCore, AppCoreOptions } from './types'
+
+export interface DeskCore {
+  core: AppCore
+  /** The team client when the desk uses a team server; null when it polls on its own. */
+  team: TeamClient | null
+}
+
+export async function startDeskCore(options: AppCoreOptions & { teamFile: string; secrets?: SecretStore }): Promise<DeskCore> {
+  const config = readTeamConfig(options.teamFile)
+  if (!config) return { core: await startAppCore(options), team: null }
+  const token = await (options.secrets ?? osKeychain()).read(TEAM_TOKEN_ACCOUNT)
+  if (!token) {
+    throw new Error(
+      `This desk is set to use the team server ${config.url}, but its token is not in the keychain: ` +
+        `run "eventwatch team join ${config.url}" again, or "eventwatch team leave".`
+    )
+  }
+  const team = connectTeamServer({ url: config.url, token, pinnedSha256: config.pinnedSha256 })
+  return { core: team, team }
+}

@@ -1,0 +1,125 @@
+// The team server's people and what each may do (issue 17). One table decides, for every request
+// of the app API, the least role that may make it; every face asks the same question.
+import { z } from 'zod'
+import type { RequestName } from './contract'
+
+/** A viewer reads; an operator also acts on alerts; the administrator (whoever runs the CLI or
+ *  the desktop app on the machine itself) also changes connections, webhooks and global settings. */
+export const USER_ROLES = ['operator', 'viewer'] as const
+export type UserRole = (typeof USER_ROLES)[number]
+export type Role = UserRole | 'admin'
+
+/** Who makes a request: a user of the team server, or the machine's own administrator. */
+export interface Actor {
+  name: string
+  role: Role
+}
+
+export const UserName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._@-]*$/u, 'letters, digits, spaces and . _ @ - only')
+
+export const UserViewSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  role: z.enum(USER_ROLES),
+  createdAt: z.string(),
+  rotatedAt: z.string().nullable(),
+  lastSeenAt: z.string().nullable()
+})
+export type UserView = z.infer<typeof UserViewSchema>
+
+export const IdentitySchema = z.object({
+  name: z.string(),
+  role: z.enum(['operator', 'viewer', 'admin']),
+  /** True when this page talks to a team server as one of its users. */
+  team: z.boolean()
+})
+export type Identity = z.infer<typeof IdentitySchema>
+
+export const AuditEntrySchema = z.object({
+  id: z.number(),
+  at: z.string(),
+  actor: z.string(),
+  action: z.string(),
+  subject: z.string().nullable(),
+  detail: z.string().nullable()
+})
+export type AuditEntry = z.infer<typeof AuditEntrySchema>
+
+type Need = 'read' | 'operate' | 'admin'
+
+/** The least role each request needs. Reads are for everyone signed in; an operator acts on
+ *  alerts (acknowledge, snooze, mute, levels, maintenance windows, alert settings) and may ask
+ *  for a refresh; the rest stays with the machine's administrator. */
+const NEEDS: Record<RequestName, Need> = {
+  getStatus: 'read',
+  getIdentity: 'read',
+  listLiveSessions: 'read',
+  getSession: 'read',
+  refreshNow: 'operate',
+  refreshSession: 'operate',
+  setPaused: 'admin',
+  listConnections: 'read',
+  saveConnection: 'admin',
+  deleteConnection: 'admin',
+  setConnectionEnabled: 'admin',
+  testConnection: 'admin',
+  // Webhook addresses are secrets of their own (a Slack or Teams URL lets anyone post).
+  listWebhooks: 'admin',
+  addWebhook: 'admin',
+  deleteWebhook: 'admin',
+  testWebhook: 'admin',
+  listMaintenance: 'read',
+  addMaintenance: 'operate',
+  deleteMaintenance: 'operate',
+  getSettings: 'read',
+  // Decided by what is saved: see needOf.
+  saveSettings: 'operate',
+  listAlerts: 'read',
+  acknowledgeAlert: 'operate',
+  snoozeAlert: 'operate',
+  setSessionAlertOverride: 'operate',
+  pauseNotifications: 'operate',
+  listAudit: 'read',
+  sessionChart: 'read',
+  sessionStory: 'read',
+  sessionReport: 'read',
+  liveTrends: 'read',
+  viewerPage: 'read',
+  viewerDetail: 'read',
+  breakdown: 'read',
+  listSiteNames: 'read',
+  setSiteName: 'operate',
+  pastSessions: 'read',
+  exportChunk: 'read',
+  listDiagnostics: 'read',
+  fetchRange: 'operate'
+}
+
+/** Alert settings are the operators'; cadences, retention, display and desktop are global. */
+const OPERATOR_SETTINGS = new Set(['thresholds', 'alertRules'])
+
+export function needOf(name: RequestName, args: unknown): Need {
+  if (name === 'saveSettings' && args && typeof args === 'object') {
+    return Object.keys(args).every((key) => OPERATOR_SETTINGS.has(key)) ? 'operate' : 'admin'
+  }
+  return NEEDS[name]
+}
+
+const RANK: Record<Role, number> = { viewer: 0, operator: 1, admin: 2 }
+const NEED_RANK: Record<Need, number> = { read: 0, operate: 1, admin: 2 }
+
+/** Whether `role` may make the request; the reason in words when not. */
+export function mayRequest(role: Role, name: RequestName, args: unknown): { allowed: true } | { allowed: false; message: string } {
+  const need = needOf(name, args)
+  if (RANK[role] >= NEED_RANK[need]) return { allowed: true }
+  const who = need === 'admin' ? "the server's administrator (on the server, with the eventwatch command)" : 'an operator'
+  return { allowed: false, message: `${name} is for ${who}; you are signed in as a ${role}.` }
+}
+
+/** Whether a request changes something (it goes to the audit log with its author). */
+export const isChange = (name: RequestName, args: unknown): boolean => needOf(name, args) !== 'read'

@@ -1,0 +1,63 @@
+// A team server for the tests: the real core (demo data, an incident on cue, a real SQLite file)
+// behind the real host over HTTPS on loopback, with a throwaway certificate from a private CA,
+// users made as `eventwatch users add` makes them, and a client that trusts that CA.
+import { X509Certificate } from 'node:crypto'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { Agent, fetch as undiciFetch } from 'undici'
+import type { AppCore } from '../../src/main/core/app/types'
+import { openDatabase } from '../../src/main/core/store/db'
+import { TeamUsers } from '../../src/main/core/team/users'
+import { startWebHost, type WebHost } from '../../src/main/web/server'
+import type { UserRole } from '../../src/shared/team'
+import { privateCa, type PrivateCa } from './corporate-network'
+import { readServerSentEvents } from '../../src/main/core/net/sse-reader'
+
+/** A stand-in for the built renderer: the API tests need its index page only. */
+export function stubRenderer(dir: string): string {
+  const rendererDir = join(dir, 'renderer')
+  mkdirSync(rendererDir, { recursive: true })
+  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Eventwatch</title><div id="app"></div>')
+  return rendererDir
+}
+
+/** Adds a user to the cache file, as the CLI does on the server; answers their token. */
+export function addUser(dbFile: string, name: string, role: UserRole): string {
+  const db = openDatabase(dbFile)
+  try {
+    return new TeamUsers(db).add(name, role).token
+  } finally {
+    db.close()
+  }
+}
+
+export function throwawayCertificate(dir: string): PrivateCa & { fingerprint: string } {
+  const ca = privateCa(dir, 'noc.eventwatch.test')
+  return { ...ca, fingerprint: new X509Certificate(ca.cert).fingerprint256 }
+}
+
+export async function startTeamHost(core: AppCore, tls: PrivateCa, rendererDir: string, port = 0): Promise<WebHost> {
+  return startWebHost({ core, rendererDir, port, team: { host: '127.0.0.1', tls: { cert: tls.cert, key: tls.key } } })
+}
+
+/** fetch that trusts the test CA (as a browser or desktop configured for it would). */
+export function trustingFetch(caFile: string): (url: string, init?: RequestInit) => Promise<Response> {
+  const dispatcher = new Agent({ connect: { ca: readFileSync(caFile, 'utf8') } })
+  return (url, init = {}) => undiciFetch(url, { ...init, dispatcher } as never) as unknown as Promise<Response>
+}
+
+/** An open event stream, as a page keeps one: every push in order, until closed. */
+export async function openStream(
+  fetcher: (url: string, init?: RequestInit) => Promise<Response>,
+  url: string,
+  headers: Record<string, string>
+): Promise<{ events: { event: string; data: unknown }[]; close: () => void }> {
+  const abort = new AbortController()
+  const response = await fetcher(url, { headers, signal: abort.signal })
+  if (!response.ok || !response.body) throw new Error(`event stream: HTTP ${response.status}`)
+  const events: { event: string; data: unknown }[] = []
+  void (async () => {
+    for await (const e of readServerSentEvents(response.body!)) events.push({ event: e.event, data: JSON.parse(e.data) })
+  })().catch(() => undefined)
+  return { events, close: () => abort.abort() }
+}
