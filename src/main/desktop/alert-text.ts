@@ -79,3 +79,24 @@ export function resolvedText(alerts: readonly Alert[]): NotificationText {
     target
   }
 }
+
+/** Who acknowledged it last (a team's user), when anyone did. */
+export const acknowledgedBy = (alert: Alert): string | null => {
+  const last = alert.transitions.at(-1)
+  return alert.state === 'acknowledged' && last?.state === 'acknowledged' ? (last.by ?? null) : null
+}
+
+/** In a team: alerts a teammate just acknowledged, naming them (and their note). */
+export function acknowledgedText(alerts: readonly Alert[]): NotificationText {
+  const target = alertsTarget(alerts)
+  if (alerts.length === 1) {
+    const alert = alerts[0]!
+    const note = alert.transitions.at(-1)?.note
+    return { title: `Acknowledged by ${acknowledgedBy(alert) ?? 'a teammate'}: ${alertHeadline(alert)}`, body: note ? `"${note}"` : alert.summary, target }
+  }
+  return {
+    title: `${alerts.length} alerts acknowledged`,
+    body: lines(alerts, (a) => `${acknowledgedBy(a) ?? 'a teammate'}: ${alertHeadline(a)}`),
+    target
+  }
+}

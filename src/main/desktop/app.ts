@@ -29,6 +29,7 @@ import { createMainWindow, loadAppPage } from './window'
 import { currentPlace, startedHidden } from './login-item'
 import { keepLoginItem } from './keep-login-item'
 import { watchRenderer } from './renderer-watch'
+import { followTeam } from './team-desk'
 import { startMainLog, type MainLog } from './main-log'
 import { installAppImageCommand } from './appimage-command'
 import { placeWindow, readWindowState, writeWindowState } from './window-state'
@@ -213,16 +214,15 @@ export function startDesktop(options: DesktopOptions = {}): void {
       teamFile: process.env['EVENTWATCH_TEAM_FILE'] || join(app.getPath('userData'), 'team-server.json')
     })
     core = started
-    if (team) {
-      log.write('info', 'using a team server: this desk polls nothing itself')
-      // The server may have restarted or moved on while away: the window reads everything afresh.
-      team.onReconnected(() => {
-        const window = mainWindow
-        if (window && !window.isDestroyed()) {
-          loadAppPage(window, page).catch((error: unknown) => console.error('eventwatch: could not reload the window', error))
-        }
-      })
-    }
+    if (team) log.write('info', 'using a team server: this desk polls nothing itself')
+    const teamDesk = team
+      ? followTeam(team, () => {
+          const window = mainWindow
+          if (window && !window.isDestroyed()) {
+            loadAppPage(window, page).catch((error: unknown) => console.error('eventwatch: could not reload the window', error))
+          }
+        })
+      : null
     registerIpcHandlers(ipcMain, started, appFrameCheck(appUrlCheck))
     startTray(started)
     // Started at login: the tray watches, the window waits to be asked for (not without a tray).
@@ -237,7 +237,8 @@ export function startDesktop(options: DesktopOptions = {}): void {
       open: showWindow,
       isWindowFocused,
       now,
-      sound: () => sound
+      sound: () => sound,
+      self: () => teamDesk?.self() ?? null
     })
     stopNotifying = started.onEvent((name, payload) => {
       if (name === 'alertsChanged') notifier.onAlertsChanged(payload as AlertsChanged)

@@ -13,7 +13,7 @@
 // can stop worrying, without a sound.
 import { Notification } from 'electron'
 import { notificationsPaused, type AlertsChanged } from '../../shared/alerts'
-import { firedText, repeatedText, resolvedText } from './alert-text'
+import { acknowledgedBy, acknowledgedText, firedText, repeatedText, resolvedText } from './alert-text'
 import type { NotificationText } from './alert-text'
 import type { AppTarget } from '../../shared/deep-link'
 
@@ -25,6 +25,9 @@ export interface AlertNotifierDeps {
   now(): number
   /** Settings → Display → Sound with alerts: whether alerts firing and repeated make a sound. */
   sound?(): boolean
+  /** On a team server: this desk's user. A teammate's acknowledgement is then announced (silently),
+   *  naming them; the desk's own is not. */
+  self?(): string | null
 }
 
 export interface AlertNotifier {
@@ -71,6 +74,11 @@ export function createAlertNotifier(deps: AlertNotifierDeps): AlertNotifier {
         if (change.fired.length > 0) show(firedText(change.fired), silent)
         if (change.repeated.length > 0) show(repeatedText(change.repeated), silent)
         if (change.resolved.length > 0 && !deps.isWindowFocused()) show(resolvedText(change.resolved), true)
+        const self = deps.self?.()
+        if (self) {
+          const byOthers = change.changed.filter((a) => (acknowledgedBy(a) ?? self) !== self)
+          if (byOthers.length > 0) show(acknowledgedText(byOthers), true)
+        }
       } catch (error) {
         // A notification that cannot be shown must not break the event stream.
         console.error('eventwatch: could not show a notification', error)

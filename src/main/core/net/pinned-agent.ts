@@ -20,7 +20,8 @@ export class PinMismatchError extends Error {
 export function pinnedAgent(sha256: string): Agent {
   const expected = normaliseFingerprint(sha256)
   // The chain is not checked (the pin replaces it); the fingerprint is, before any byte is sent.
-  const connect = buildConnector({ rejectUnauthorized: false })
+  // No session resumption: a resumed TLS session shows no peer certificate to check.
+  const connect = buildConnector({ rejectUnauthorized: false, maxCachedSessions: 0 })
   return new Agent({
     connect: (options, callback) => {
       connect(options, (error, socket) => {

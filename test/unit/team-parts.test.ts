@@ -1,0 +1,79 @@
+// The team server's small pure parts: what each role may ask, the names a server answers to, the
+// sign-in limiter, the event-stream reader, and the client's revision shift.
+import { describe, expect, it } from 'vitest'
+import { shiftSituationRevision } from '../../src/main/core/app/team-revisions'
+import { readServerSentEvents } from '../../src/main/core/net/sse-reader'
+import { MAX_FAILURES, SignInLimiter, WINDOW_MS } from '../../src/main/web/sign-in-limiter'
+import { teamHosts } from '../../src/main/web/team-hosts'
+import { requestNames } from '../../src/shared/contract'
+import { mayRequest, needOf } from '../../src/shared/team'
+
+describe('roles', () => {
+  it('lets a viewer make every read and nothing else', () => {
+    for (const name of requestNames) {
+      expect(mayRequest('viewer', name, {}).allowed, name).toBe(needOf(name, {}) === 'read')
+    }
+  })
+
+  it('keeps connections, webhooks and global settings for the administrator', () => {
+    for (const name of ['saveConnection', 'deleteConnection', 'setConnectionEnabled', 'testConnection', 'listWebhooks', 'addWebhook', 'setPaused'] as const) {
+      expect(mayRequest('operator', name, {}).allowed, name).toBe(false)
+      expect(mayRequest('admin', name, {}).allowed, name).toBe(true)
+    }
+    expect(mayRequest('operator', 'saveSettings', { thresholds: {}, alertRules: {} }).allowed).toBe(true)
+    expect(mayRequest('operator', 'saveSettings', { thresholds: {}, cadences: {} }).allowed).toBe(false)
+    expect(mayRequest('operator', 'acknowledgeAlert', {}).allowed).toBe(true)
+  })
+})
+
+describe('team hosts', () => {
+  it('answers to the listen address and the certificate names, with the port, and bare on 443', () => {
+    expect(teamHosts('10.0.0.5', 8443, ['noc.example.com', '10.0.0.5'], true)).toEqual(['10.0.0.5:8443', 'noc.example.com:8443'])
+    expect(teamHosts('0.0.0.0', 443, ['NOC.example.com', '::1'], true)).toEqual(['noc.example.com:443', 'noc.example.com', '[::1]:443', '[::1]'])
+    expect(teamHosts('127.0.0.1', 4781, [], false)).toEqual(['127.0.0.1:4781', 'localhost:4781'])
+  })
+})
+
+describe('sign-in limiter', () => {
+  it('holds an address back after too many wrong tokens, for the rest of the window, and forgets after', () => {
+    let now = 1_000_000
+    const limiter = new SignInLimiter(() => now)
+    for (let i = 0; i < MAX_FAILURES - 1; i++) limiter.failed('10.0.0.1')
+    expect(limiter.waitSeconds('10.0.0.1')).toBe(0)
+    limiter.failed('10.0.0.1')
+    expect(limiter.waitSeconds('10.0.0.1')).toBe(WINDOW_MS / 1000)
+    expect(limiter.waitSeconds('10.0.0.2')).toBe(0)
+    now += WINDOW_MS
+    expect(limiter.waitSeconds('10.0.0.1')).toBe(0)
+  })
+})
+
+const streamOf = (...chunks: string[]): ReadableStream<Uint8Array> =>
+  new ReadableStream({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(new TextEncoder().encode(chunk))
+      controller.close()
+    }
+  })
+
+describe('server-sent events reader', () => {
+  it('reads events across chunks, CRLF split included, skipping comments', async () => {
+    const seen: unknown[] = []
+    let chunks = 0
+    for await (const e of readServerSentEvents(streamOf(': connected\n\nevent: a\nda', 'ta: {"x":1}\r', '\n\r\nevent: b\ndata: one\ndata: two\n\n: heartbeat\n\n'), () => chunks++)) {
+      seen.push(e)
+    }
+    expect(seen).toEqual([{ event: 'a', data: '{"x":1}' }, { event: 'b', data: 'one\ntwo' }])
+    expect(chunks).toBe(3)
+  })
+})
+
+describe('team client revision shift', () => {
+  it('shifts the situation of a push, of an answer, and leaves the rest alone', () => {
+    const situation = { revision: 10, tray: 'ok' }
+    expect(shiftSituationRevision({ situation, changed: [] }, 2)).toEqual({ situation: { revision: 12, tray: 'ok' }, changed: [] })
+    expect(shiftSituationRevision({ ok: true, value: { alerts: [], situation } }, 1)).toEqual({ ok: true, value: { alerts: [], situation: { revision: 11, tray: 'ok' } } })
+    expect(shiftSituationRevision({ revision: 5, sessions: [] }, 3)).toEqual({ revision: 5, sessions: [] })
+    expect(shiftSituationRevision({ situation }, 0)).toEqual({ situation })
+  })
+})
