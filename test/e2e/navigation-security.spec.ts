@@ -274,5 +274,5 @@ test('a page whose access is gone (the host restarted) says what to open instead
   await section.getByTestId('alert-rule-reliabilityFalling').getByLabel('Drop of at least').fill('9')
   await section.getByRole('button', { name: 'Save alert rules' }).click()
   await expect(section).toContainText('Not saved: The Eventwatch host no longer accepts this page')
-  await expect(section).toContainText('Open the address `eventwatch serve` printed.')
+  await expect(section).toContainText('Open the address `eventwatch serve` printed')
 })

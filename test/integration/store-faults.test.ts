@@ -109,7 +109,7 @@ describe('a full disk', () => {
   })
 
   it('ends `sync --once` with one line "storage error: the disk holding FILE is full…" and exit code 2 (a real full tmpfs)', async (ctx) => {
-    const dir = tmpfs(ctx, '704k')
+    const dir = tmpfs(ctx, '768k')
     const sim = await startSimulator({ liveSessions: 3, endedSessions: 4, viewersPerSession: 2000, viewersPageSize: 500 })
     onTestFinished(() => sim.close())
     const file = join(dir, 'cache.db')

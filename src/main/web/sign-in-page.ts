@@ -26,6 +26,7 @@ export function signInPage(message: string | null): string {
   input { font: inherit; padding: 0.5rem; border-radius: 4px; border: 1px solid #59616e; background: #12151b; color: inherit; }
   button { font: inherit; padding: 0.5rem; border-radius: 4px; border: 0; background: #4c8dff; color: #fff; cursor: pointer; }
   .error { color: #ff8a8a; }
+  code { white-space: nowrap; }
 </style>
 </head>
 <body>

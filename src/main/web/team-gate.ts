@@ -56,6 +56,9 @@ export function teamGate(options: TeamGateOptions): Gate {
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': 'no-store',
       'Content-Security-Policy': SIGN_IN_POLICY,
+      // Under no-referrer a browser posts the form with "Origin: null", which the check above
+      // refuses: this page alone tells its own origin (to itself only).
+      'Referrer-Policy': 'same-origin',
       ...headers
     })
     res.end(signInPage(message))

@@ -23,7 +23,7 @@ function bridgeClient(bridge: DesktopBridge): AppClient {
 
 const NOT_ADMITTED =
   'The Eventwatch host no longer accepts this page (it takes a new address on every launch). ' +
-  'Open the address `eventwatch serve` printed.'
+  'Open the address `eventwatch serve` printed — or, on a team server, reload and sign in again.'
 
 const isJson = (response: Response): boolean =>
   (response.headers.get('Content-Type') ?? '').startsWith('application/json')

@@ -131,6 +131,13 @@ export function latestNote(alert: Alert): string | null {
   return null
 }
 
+/** Who acknowledged it and when (the latest acknowledgement), while it is acknowledged. */
+export function acknowledgement(alert: Alert): { by: string | null; at: string } | null {
+  if (alert.state !== 'acknowledged') return null
+  const t = alert.transitions.findLast((x) => x.state === 'acknowledged')
+  return t ? { by: t.by ?? null, at: t.at } : null
+}
+
 /** What the operator can still do with it: acknowledge and snooze only while it fires. */
 export function actionsFor(alert: Alert): { acknowledge: boolean; snooze: boolean; mute: boolean; open: boolean } {
   const open = alert.eventSessionId !== null

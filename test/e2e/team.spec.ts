@@ -1,0 +1,117 @@
+/// <reference lib="dom" />
+// The team server in a real browser (issue 17): `eventwatch users add` on the server's cache, then
+// `eventwatch serve --listen` (loopback, so plain HTTP is allowed). Each person signs in with
+// their token on the sign-in page; alice acknowledges the demo incident on her page and bob's
+// open page shows it as hers at once, without a reload; val, a viewer, sees it all and no action.
+import { expect, test, type Browser, type Page } from '@playwright/test'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { watchProblems } from './support/problems'
+
+test.use({ viewport: { width: 1400, height: 900 } })
+test.describe.configure({ mode: 'serial' })
+
+const root = resolve(import.meta.dirname, '../..')
+const cli = join(root, 'bin', 'eventwatch.js')
+let dir: string
+let server: ChildProcess
+let origin: string
+const tokens: Record<string, string> = {}
+
+test.beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'eventwatch-e2e-team-'))
+  const env = { ...process.env, HOME: dir, EVENTWATCH_DB: join(dir, 'team.db') }
+  for (const [name, role] of [['alice', 'operator'], ['bob', 'operator'], ['val', 'viewer']] as const) {
+    const out = execFileSync(process.execPath, [cli, 'users', 'add', name, '--role', role], { cwd: root, env, encoding: 'utf8' })
+    tokens[name] = /^(ewu_[\w-]+)$/m.exec(out)?.[1] ?? ''
+  }
+  server = spawn(process.execPath, [cli, 'serve', '--listen', '127.0.0.1:0', '--interval', '2', '--demo-incident', '3'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  let output = ''
+  origin = await new Promise<string>((resolveOrigin, reject) => {
+    const timer = setTimeout(() => reject(new Error(`team server did not start:\n${output}`)), 60_000)
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString()
+      const match = /serving on (http:\/\/127\.0\.0\.1:\d+)\//.exec(output)
+      if (match?.[1]) {
+        clearTimeout(timer)
+        resolveOrigin(match[1])
+      }
+    }
+    server.stdout?.on('data', onData)
+    server.stderr?.on('data', onData)
+  })
+})
+test.afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((r) => server.once('exit', r))
+    server.kill('SIGTERM')
+    await exited
+  }
+  rmSync(dir, { recursive: true, force: true })
+})
+
+/** A browser of its own (its own cookies), signed in with `name`'s token, on the Alerts view. */
+async function signedIn(browser: Browser, name: string, shot?: string): Promise<Page> {
+  const page = await (await browser.newContext()).newPage()
+  await page.goto(`${origin}/#alerts`)
+  await expect(page).toHaveURL(/\/signin(#alerts)?$/)
+  await page.getByLabel('Access token').fill(tokens[name]!)
+  if (shot) await page.screenshot({ path: shot })
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page.getByTestId('signed-in-as')).toHaveText(new RegExp(`${name} · (operator|viewer)`))
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /^Alerts/ }).click()
+  return page
+}
+
+test('alice acknowledges; bob sees it as hers at once; val reads and cannot act', async ({ browser }) => {
+  test.setTimeout(120_000)
+  // A wrong token is refused on the page, in words.
+  const stranger = await (await browser.newContext()).newPage()
+  await stranger.goto(`${origin}/signin`)
+  await stranger.getByLabel('Access token').fill('ewu_guess')
+  await stranger.getByRole('button', { name: 'Sign in' }).click()
+  await expect(stranger.getByRole('alert')).toHaveText(/That token is not valid/)
+
+  const alice = await signedIn(browser, 'alice', 'test-results/team-sign-in.png')
+  const bob = await signedIn(browser, 'bob')
+  const problems = [watchProblems(alice), watchProblems(bob)]
+
+  const firing = (page: Page) => page.getByTestId('open-alerts').locator('[data-testid=alert][data-state=firing]').first()
+  await expect(firing(alice)).toBeVisible({ timeout: 90_000 })
+  const alertId = await firing(alice).getAttribute('data-alert-id')
+  const card = (page: Page) => page.locator(`[data-testid=alert][data-alert-id="${alertId}"]`)
+  await expect(card(bob)).toHaveAttribute('data-state', 'firing')
+
+  await card(alice).getByRole('button', { name: 'Acknowledge…' }).click()
+  await alice.getByLabel(/^Note/).fill('CDN ticket 4711')
+  await alice.getByLabel(/^Note/).press('Enter')
+
+  // Bob's page follows the push: no reload, no click.
+  await expect(card(bob)).toHaveAttribute('data-state', 'acknowledged', { timeout: 10_000 })
+  await expect(card(bob).getByTestId('alert-acknowledged')).toHaveText(/^by alice at \d{1,2}:\d{2}/)
+  await expect(card(bob).getByTestId('alert-note')).toHaveText('“CDN ticket 4711”')
+  const changes = bob.getByTestId('audit-list')
+  await changes.locator('summary').click()
+  await expect(changes).toContainText(/alice\s+acknowledged\s+alert \d+/)
+  await bob.mouse.move(0, 0)
+  await bob.screenshot({ path: 'test-results/team-acknowledged-by-alice.png', fullPage: true })
+
+  // The viewer sees the same, and no button to act with.
+  const val = await signedIn(browser, 'val')
+  await expect(card(val)).toHaveAttribute('data-state', 'acknowledged')
+  await expect(card(val).getByTestId('alert-acknowledged')).toHaveText(/^by alice at /)
+  await expect(card(val)).toContainText('Read only: you are signed in as a viewer.')
+  await expect(card(val).getByRole('button', { name: /Snooze/ })).toHaveCount(0)
+  await val.screenshot({ path: 'test-results/team-viewer.png' })
+
+  // Signing out ends that browser's session.
+  await bob.getByRole('button', { name: 'Sign out' }).click()
+  await expect(bob).toHaveURL(/\/signin$/)
+  expect(problems.flat()).toEqual([])
+})
