@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { Alert } from '../../src/shared/alerts'
-import { bodyFor, type AlertEvent } from '../../src/main/core/webhooks/bodies'
+import { bodyFor, headline, type AlertEvent } from '../../src/main/core/webhooks/bodies'
 import { signature } from '../../src/main/core/webhooks/deliver'
 import { createHmac } from 'node:crypto'
 
@@ -68,6 +68,7 @@ function event(over: Partial<Alert> = {}, kind: AlertEvent['event'] = 'fired'): 
     value: 86.2,
     level: 90,
     note: kind === 'acknowledged' ? 'on it' : null,
+    by: kind === 'acknowledged' ? 'alice' : null,
     site: null,
     alert: {
       id: 7,
@@ -133,11 +134,19 @@ describe('webhook bodies', () => {
       value: 86.2,
       level: 90,
       note: 'on it',
+      by: 'alice',
       alert: { id: 7, firedAt: '2026-11-25T10:00:00.000Z', resolvedAt: null, endReason: null },
       connection: { id: 'c1', name: 'Contoso' },
       session: { id: 's-42', name: 'Town hall' },
       site: null
     })
+  })
+
+  it('names who acknowledged, in every format', () => {
+    expect(headline(event({}, 'acknowledged'))).toBe('Acknowledged by alice · critical · Town hall: Reliability 86.2, below the critical level 90')
+    expect(headline(event({}, 'fired'))).toMatch(/^Fired · critical · /)
+    for (const format of ['teams', 'slack'] as const) expect(bodyFor(format, event({}, 'acknowledged'))).toContain('Acknowledged by alice')
+    expect(JSON.parse(bodyFor('json', event({}, 'acknowledged')))).toMatchObject({ event: 'acknowledged', by: 'alice' })
   })
 
   it('signs "<timestamp>.<body>" with HMAC-SHA256', () => {

@@ -17,6 +17,8 @@ export interface AlertEvent {
   level: number | null
   /** The operator's note with an acknowledgement. */
   note: string | null
+  /** Who acknowledged it (a team server's user, or the machine's own); null for the rules' own events. */
+  by: string | null
   /** The site the alert is about, once site alerts name one. */
   site: string | null
 }
@@ -44,6 +46,7 @@ export function jsonBody(e: AlertEvent): unknown {
     value: e.value,
     level: e.level,
     note: e.note,
+    by: e.by,
     alert: { id: a.id, firedAt: a.firedAt, resolvedAt: a.resolvedAt, endReason: a.endReason },
     connection: { id: a.connectionId, name: a.connectionName },
     session: a.eventSessionId === null ? null : { id: a.eventSessionId, name: a.eventName },
@@ -51,10 +54,11 @@ export function jsonBody(e: AlertEvent): unknown {
   }
 }
 
-/** The headline every format leads with: "Fired · critical · Town hall: Reliability 86.2, below …". */
+/** The headline every format leads with: "Fired · critical · Town hall: Reliability 86.2, below …",
+ *  "Acknowledged by alice · critical · …". */
 export function headline(e: AlertEvent): string {
   const about = e.alert.eventName ?? e.alert.eventSessionId ?? e.alert.connectionName
-  return `${EVENT_WORDS[e.event]} · ${e.alert.severity} · ${about}: ${e.alert.summary}`
+  return `${EVENT_WORDS[e.event]}${e.by ? ` by ${e.by}` : ''} · ${e.alert.severity} · ${about}: ${e.alert.summary}`
 }
 
 function facts(e: AlertEvent): { title: string; value: string }[] {

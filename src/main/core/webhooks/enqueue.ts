@@ -62,6 +62,7 @@ function eventOf(db: Db, alert: Alert, event: WebhookEvent, key: string): AlertE
     value,
     level: levelOf(db, alert),
     note: event === 'acknowledged' ? (transition?.note ?? null) : null,
+    by: event === 'acknowledged' ? (transition?.by ?? null) : null,
     site: alert.site === null ? null : alert.siteName ? `${alert.site} · ${alert.siteName}` : alert.site
   }
 }

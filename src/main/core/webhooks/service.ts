@@ -110,6 +110,7 @@ function testEvent(now: number): AlertEvent {
     value: 86.2,
     level: 90,
     note: null,
+    by: null,
     site: null,
     alert: {
       id: 0,
