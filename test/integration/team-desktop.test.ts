@@ -65,8 +65,8 @@ describe('the desktop app as a team server client', () => {
     const { core, host } = await startServer()
     const fired = await new Pushes(core).next('alertsChanged', (p) => p.fired.some((a) => a.rule === 'reliability-below'), 30_000)
     const alertId = fired.fired.find((a) => a.rule === 'reliability-below')!.id
-    const alice = addUser(dbFile, 'alice', 'operator')
-    const bob = addUser(dbFile, 'bob', 'operator')
+    const alice = await addUser(dbFile, 'alice', 'operator')
+    const bob = await addUser(dbFile, 'bob', 'operator')
     const port = host.address.port
 
     // This desk joined the team as alice, pinning the server's certificate.

@@ -52,9 +52,9 @@ beforeAll(async () => {
   const pushes = new Pushes(core)
   const fired = await pushes.next('alertsChanged', (p) => p.fired.some((a) => a.rule === 'reliability-below'), 30_000)
   firing = fired.fired.find((a) => a.rule === 'reliability-below')!
-  tokens.alice = addUser(dbFile, 'alice', 'operator')
-  tokens.bob = addUser(dbFile, 'bob', 'operator')
-  tokens.val = addUser(dbFile, 'val', 'viewer')
+  tokens.alice = await addUser(dbFile, 'alice', 'operator')
+  tokens.bob = await addUser(dbFile, 'bob', 'operator')
+  tokens.val = await addUser(dbFile, 'val', 'viewer')
   host = await startTeamHost(core, tls, rendererDir)
   cleanups.add(() => host.close())
   fetcher = trustingFetch(tls.caFile)

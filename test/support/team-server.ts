@@ -8,6 +8,7 @@ import { Agent, fetch as undiciFetch } from 'undici'
 import type { AppCore } from '../../src/main/core/app/types'
 import { openDatabase } from '../../src/main/core/store/db'
 import { TeamUsers } from '../../src/main/core/team/users'
+import { sqliteTeamStore } from '../../src/main/core/team/team-store'
 import { startWebHost, type WebHost } from '../../src/main/web/server'
 import type { UserRole } from '../../src/shared/team'
 import { privateCa, type PrivateCa } from './corporate-network'
@@ -22,10 +23,10 @@ export function stubRenderer(dir: string): string {
 }
 
 /** Adds a user to the cache file, as the CLI does on the server; answers their token. */
-export function addUser(dbFile: string, name: string, role: UserRole): string {
+export async function addUser(dbFile: string, name: string, role: UserRole): Promise<string> {
   const db = openDatabase(dbFile)
   try {
-    return new TeamUsers(db).add(name, role).token
+    return (await new TeamUsers(sqliteTeamStore(db)).add(name, role)).token
   } finally {
     db.close()
   }

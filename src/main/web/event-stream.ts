@@ -5,7 +5,7 @@ import type { AppCore } from '../core/app/types'
 const HEARTBEAT_MS = 15_000
 
 /** `stillValid` is asked at every heartbeat: a user signed out, rotated or removed loses the stream. */
-export function openEventStream(core: AppCore, res: ServerResponse, stillValid: () => boolean = () => true): void {
+export function openEventStream(core: AppCore, res: ServerResponse, stillValid: () => Promise<boolean> = async () => true): void {
   res.writeHead(200, {
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-store',
@@ -17,8 +17,13 @@ export function openEventStream(core: AppCore, res: ServerResponse, stillValid: 
   })
   // Comments keep proxies and idle timers from closing a quiet stream.
   const heartbeat = setInterval(() => {
-    if (stillValid()) res.write(': heartbeat\n\n')
-    else res.end()
+    stillValid().then(
+      (valid) => {
+        if (valid) res.write(': heartbeat\n\n')
+        else res.end()
+      },
+      () => res.end() // the store could not say: better a reconnect than a stream nobody vouches for
+    )
   }, HEARTBEAT_MS)
   res.on('close', () => {
     clearInterval(heartbeat)

@@ -8,7 +8,7 @@ export interface Admitted {
   context: RequestContext
   /** Still allowed in (a long-lived event stream asks again now and then): false once signed out,
    *  rotated or removed. */
-  stillValid(): boolean
+  stillValid(): Promise<boolean>
 }
 
 export interface Gate {

@@ -23,7 +23,7 @@ export function localGate(token: string, port: () => number): Gate {
         },
         { token, port: port() }
       )
-      if (decision.kind === 'allow') return { url: decision.url, context: localContext(), stillValid: () => true }
+      if (decision.kind === 'allow') return { url: decision.url, context: localContext(), stillValid: async () => true }
       req.resume() // an unread body would hold the connection
       if (decision.kind === 'enter') redirect(res, decision.location, decision.cookie)
       else if (decision.api) sendJson(res, decision.status, fail(decision.code, decision.message))

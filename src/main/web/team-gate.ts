@@ -24,7 +24,7 @@ export interface TeamGateOptions {
   limiter: SignInLimiter
 }
 
-type UserRecord = NonNullable<ReturnType<TeamDirectory['byToken']>>
+type UserRecord = NonNullable<Awaited<ReturnType<TeamDirectory['byToken']>>>
 
 export function teamCookieName(secure: boolean, port: number): string {
   // __Host-: only over HTTPS, only for this host, path /, no Domain — no other site can set it.
@@ -77,7 +77,7 @@ export function teamGate(options: TeamGateOptions): Gate {
     } catch (error) {
       return page(res, error instanceof BodyTooLargeError ? 413 : 400, 'That sign-in form could not be read.')
     }
-    const started = token ? users.signIn(token) : null
+    const started = token ? await users.signIn(token) : null
     if (!started) {
       limiter.failed(address(req))
       return page(res, 401, 'That token is not valid: ask your administrator for yours (it may have been rotated).')
@@ -120,28 +120,28 @@ export function teamGate(options: TeamGateOptions): Gate {
       const sessions = cookieValues(req.headers.cookie, cookieName)
       if (url.pathname === '/signout' && method === 'POST') {
         req.resume()
-        for (const id of sessions) users.signOut(id)
+        for (const id of sessions) await users.signOut(id)
         redirect(res, '/signin', cookie('', 0))
         return null
       }
 
       const token = bearerToken(req.headers.authorization)
       let user: UserRecord | null = null
-      let check: () => boolean = () => false
+      let check: () => Promise<boolean> = async () => false
       if (token !== undefined) {
         const wait = limiter.waitSeconds(address(req))
         if (wait > 0) {
           req.resume()
           return refuse(res, api, 429, 'too-many-attempts', 'Too many wrong tokens from this address; wait and try again.', { 'Retry-After': String(wait) })
         }
-        user = users.byToken(token)
+        user = await users.byToken(token)
         if (!user) limiter.failed(address(req))
-        check = () => users.byToken(token) !== null
+        check = async () => (await users.byToken(token)) !== null
       } else {
         for (const id of sessions) {
-          user = users.bySession(id)
+          user = await users.bySession(id)
           if (user) {
-            check = () => users.bySession(id) !== null
+            check = async () => (await users.bySession(id)) !== null
             break
           }
         }

@@ -5,15 +5,16 @@ import { USER_ROLES, type UserRole } from '../../../shared/team'
 import { defaultDbFile } from '../../core/paths'
 import { openDatabase, type Db } from '../../core/store/db'
 import { TeamUsers, UserError } from '../../core/team/users'
+import { sqliteTeamStore } from '../../core/team/team-store'
 import { CliError } from '../errors'
 
 const DB_HELP = "SQLite cache file of the team server (default: the desktop app's; EVENTWATCH_DB overrides)"
 
-function withUsers<T>(file: string, work: (users: TeamUsers) => T): T {
+async function withUsers<T>(file: string, work: (users: TeamUsers) => Promise<T>): Promise<T> {
   let db: Db | undefined
   try {
     db = openDatabase(file)
-    return work(new TeamUsers(db))
+    return await work(new TeamUsers(sqliteTeamStore(db)))
   } catch (error) {
     if (error instanceof UserError) throw new CliError(error.message)
     throw error
@@ -34,8 +35,8 @@ export function registerUsers(program: Command): void {
     .addOption(new Option('--role <role>', 'operator: acknowledge, snooze, mute, alert settings; viewer: read only').choices(USER_ROLES).makeOptionMandatory())
     .option('--db <file>', DB_HELP, defaultDbFile())
     .action((name: string, opts: { role: UserRole; db: string }) =>
-      withUsers(opts.db, (team) => {
-        const { user, token } = team.add(name, opts.role)
+      withUsers(opts.db, async (team) => {
+        const { user, token } = await team.add(name, opts.role)
         process.stdout.write(`Added ${user.name} (${user.role}).\n${tokenNotice(user.name, token)}`)
       })
     )
@@ -46,8 +47,8 @@ export function registerUsers(program: Command): void {
     .option('--json', 'print JSON')
     .option('--db <file>', DB_HELP, defaultDbFile())
     .action((opts: { json?: boolean; db: string }) =>
-      withUsers(opts.db, (team) => {
-        const list = team.list()
+      withUsers(opts.db, async (team) => {
+        const list = await team.list()
         if (opts.json) return void process.stdout.write(`${JSON.stringify(list, null, 2)}\n`)
         if (list.length === 0) return void process.stdout.write('No users yet: eventwatch users add NAME --role operator\n')
         for (const u of list) {
@@ -61,8 +62,8 @@ export function registerUsers(program: Command): void {
     .description('give a user a new token: the old one, and every browser signed in with it, stop working')
     .option('--db <file>', DB_HELP, defaultDbFile())
     .action((name: string, opts: { db: string }) =>
-      withUsers(opts.db, (team) => {
-        process.stdout.write(tokenNotice(name, team.rotate(name)))
+      withUsers(opts.db, async (team) => {
+        process.stdout.write(tokenNotice(name, await team.rotate(name)))
       })
     )
 
@@ -71,8 +72,8 @@ export function registerUsers(program: Command): void {
     .description('remove a user: their token and sessions stop working at once')
     .option('--db <file>', DB_HELP, defaultDbFile())
     .action((name: string, opts: { db: string }) =>
-      withUsers(opts.db, (team) => {
-        if (!team.remove(name)) throw new CliError(`there is no user named ${name}.`)
+      withUsers(opts.db, async (team) => {
+        if (!(await team.remove(name))) throw new CliError(`there is no user named ${name}.`)
         process.stdout.write(`Removed ${name}.\n`)
       })
     )

@@ -12,7 +12,7 @@ export type Dispatch = (name: unknown, args: unknown, context?: RequestContext) 
 
 export interface DispatchHooks {
   /** After a request that changed something succeeded: the audit log's entry. */
-  changed?(name: RequestName, args: unknown, context: RequestContext): void
+  changed?(name: RequestName, args: unknown, context: RequestContext): Promise<void> | void
 }
 
 export function createDispatch(handlers: Handlers, hooks: DispatchHooks = {}): Dispatch {
@@ -36,7 +36,8 @@ export function createDispatch(handlers: Handlers, hooks: DispatchHooks = {}): D
     try {
       const handler = handlers[name] as (a: unknown, c: RequestContext) => unknown
       const value = await handler(parsed.data, context)
-      if (isChange(name, parsed.data)) hooks.changed?.(name, parsed.data, context)
+      // Answered only once its audit entry is written: what a page was told happened is on record.
+      if (isChange(name, parsed.data)) await hooks.changed?.(name, parsed.data, context)
       return ok(value)
     } catch (error) {
       const reason = error instanceof Error ? error.message : 'a non-Error value was thrown'

@@ -42,9 +42,9 @@ import { PollerGroup } from './pollers'
 import { screenHandlers } from './screen-handlers'
 import { enabledSavedSources, savedSource } from './saved-sources'
 import type { AppCore, AppCoreOptions } from './types'
-import { listAudit, recordAudit } from '../store/audit'
 import { auditEntryOf } from '../team/audit-entry'
 import { TeamUsers } from '../team/users'
+import { sqliteTeamStore } from '../team/team-store'
 
 
 const toCadences = (s: CadenceSettings): Cadences => ({
@@ -149,9 +149,11 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     hub.emit('settingsChanged', settings())
   })
 
+  // The team's users and audit log, behind the interface a shared store will implement too.
+  const team = sqliteTeamStore(db)
   const dispatch = createDispatch({
     getIdentity: (_args, { actor, team }) => ({ name: actor.name, role: actor.role, team }),
-    listAudit: (query) => listAudit(db, query),
+    listAudit: (query) => team.audit.list(query),
     ...screenHandlers(db, { polled, realConnectionPolled: () => pollers.sources.some((s) => !s.isDemo) }),
     ...alertHandlers(db, {
       clock,
@@ -242,13 +244,13 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     }
   }, {
     // Every change, whoever made it, with its author: the team's audit list.
-    changed: (name, args, context) => recordAudit(db, auditEntryOf(name, args, context), clock())
+    changed: (name, args, context) => team.audit.record(auditEntryOf(name, args, context), clock())
   })
 
   let closed = false
   return {
     dispatch,
-    users: new TeamUsers(db, clock),
+    users: new TeamUsers(team, clock),
     onEvent: (listener) => hub.subscribe(listener),
     recordProblem: ({ endpoint, message }) => {
       if (!closed) recordDiagnostic(db, { connectionId: null, at: clock(), kind: 'app', endpoint, message })
