@@ -41,7 +41,7 @@ import {
 import { Id, Instant } from './schema-parts'
 import { WebhookInputSchema, WebhookTestResultSchema, WebhookViewSchema } from './webhooks'
 import { MaintenanceInputSchema, MaintenanceWindowSchema } from './maintenance'
-import { AuditEntrySchema, IdentitySchema } from './team'
+import { AuditEntrySchema, IdentitySchema, TeamServerViewSchema } from './team'
 import type { Actor } from './team'
 import { SessionReportArgsSchema, SessionReportFileSchema, SessionStoryArgsSchema, SessionStorySchema } from './session-story'
 
@@ -165,6 +165,22 @@ export const requests = {
     args: z.object({ limit: z.number().int().min(1).max(1000).optional(), before: z.number().int().min(1).optional() }).strict(),
     result: z.array(AuditEntrySchema)
   },
+
+  /** This desk's team server, if it joined one (Settings → Team server; takes effect at the next start). */
+  getTeamServer: { args: NoArgs, result: TeamServerViewSchema.nullable() },
+  /** Makes this desk a client of a team server: asks the server who the token is, then keeps the
+   *  token in the OS keychain. The token never comes back. */
+  joinTeamServer: {
+    args: z
+      .object({
+        url: z.string().min(1).max(2000),
+        token: z.string().min(1).max(4096),
+        pinnedSha256: z.string().max(200).nullable().optional()
+      })
+      .strict(),
+    result: IdentitySchema
+  },
+  leaveTeamServer: { args: NoArgs, result: z.object({ left: z.boolean() }) },
 
   /** A session's snapshots for its charts (bucketed to at most maxPoints). */
   sessionChart: { args: SessionChartArgsSchema, result: ChartSeriesSchema },

@@ -50,6 +50,18 @@ export const AuditEntrySchema = z.object({
 })
 export type AuditEntry = z.infer<typeof AuditEntrySchema>
 
+/** The team server this desk is a client of (it takes effect at the next start). */
+export const TeamServerViewSchema = z.object({
+  url: z.string(),
+  pinnedSha256: z.string().nullable(),
+  /** Who the token said it was when the desk joined. */
+  user: z.string().nullable()
+})
+export type TeamServerView = z.infer<typeof TeamServerViewSchema>
+
+/** Requests about this desk itself, never relayed to a team server (a desk leaves its team from here). */
+export const DESK_REQUESTS = ['getTeamServer', 'joinTeamServer', 'leaveTeamServer'] as const
+
 type Need = 'read' | 'operate' | 'admin'
 
 /** The least role each request needs. Reads are for everyone signed in; an operator acts on
@@ -85,6 +97,9 @@ const NEEDS: Record<RequestName, Need> = {
   setSessionAlertOverride: 'operate',
   pauseNotifications: 'operate',
   listAudit: 'read',
+  getTeamServer: 'read',
+  joinTeamServer: 'admin',
+  leaveTeamServer: 'admin',
   sessionChart: 'read',
   sessionStory: 'read',
   sessionReport: 'read',

@@ -21,11 +21,18 @@ async function expectTilesFit(page: Page, width: number, height: number): Promis
     expect(box.x + box.width).toBeLessThanOrEqual(width + 0.5)
     expect(box.y + box.height).toBeLessThanOrEqual(height + 0.5)
   }
-  const clipped = await page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>('[data-testid="wall-tile"] .value, [data-testid="wall-tile"] footer')].filter(
+  const clipped = await page.evaluate(() => {
+    // The widest score there is, whatever the demo shows now: "100.0" with a trend arrow must fit
+    // too (set and measured in one go, before the next push redraws it).
+    for (const el of document.querySelectorAll('[data-testid="wall-reliability"]')) {
+      if (el.firstChild?.nodeType === Node.TEXT_NODE) el.firstChild.textContent = '100.0'
+      const arrow = el.querySelector('.trend [aria-hidden]')
+      if (arrow) arrow.textContent = '↘'
+    }
+    return [...document.querySelectorAll<HTMLElement>('[data-testid="wall-tile"] .value, [data-testid="wall-tile"] footer')].filter(
       (el) => el.scrollWidth > el.clientWidth + 1 || el.getBoundingClientRect().bottom > el.closest('article')!.getBoundingClientRect().bottom + 1
     ).length
-  )
+  })
   expect(clipped).toBe(0)
   return count
 }
@@ -52,6 +59,8 @@ for (const live of [8, 20]) {
         const paged = page.getByTestId('wall-page')
         // Let the layout settle on the measured stage.
         await page.waitForTimeout(300)
+        // The screenshot first: the check below writes the widest score into every tile.
+        await page.screenshot({ path: `test-results/wall-${live}-${width}x${height}.png` })
         const onScreen = await expectTilesFit(page, width, height)
         shown.push(onScreen)
         if ((await paged.count()) === 0) expect(onScreen).toBe(live)
@@ -60,7 +69,6 @@ for (const live of [8, 20]) {
           expect(onScreen * Number(pageCount)).toBeGreaterThanOrEqual(live)
         }
         fonts.push(parseFloat(await page.getByTestId('wall-grid').evaluate((el) => getComputedStyle(el).fontSize)))
-        await page.screenshot({ path: `test-results/wall-${live}-${width}x${height}.png` })
       }
       // Bigger screens: bigger type, or more sessions at once where a smaller one turned pages.
       for (let i = 1; i < SIZES.length; i++) {

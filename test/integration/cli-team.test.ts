@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startAppCore } from '../../src/main/core/app/start'
 import type { AppCore } from '../../src/main/core/app/types'
 import { osKeychain } from '../../src/main/core/secrets/keychain'
-import { TEAM_TOKEN_ACCOUNT } from '../../src/main/core/team/team-config'
+import { teamTokenAccount } from '../../src/main/core/team/team-config'
 import type { WebHost } from '../../src/main/web/server'
 import { CLI_BIN, cliEnv, homeEnv, ROOT } from '../support/cli'
 import { tempDirs } from '../support/temp-dirs'
@@ -37,7 +37,7 @@ let host: WebHost | undefined
 afterAll(async () => {
   await host?.close()
   await core?.close()
-  await osKeychain().remove(TEAM_TOKEN_ACCOUNT).catch(() => false)
+  if (host) await osKeychain().remove(teamTokenAccount(host.origin)).catch(() => false)
 })
 
 describe('the team server from the command line', () => {
@@ -90,11 +90,11 @@ describe('the team server from the command line', () => {
     const joined = await run(['team', 'join', host.origin, '--pin', tls.fingerprint.toLowerCase().replace(/:/g, '')], { EVENTWATCH_TEAM_TOKEN: aliceToken })
     expect(joined.code, joined.stderr).toBe(0)
     expect(joined.stdout).toBe(`Joined ${host.origin} as alice (operator). Restart Eventwatch to use it.\n`)
-    expect(await osKeychain().read(TEAM_TOKEN_ACCOUNT)).toBe(aliceToken)
+    expect(await osKeychain().read(teamTokenAccount(host.origin))).toBe(aliceToken)
     expect((await run(['team', 'show'])).stdout).toBe(`Team server ${host.origin} as alice, certificate pinned (SHA-256 ${tls.fingerprint})\n`)
 
     expect((await run(['team', 'leave'])).stdout).toMatch(/Left the team server/)
-    expect(await osKeychain().read(TEAM_TOKEN_ACCOUNT)).toBeNull()
+    expect(await osKeychain().read(teamTokenAccount(host.origin))).toBeNull()
     expect((await run(['team', 'show'])).stdout).toMatch(/No team server/)
   }, 60_000)
 

@@ -3,7 +3,7 @@
 // certificate the desk trusts by its pinned fingerprint. Requests from the window go to the
 // server through IPC and the main process; the server's pushes reach the window, the tray and
 // the notifications; a server restart is said (offline, since when) and recovered from by itself.
-import { writeFileSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 
@@ -13,7 +13,7 @@ import { startDesktop } from '../../src/main/desktop/app'
 import { startAppCore } from '../../src/main/core/app/start'
 import type { AppCore } from '../../src/main/core/app/types'
 import { osKeychain } from '../../src/main/core/secrets/keychain'
-import { TEAM_TOKEN_ACCOUNT } from '../../src/main/core/team/team-config'
+import { teamTokenAccount } from '../../src/main/core/team/team-config'
 import type { WebHost } from '../../src/main/web/server'
 import { eventChannel, requestChannel } from '../../src/shared/contract'
 import type { AlertsChanged, AlertsPage } from '../../src/shared/alerts'
@@ -31,6 +31,7 @@ const rendererDir = stubRenderer(dir)
 const CADENCES = { discoveryMs: 1000, detailMs: 1000, viewersMs: 60_000 }
 
 let server: { core: AppCore; host: WebHost } | undefined
+let account: string | undefined
 async function startServer(port = 0): Promise<{ core: AppCore; host: WebHost }> {
   const core = await startAppCore({ dbFile, cadences: CADENCES, demoIncidentAfterSeconds: 0 })
   const host = await startTeamHost(core, tls, rendererDir, port)
@@ -44,7 +45,7 @@ async function stopServer(): Promise<void> {
 afterAll(async () => {
   app.emit('before-quit', fakeEvent({}))
   await stopServer()
-  await osKeychain().remove(TEAM_TOKEN_ACCOUNT).catch(() => false)
+  if (account) await osKeychain().remove(account).catch(() => false)
   delete process.env['EVENTWATCH_TEAM_FILE']
   delete process.env['ELECTRON_RENDERER_URL']
 })
@@ -72,7 +73,8 @@ describe('the desktop app as a team server client', () => {
     // This desk joined the team as alice, pinning the server's certificate.
     const teamFile = join(dir, 'team-server.json')
     writeFileSync(teamFile, JSON.stringify({ url: host.origin, pinnedSha256: tls.fingerprint, user: 'alice' }))
-    await osKeychain().save(TEAM_TOKEN_ACCOUNT, alice)
+    account = teamTokenAccount(host.origin)
+    await osKeychain().save(account, alice)
     process.env['EVENTWATCH_TEAM_FILE'] = teamFile
     process.env['ELECTRON_RENDERER_URL'] = 'http://localhost:5173'
     resetFakeElectron()
@@ -133,5 +135,11 @@ describe('the desktop app as a team server client', () => {
       { timeout: 10_000 }
     )
     expect(sentToWindow<AlertsChanged>('alertsChanged').at(-1)!.situation.revision).toBeGreaterThan(back.situation.revision)
+
+    // Settings → Team server is this desk's own, answered here and not by the server: it can leave.
+    expect(await fromWindow('getTeamServer')).toEqual({ ok: true, value: { url: host.origin, pinnedSha256: tls.fingerprint, user: 'alice' } })
+    expect(await fromWindow('leaveTeamServer')).toEqual({ ok: true, value: { left: true } })
+    expect(existsSync(teamFile)).toBe(false)
+    expect(await osKeychain().read(account)).toBeNull()
   }, 120_000)
 })

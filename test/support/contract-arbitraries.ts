@@ -11,6 +11,10 @@ export const VALID_ARGS: { [N in RequestName]: RequestArgs<N> } = {
   getStatus: {},
   getIdentity: {},
   listAudit: { limit: 10, before: 5 },
+  getTeamServer: {},
+  // A closed loopback port: joining fails before anything is saved.
+  joinTeamServer: { url: 'https://127.0.0.1:9', token: 'ewu_fuzz', pinnedSha256: null },
+  leaveTeamServer: {},
   listLiveSessions: {},
   getSession: { connectionId: 'demo', eventSessionId: 'no-such-session' },
   refreshNow: {},

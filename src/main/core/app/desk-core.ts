@@ -1,9 +1,10 @@
 // The core a desk runs: its own (polling its connections into its own cache), or, once it joined
 // a team server (`eventwatch team join`), that server's, through a team client.
 import { osKeychain, type SecretStore } from '../secrets/keychain'
-import { readTeamConfig, TEAM_TOKEN_ACCOUNT } from '../team/team-config'
+import { readTeamConfig, teamTokenAccount } from '../team/team-config'
 import { startAppCore } from './start'
 import { connectTeamServer, type TeamClient } from './team-client'
+import { deskHandlers } from './desk-handlers'
 import type { AppCore, AppCoreOptions } from './types'
 
 export interface DeskCore {
@@ -15,13 +16,17 @@ export interface DeskCore {
 export async function startDeskCore(options: AppCoreOptions & { teamFile: string; secrets?: SecretStore }): Promise<DeskCore> {
   const config = readTeamConfig(options.teamFile)
   if (!config) return { core: await startAppCore(options), team: null }
-  const token = await (options.secrets ?? osKeychain()).read(TEAM_TOKEN_ACCOUNT)
+  const token = await (options.secrets ?? osKeychain()).read(teamTokenAccount(config.url))
   if (!token) {
     throw new Error(
       `This desk is set to use the team server ${config.url}, but its token is not in the keychain: ` +
         `run "eventwatch team join ${config.url}" again, or "eventwatch team leave".`
     )
   }
-  const team = connectTeamServer({ url: config.url, token, pinnedSha256: config.pinnedSha256 })
+  const secrets = options.secrets ?? osKeychain()
+  const team = connectTeamServer(
+    { url: config.url, token, pinnedSha256: config.pinnedSha256 },
+    { desk: deskHandlers({ teamFile: options.teamFile, secrets }) }
+  )
   return { core: team, team }
 }

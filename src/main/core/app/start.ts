@@ -45,6 +45,8 @@ import type { AppCore, AppCoreOptions } from './types'
 import { auditEntryOf } from '../team/audit-entry'
 import { TeamUsers } from '../team/users'
 import { sqliteTeamStore } from '../team/team-store'
+import { teamConfigFile } from '../team/team-config'
+import { deskHandlers } from './desk-handlers'
 
 
 const toCadences = (s: CadenceSettings): Cadences => ({
@@ -152,6 +154,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   // The team's users and audit log, behind the interface a shared store will implement too.
   const team = sqliteTeamStore(db)
   const dispatch = createDispatch({
+    ...deskHandlers({ teamFile: options.teamFile ?? teamConfigFile(), secrets: options.secrets ?? osKeychain() }),
     getIdentity: (_args, { actor, team }) => ({ name: actor.name, role: actor.role, team }),
     listAudit: (query) => team.audit.list(query),
     ...screenHandlers(db, { polled, realConnectionPolled: () => pollers.sources.some((s) => !s.isDemo) }),

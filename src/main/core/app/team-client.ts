@@ -6,9 +6,12 @@
 // stream comes back by itself, with the situation read afresh.
 import { fetch as undiciFetch, type Dispatcher } from 'undici'
 import type { AlertSituation, AlertsPage } from '../../../shared/alerts'
-import { isEventName, isRequestName, type EventName } from '../../../shared/contract'
+import { isEventName, isRequestName, requests, type EventName, type RequestName } from '../../../shared/contract'
+import { DESK_REQUESTS } from '../../../shared/team'
+import type { DeskHandlers } from './desk-handlers'
+import { localContext } from '../team/local-actor'
 import type { Status } from '../../../shared/domain'
-import { fail, type Result } from '../../../shared/result'
+import { fail, ok, type Result } from '../../../shared/result'
 import { realTimers, type Timers } from '../../../shared/timers'
 import { pinnedAgent } from '../net/pinned-agent'
 import { readServerSentEvents } from '../net/sse-reader'
@@ -33,6 +36,8 @@ export interface TeamClientOptions {
   silenceMs?: number
   /** Waits between reconnection attempts, the last one repeated. */
   backoffMs?: readonly number[]
+  /** This desk's own requests (Settings → Team server), answered here, not by the server. */
+  desk?: DeskHandlers
 }
 
 export interface TeamClient extends AppCore {
@@ -213,6 +218,7 @@ export function connectTeamServer(target: TeamServerTarget, options: TeamClientO
     },
     dispatch: async (name, args) => {
       if (!isRequestName(name)) return fail('unknown-request', 'Unknown request.')
+      if (isDeskRequest(name)) return answerHere(options.desk, name, args)
       // Offline, the status is this desk's own: offline since when, and why.
       if (name === 'getStatus' && !online && offlineSince !== null) return { ok: true, value: offlineStatus() }
       try {
@@ -230,5 +236,20 @@ export function connectTeamServer(target: TeamServerTarget, options: TeamClientO
       await following.catch(() => undefined)
       await (dispatcher as { close?: () => Promise<void> } | undefined)?.close?.()
     }
+  }
+}
+
+const isDeskRequest = (name: RequestName): name is (typeof DESK_REQUESTS)[number] => (DESK_REQUESTS as readonly string[]).includes(name)
+
+/** A desk request, checked against the contract like any other, answered by this desk. */
+async function answerHere(desk: DeskHandlers | undefined, name: (typeof DESK_REQUESTS)[number], args: unknown): Promise<Result<unknown>> {
+  if (!desk) return fail('unknown-request', `${name} is not available here.`)
+  const parsed = requests[name].args.safeParse(args ?? {})
+  if (!parsed.success) return fail('invalid-arguments', `${name}: ${parsed.error.issues[0]?.message ?? 'invalid arguments'}`)
+  try {
+    const handler = desk[name] as (a: unknown, c: ReturnType<typeof localContext>) => unknown
+    return ok(await handler(parsed.data, localContext()))
+  } catch (error) {
+    return fail('internal', `${name} failed: ${error instanceof Error ? error.message : String(error)}`)
   }
 }

@@ -42,6 +42,8 @@ export interface AppCoreOptions {
   /** One clock and one set of timers for the pollers, the alert rules and retention (tests move them by hand). */
   clock?: () => number
   timers?: Timers
+  /** This desk's team-server file (Settings → Team server); default: beside the default cache. */
+  teamFile?: string
   /** What to poll instead of the saved connections (the CLI's `serve --connection …`). */
   sources?: (db: Db) => Promise<DataSource[]>
 }

@@ -5,8 +5,8 @@ import { dirname, join } from 'node:path'
 import { z } from 'zod'
 import { APP_DIR_NAME, appDataDir } from '../paths'
 
-/** The keychain account of this desk's team token. */
-export const TEAM_TOKEN_ACCOUNT = 'team-server'
+/** The keychain account of this desk's token for the team server at `url`: one per server. */
+export const teamTokenAccount = (url: string): string => `team-server:${new URL(url).origin}`
 
 export const TeamConfigSchema = z
   .object({
