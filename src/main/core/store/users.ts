@@ -95,7 +95,6 @@ export function deleteExpiredUserSessions(db: Db, now: number): number {
   return statement(db, 'DELETE FROM user_sessions WHERE expires_at <= ?').run(now).changes
 }
 
-/** At most once a minute per user: a busy page must not write on every request. */
 export function touchUser(db: Db, id: number, now: number): void {
-  statement(db, 'UPDATE users SET last_seen_at = ? WHERE id = ? AND (last_seen_at IS NULL OR last_seen_at < ?)').run(now, id, now - 60_000)
+  statement(db, 'UPDATE users SET last_seen_at = ? WHERE id = ?').run(now, id)
 }

@@ -9,7 +9,12 @@ export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60_000
 
 export class UserError extends Error {}
 
+/** "Last seen" is kept to the minute: a busy page must not write to the cache on every request. */
+const TOUCH_EVERY_MS = 60_000
+
 export class TeamUsers {
+  private readonly touched = new Map<number, number>()
+
   constructor(
     private readonly store: TeamStore,
     private readonly clock: () => number = Date.now
@@ -42,8 +47,15 @@ export class TeamUsers {
   /** The user a token belongs to, or null. */
   async byToken(token: string): Promise<UserRecord | null> {
     const user = await this.store.users.byTokenHash(hashSecret(token))
-    if (user) await this.store.users.touch(user.id, this.clock())
+    if (user) await this.seen(user.id)
     return user
+  }
+
+  private async seen(id: number): Promise<void> {
+    const now = this.clock()
+    if (now - (this.touched.get(id) ?? -Infinity) < TOUCH_EVERY_MS) return
+    this.touched.set(id, now)
+    await this.store.users.touch(id, now)
   }
 
   /** Starts a browser session for the token's user; null when the token is nobody's. */
@@ -59,7 +71,7 @@ export class TeamUsers {
 
   async bySession(sessionId: string): Promise<UserRecord | null> {
     const user = await this.store.sessions.userByHash(hashSecret(sessionId), this.clock())
-    if (user) await this.store.users.touch(user.id, this.clock())
+    if (user) await this.seen(user.id)
     return user
   }
 
