@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { app, BrowserWindow, dialog, ipcMain, net, Notification, screen, session } from 'electron'
 import { startDeskCore } from '../core/app/desk-core'
+import { teamConfigFile } from '../core/team/team-config'
 import { setDefaultFetch } from '../core/net/connection-fetch'
 import type { AlertsChanged } from '../../shared/alerts'
 import type { AppSettings } from '../../shared/settings'
@@ -211,7 +212,8 @@ export function startDesktop(options: DesktopOptions = {}): void {
       // EVENTWATCH_DB points the app and the CLI at the same other file.
       dbFile: process.env['EVENTWATCH_DB'] || join(app.getPath('userData'), 'eventwatch.db'),
       nativeBinding: electronNativeBindingPath(app.getAppPath(), process.versions.electron ?? ''),
-      teamFile: process.env['EVENTWATCH_TEAM_FILE'] || join(app.getPath('userData'), 'team-server.json')
+      // The same file `eventwatch team join` writes (EVENTWATCH_TEAM_FILE overrides).
+      teamFile: teamConfigFile()
     })
     core = started
     if (team) log.write('info', 'using a team server: this desk polls nothing itself')
