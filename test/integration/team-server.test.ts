@@ -14,7 +14,7 @@ import type { Result } from '../../src/shared/result'
 import type { AuditEntry, Identity } from '../../src/shared/team'
 import { Cleanups, Pushes, startCore } from '../support/app-core'
 import { tempDirs } from '../support/temp-dirs'
-import { addUser, openStream, startTeamHost, stubRenderer, throwawayCertificate, trustingFetch } from '../support/team-server'
+import { addUser, openStream, removeUser, startTeamHost, stubRenderer, throwawayCertificate, trustingFetch } from '../support/team-server'
 
 const cleanups = new Cleanups()
 afterAll(() => cleanups.runAll())
@@ -27,6 +27,7 @@ let rendererDir: string
 let tls: ReturnType<typeof throwawayCertificate>
 const tokens: Record<'alice' | 'bob' | 'val', string> = { alice: '', bob: '', val: '' }
 let firing: Alert
+let dbFile: string
 
 const bearer = (token: string): Record<string, string> => ({ Authorization: `Bearer ${token}` })
 
@@ -41,7 +42,7 @@ async function ask<T>(name: string, args: unknown, headers: Record<string, strin
 
 beforeAll(async () => {
   const dir = tempDir()
-  const dbFile = join(dir, 'team.db')
+  dbFile = join(dir, 'team.db')
   tls = throwawayCertificate(dir)
   rendererDir = stubRenderer(dir)
   core = await startCore(cleanups, {
@@ -180,6 +181,22 @@ describe('team server', () => {
     const out = await fetcher(`${host.origin}/signout`, { method: 'POST', redirect: 'manual', headers: { ...session, Origin: host.origin } })
     expect(out.status).toBe(303)
     expect((await ask('getIdentity', {}, session)).status).toBe(401)
+  })
+
+  it("ends an open event stream at its next heartbeat once its user is removed", async () => {
+    const quick = await startTeamHost(core, tls, rendererDir, 0, 200)
+    cleanups.add(() => quick.close())
+    const carol = await addUser(dbFile, 'carol', 'viewer')
+    const stream = await openStream(fetcher, `${quick.origin}/api/events`, bearer(carol))
+    cleanups.add(() => stream.close())
+    let ended = false
+    void stream.ended.then(() => (ended = true))
+    await new Promise((r) => setTimeout(r, 600))
+    expect(ended).toBe(false) // heartbeats keep it open while carol may read
+    await removeUser(dbFile, 'carol')
+    // The server ends it: this resolves only when the stream closes.
+    await stream.ended
+    expect(ended).toBe(true)
   })
 
   it('rate-limits sign-in attempts per address', async () => {

@@ -32,13 +32,22 @@ export async function addUser(dbFile: string, name: string, role: UserRole): Pro
   }
 }
 
+export async function removeUser(dbFile: string, name: string): Promise<void> {
+  const db = openDatabase(dbFile)
+  try {
+    await new TeamUsers(sqliteTeamStore(db)).remove(name)
+  } finally {
+    db.close()
+  }
+}
+
 export function throwawayCertificate(dir: string): PrivateCa & { fingerprint: string } {
   const ca = privateCa(dir, 'noc.eventwatch.test')
   return { ...ca, fingerprint: new X509Certificate(ca.cert).fingerprint256 }
 }
 
-export async function startTeamHost(core: AppCore, tls: PrivateCa, rendererDir: string, port = 0): Promise<WebHost> {
-  return startWebHost({ core, rendererDir, port, team: { host: '127.0.0.1', tls: { cert: tls.cert, key: tls.key } } })
+export async function startTeamHost(core: AppCore, tls: PrivateCa, rendererDir: string, port = 0, heartbeatMs?: number): Promise<WebHost> {
+  return startWebHost({ core, rendererDir, port, team: { host: '127.0.0.1', tls: { cert: tls.cert, key: tls.key } }, ...(heartbeatMs ? { heartbeatMs } : {}) })
 }
 
 /** fetch that trusts the test CA (as a browser or desktop configured for it would). */
@@ -52,13 +61,13 @@ export async function openStream(
   fetcher: (url: string, init?: RequestInit) => Promise<Response>,
   url: string,
   headers: Record<string, string>
-): Promise<{ events: { event: string; data: unknown }[]; close: () => void }> {
+): Promise<{ events: { event: string; data: unknown }[]; close: () => void; ended: Promise<void> }> {
   const abort = new AbortController()
   const response = await fetcher(url, { headers, signal: abort.signal })
   if (!response.ok || !response.body) throw new Error(`event stream: HTTP ${response.status}`)
   const events: { event: string; data: unknown }[] = []
-  void (async () => {
+  const ended = (async () => {
     for await (const e of readServerSentEvents(response.body!)) events.push({ event: e.event, data: JSON.parse(e.data) })
   })().catch(() => undefined)
-  return { events, close: () => abort.abort() }
+  return { events, close: () => abort.abort(), ended }
 }

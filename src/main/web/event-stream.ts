@@ -2,10 +2,15 @@
 import type { ServerResponse } from 'node:http'
 import type { AppCore } from '../core/app/types'
 
-const HEARTBEAT_MS = 15_000
+export const HEARTBEAT_MS = 15_000
 
 /** `stillValid` is asked at every heartbeat: a user signed out, rotated or removed loses the stream. */
-export function openEventStream(core: AppCore, res: ServerResponse, stillValid: () => Promise<boolean> = async () => true): void {
+export function openEventStream(
+  core: AppCore,
+  res: ServerResponse,
+  stillValid: () => Promise<boolean> = async () => true,
+  heartbeatMs = HEARTBEAT_MS
+): void {
   res.writeHead(200, {
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-store',
@@ -24,7 +29,7 @@ export function openEventStream(core: AppCore, res: ServerResponse, stillValid: 
       },
       () => res.end() // the store could not say: better a reconnect than a stream nobody vouches for
     )
-  }, HEARTBEAT_MS)
+  }, heartbeatMs)
   res.on('close', () => {
     clearInterval(heartbeat)
     unsubscribe()

@@ -34,6 +34,8 @@ export interface WebHostOptions {
   port?: number
   /** Serve the team (its users, their roles) instead of this machine's administrator alone. */
   team?: TeamServerOptions
+  /** How often an open event stream gets a heartbeat, and its user is checked again (15 s). */
+  heartbeatMs?: number
 }
 
 export interface WebHost {
@@ -135,7 +137,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
 async function route(options: WebHostOptions, admitted: Admitted, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { url, context } = admitted
-  if (url.pathname === '/api/events' && req.method === 'GET') return openEventStream(options.core, res, admitted.stillValid)
+  if (url.pathname === '/api/events' && req.method === 'GET') return openEventStream(options.core, res, admitted.stillValid, options.heartbeatMs)
   if (url.pathname.startsWith('/api/request/')) {
     if (req.method !== 'POST') return sendJson(res, 405, fail('method-not-allowed', 'Use POST.'))
     let name: string
