@@ -123,6 +123,32 @@ describe('web notifications: whether to show one', () => {
   })
 })
 
+describe("a teammate's acknowledgement", () => {
+  const acked = (by: string) =>
+    alert(4, {
+      state: 'acknowledged',
+      transitions: [
+        { at: '2026-03-01T11:59:00Z', state: 'firing', severity: 'critical', value: 70, note: null },
+        { at: '2026-03-01T12:00:00Z', state: 'acknowledged', severity: 'critical', value: null, note: 'CDN ticket', by }
+      ]
+    })
+  const team = { ...browser, self: 'bob', pageHidden: true }
+
+  it('is announced quietly while the page is hidden, naming who, but never one of our own', () => {
+    expect(planNotification(change({ changed: [acked('alice')] }), team)).toEqual({
+      title: '✔ Acknowledged by alice: Town hall 4',
+      body: '"CDN ticket"',
+      tag: 'acknowledged:4@2026-03-01T12:00:00Z',
+      silent: true,
+      target: { view: 'session', connectionId: 'c1', eventSessionId: 's4' }
+    })
+    expect(planNotification(change({ changed: [acked('bob')] }), team)).toBeNull()
+    expect(planNotification(change({ changed: [acked('alice')] }), { ...team, pageHidden: false })).toBeNull()
+    // Off a team server, acknowledgements are this operator's own: nothing to announce.
+    expect(planNotification(change({ changed: [acked('alice')] }), { ...browser, pageHidden: true })).toBeNull()
+  })
+})
+
 describe('notification pause and blockers', () => {
   it('reads the pause instant against the clock', () => {
     expect(isPaused(null, NOW)).toBe(false)

@@ -22,6 +22,9 @@ export interface NotifyContext {
   pageHidden: boolean
   /** Settings → Display → Sound with alerts. */
   sound?: boolean
+  /** On a team server: who this page is signed in as. A teammate's acknowledgement is then
+   *  announced (quietly, while the page is hidden), naming them; this user's own is not. */
+  self?: string | null
 }
 
 /** Where a click leads: the same targets the desktop's tray and notifications use. */
@@ -89,6 +92,14 @@ function group(alerts: readonly Alert[], verb: 'fired' | 'resolved' | 'repeated'
   return { title, body: lines.join('\n') }
 }
 
+/** Alerts that someone other than `self` just acknowledged (their newest transition). */
+function acknowledgedByOthers(changed: readonly Alert[], self: string): Alert[] {
+  return changed.filter((a) => {
+    const last = a.transitions.at(-1)
+    return a.state === 'acknowledged' && last?.state === 'acknowledged' && !!last.by && last.by !== self
+  })
+}
+
 /** What one alertsChanged push should show as a web notification, or null for nothing. */
 export function planNotification(change: AlertsChanged, ctx: NotifyContext): NotificationPlan | null {
   if (ctx.desktop || ctx.permission !== 'granted' || notificationsPaused(change.situation.notificationsPausedUntil, ctx.now)) return null
@@ -102,6 +113,19 @@ export function planNotification(change: AlertsChanged, ctx: NotifyContext): Not
     const repeated = change.repeated
     const tag = `repeated:${repeated.map((a) => a.id).join(',')}:${change.situation.revision}`
     return { ...group(repeated, 'repeated'), tag, silent, target: alertsTarget(repeated) }
+  }
+  const byTeammates = ctx.self ? acknowledgedByOthers(change.changed, ctx.self) : []
+  if (byTeammates.length > 0 && ctx.pageHidden) {
+    const first = byTeammates[0]!
+    const by = (a: Alert): string => a.transitions.at(-1)?.by ?? 'a teammate'
+    const note = first.transitions.at(-1)?.note
+    return {
+      title: byTeammates.length === 1 ? `✔ Acknowledged by ${by(first)}: ${place(first)}` : `✔ ${byTeammates.length} alerts acknowledged`,
+      body: byTeammates.length === 1 ? (note ? `"${note}"` : first.summary) : byTeammates.map((a) => `${by(a)}: ${place(a)}`).slice(0, MAX_LINES).join('\n'),
+      tag: `acknowledged:${byTeammates.map((a) => `${a.id}@${a.transitions.at(-1)?.at ?? ''}`).join(',')}`,
+      silent: true,
+      target: alertsTarget(byTeammates)
+    }
   }
   if (change.resolved.length > 0 && ctx.pageHidden) {
     const resolved = change.resolved

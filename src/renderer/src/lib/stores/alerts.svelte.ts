@@ -9,6 +9,7 @@ import type { Alert, AlertsChanged, AlertsPage, AlertSituation, SnoozeChoice } f
 import type { AppClient } from '../../../../shared/client'
 import type { Result } from '../../../../shared/result'
 import { ALERT_HISTORY_MS, patchAlerts } from '../alert-situation'
+import { identity } from './identity.svelte'
 import { planNotification, playsSound, type NotifyTarget, type PermissionState } from '../notify'
 import { playAlertSound } from '../alert-sound'
 import { display } from './display.svelte'
@@ -153,7 +154,8 @@ export class AlertsStore {
       desktop: this.desktop,
       permission: this.permission,
       pageHidden: typeof document !== 'undefined' && document.visibilityState === 'hidden',
-      sound: display.alertSound
+      sound: display.alertSound,
+      self: identity.current?.team ? identity.current.name : null
     }
     if (playsSound(change, context)) playAlertSound()
     const plan = planNotification(change, context)
