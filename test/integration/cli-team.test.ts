@@ -74,6 +74,26 @@ describe('the team server from the command line', () => {
     expect((await run(['serve', '--tls-cert', 'x.pem'])).stderr).toMatch(/go with --listen/)
   })
 
+  it('says how to add the first user when a team server starts with none', async () => {
+    const empty = join(tempDir(), 'empty.db')
+    const child = spawn(process.execPath, [CLI_BIN, 'serve', '--listen', '127.0.0.1:0', '--db', empty], {
+      cwd: ROOT,
+      env: cliEnv(homeEnv(home)),
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+    let output = ''
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()))
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()))
+    try {
+      await expect.poll(() => output, { timeout: 60_000 }).toMatch(/No users yet: add one with eventwatch users add NAME --role operator --db /)
+      expect(output).toMatch(/serving on http:\/\/127\.0\.0\.1:\d+\/\n/)
+    } finally {
+      const exited = new Promise((r) => child.once('exit', r))
+      child.kill('SIGTERM')
+      await exited
+    }
+  }, 90_000)
+
   it('joins a team server only with its pinned certificate and a valid token, then leaves it', async () => {
     const dir = tempDir()
     const tls = throwawayCertificate(dir)

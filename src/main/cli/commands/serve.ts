@@ -78,7 +78,13 @@ export function registerServe(program: Command): void {
     // Locally, the token in this address is the only way in (see web/access.ts); a team server's
     // users sign in with their own tokens. Tests parse this line.
     process.stdout.write(`Eventwatch is serving on ${host.url}\n`)
-    if (team) process.stdout.write('Team server: users sign in with the tokens `eventwatch users add` printed.\n')
+    if (team) {
+      process.stdout.write('Team server: users sign in with the tokens `eventwatch users add` printed.\n')
+      // A newcomer's first team server has nobody who could sign in yet: say how.
+      if ((await core.users?.list())?.length === 0) {
+        process.stderr.write(`No users yet: add one with eventwatch users add NAME --role operator --db ${opts.db}\n`)
+      }
+    }
     await untilSignal()
     await host.close()
     await core.close()

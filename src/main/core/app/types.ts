@@ -10,7 +10,7 @@ import type { TeamUsers } from '../team/users'
 export type EventListener = <E extends EventName>(name: E, payload: EventPayload<E>) => void
 
 /** How the team server finds who is asking (core/team/users.ts). */
-export type TeamDirectory = Pick<TeamUsers, 'byToken' | 'signIn' | 'bySession' | 'signOut'>
+export type TeamDirectory = Pick<TeamUsers, 'byToken' | 'signIn' | 'bySession' | 'signOut' | 'list'>
 
 export interface AppCore {
   /** Validates `args` against the contract and the actor's role, runs the handler, never throws.
