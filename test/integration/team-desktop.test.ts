@@ -136,6 +136,18 @@ describe('the desktop app as a team server client', () => {
     )
     expect(sentToWindow<AlertsChanged>('alertsChanged').at(-1)!.situation.revision).toBeGreaterThan(back.situation.revision)
 
+    // A second loss, of the network this time (the server's core keeps running and counting), and
+    // its return keep the order too: each word newer than the one before.
+    const beforeSecond = sentToWindow<AlertsChanged>('alertsChanged').at(-1)!.situation.revision
+    const running = server!
+    await running.host.close()
+    await vi.waitFor(() => expect(sentToWindow<AlertsChanged>('alertsChanged').at(-1)?.situation.tray).toBe('blind'), { timeout: 10_000 })
+    const blindAgain = sentToWindow<AlertsChanged>('alertsChanged').at(-1)!.situation.revision
+    expect(blindAgain).toBeGreaterThan(beforeSecond)
+    running.host = await startTeamHost(running.core, tls, rendererDir, port)
+    await vi.waitFor(() => expect(sentToWindow<AlertsChanged>('alertsChanged').at(-1)?.situation.tray).not.toBe('blind'), { timeout: 30_000 })
+    expect(sentToWindow<AlertsChanged>('alertsChanged').at(-1)!.situation.revision).toBeGreaterThan(blindAgain)
+
     // Settings → Team server is this desk's own, answered here and not by the server: it can leave.
     expect(await fromWindow('getTeamServer')).toEqual({ ok: true, value: { url: host.origin, pinnedSha256: tls.fingerprint, user: 'alice' } })
     expect(await fromWindow('leaveTeamServer')).toEqual({ ok: true, value: { left: true } })

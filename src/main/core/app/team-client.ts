@@ -64,6 +64,7 @@ export function connectTeamServer(target: TeamServerTarget, options: TeamClientO
   let offlineSince: number | null = null
   let lastError: string | null = null
   let lastStatus: Status | null = null
+  /** The server's last situation, as the server counts its revision (unshifted). */
   let lastSituation: AlertSituation | null = null
   // Added to every situation revision from the server: bumped when this desk says something of
   // its own (offline) and again on return, so each of those is newer than what came before.
@@ -80,7 +81,8 @@ export function connectTeamServer(target: TeamServerTarget, options: TeamClientO
   /** Answers of the server as they are, but with this desk's revision shift (see above). */
   const shifted = <T>(value: T): T => shiftSituationRevision(value, shift)
 
-  const request = async (name: string, args: unknown): Promise<Result<unknown>> => {
+  /** The server's answer; `raw` leaves its revisions as the server counts them. */
+  const request = async (name: string, args: unknown, raw = false): Promise<Result<unknown>> => {
     const response = await fetchFromServer(`/api/request/${encodeURIComponent(name)}`, {
       method: 'POST',
       headers: { ...auth, 'Content-Type': 'application/json' },
@@ -94,7 +96,8 @@ export function connectTeamServer(target: TeamServerTarget, options: TeamClientO
     if (!(response.headers.get('Content-Type') ?? '').startsWith('application/json')) {
       return fail('refused', `The team server ${origin} answered HTTP ${response.status}.`)
     }
-    return shifted((await response.json()) as Result<unknown>)
+    const answer = (await response.json()) as Result<unknown>
+    return raw ? answer : shifted(answer)
   }
 
   const offlineStatus = (): Status => ({
@@ -148,11 +151,11 @@ export function connectTeamServer(target: TeamServerTarget, options: TeamClientO
     everOnline = true
     // Read afresh what may have changed while the stream was down; nothing of it is announced
     // again (fired and resolved stay empty: those were the server's to say at the time).
-    const [status, alerts] = await Promise.all([request('getStatus', {}), request('listAlerts', { limit: 1 })])
+    const [status, alerts] = await Promise.all([request('getStatus', {}), request('listAlerts', { limit: 1 }, true)])
     if (status.ok) hub.emit('statusChanged', (lastStatus = status.value as Status))
     if (alerts.ok) {
       lastSituation = (alerts.value as AlertsPage).situation
-      hub.emit('alertsChanged', { situation: lastSituation, changed: [], removed: [], fired: [], resolved: [], repeated: [], silenced: [] })
+      hub.emit('alertsChanged', shifted({ situation: lastSituation, changed: [], removed: [], fired: [], resolved: [], repeated: [], silenced: [] }))
     }
     if (returning) for (const listener of reconnected) listener()
   }
@@ -178,9 +181,9 @@ export function connectTeamServer(target: TeamServerTarget, options: TeamClientO
         await comeBack()
         for await (const { event, data } of readServerSentEvents(response.body, alive)) {
           if (!isEventName(event)) continue
-          const payload = shifted(JSON.parse(data) as never)
+          const payload = JSON.parse(data) as never
           remember(event, payload)
-          hub.emit(event, payload)
+          hub.emit(event, shifted(payload))
         }
         throw new Error('the server closed the event stream')
       } catch (error) {
@@ -192,11 +195,15 @@ export function connectTeamServer(target: TeamServerTarget, options: TeamClientO
       const backoff = options.backoffMs ?? DEFAULT_BACKOFF
       const wait = backoff[Math.min(attempt++, backoff.length - 1)] ?? 15_000
       await new Promise<void>((resolve) => {
-        const handle = timers.setTimeout(resolve, wait)
-        closing.signal.addEventListener('abort', () => {
+        const stop = (): void => {
           timers.clearTimeout(handle)
           resolve()
-        }, { once: true })
+        }
+        const handle = timers.setTimeout(() => {
+          closing.signal.removeEventListener('abort', stop)
+          resolve()
+        }, wait)
+        closing.signal.addEventListener('abort', stop, { once: true })
       })
     }
   }
