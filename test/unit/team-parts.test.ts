@@ -31,6 +31,8 @@ describe('team hosts', () => {
     expect(teamHosts('10.0.0.5', 8443, ['noc.example.com', '10.0.0.5'], true)).toEqual(['10.0.0.5:8443', 'noc.example.com:8443'])
     expect(teamHosts('0.0.0.0', 443, ['NOC.example.com', '::1'], true)).toEqual(['noc.example.com:443', 'noc.example.com', '[::1]:443', '[::1]'])
     expect(teamHosts('127.0.0.1', 4781, [], false)).toEqual(['127.0.0.1:4781', 'localhost:4781'])
+    // Host headers are compared in lower case: so is every name.
+    expect(teamHosts('NOC.Example.com', 8443, [], true)).toEqual(['noc.example.com:8443'])
   })
 })
 

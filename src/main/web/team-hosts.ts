@@ -27,7 +27,7 @@ const withBrackets = (host: string): string => (isIP(host) === 6 && !host.starts
 /** Host header values accepted: each name with the port (and without it on the scheme's default port). */
 export function teamHosts(listenHost: string, port: number, names: string[], secure: boolean): string[] {
   const bare = new Set<string>()
-  if (!WILDCARDS.has(listenHost)) bare.add(withBrackets(listenHost))
+  if (!WILDCARDS.has(listenHost)) bare.add(withBrackets(listenHost).toLowerCase())
   if (isLoopbackHost(listenHost)) for (const name of ['127.0.0.1', 'localhost']) bare.add(name)
   for (const name of names) bare.add(withBrackets(name).toLowerCase())
   const defaultPort = secure ? 443 : 80
