@@ -8,6 +8,8 @@ import type { Alert } from '../../src/shared/alerts'
 import { bodyFor, headline, type AlertEvent } from '../../src/main/core/webhooks/bodies'
 import { signature } from '../../src/main/core/webhooks/deliver'
 import { createHmac } from 'node:crypto'
+import { plainText } from '../../src/shared/plain-text'
+import { HOSTILE_NAMES, unsafeCharacters } from '../support/hostile-names'
 
 const text = (max: number) => z.string().min(1).max(max)
 const SlackBody = z
@@ -147,6 +149,57 @@ describe('webhook bodies', () => {
     expect(headline(event({}, 'fired'))).toMatch(/^Fired · critical · /)
     for (const format of ['teams', 'slack'] as const) expect(bodyFor(format, event({}, 'acknowledged'))).toContain('Acknowledged by alice')
     expect(JSON.parse(bodyFor('json', event({}, 'acknowledged')))).toMatchObject({ event: 'acknowledged', by: 'alice' })
+  })
+
+  describe.each(HOSTILE_NAMES)('a hostile name: $what', ({ name }) => {
+    // The name everywhere a service or a person can put text: the event, the connection, the
+    // site, the note, who acknowledged, the summary; and an id that is no better.
+    const hostileId = `s-\u202e${name.slice(0, 40)}`
+    const hostile = (kind: AlertEvent['event'] = 'acknowledged'): AlertEvent => {
+      const e = event({ eventName: name, connectionName: name, eventSessionId: hostileId, summary: `Reliability 86.2 at ${name}` }, kind)
+      return { ...e, note: name, by: name, site: name }
+    }
+
+    it('Teams: the card shows it literally (Markdown escaped), with no control, bidi or invisible character', () => {
+      const raw = bodyFor('teams', hostile())
+      expect(unsafeCharacters(raw)).toEqual([])
+      const card = TeamsBody.parse(JSON.parse(raw)).attachments[0]!.content
+      const texts = card.body.flatMap((b) => (b.type === 'TextBlock' ? [b.text] : b.facts.map((f) => f.value)))
+      for (const text of texts) {
+        // CommonMark shows a backslash-escaped punctuation mark as itself; nothing else may be
+        // left that starts Markdown: inline anywhere, block markers at the start.
+        const unescaped = text.replace(/\\[!-/:-@[-`{-~]/g, '')
+        expect(unescaped, text).not.toMatch(/[\\`*_~[\]<>&]/)
+        expect(unescaped, text).not.toMatch(/^\s*([#>+-]|\d+[.)])/)
+        expect(text.length).toBeLessThanOrEqual(1000)
+      }
+      const shown = texts.map((t) => t.replace(/\\([!-/:-@[-`{-~])/g, '$1'))
+      const literal = plainText(name)
+      if (literal.length < 400) expect(shown).toContain(literal) // the Connection fact: the name as typed
+      expect(shown.join('\n')).not.toContain('\u202e')
+    })
+
+    it('Slack: & < > escaped in mrkdwn, the header plain, no control, bidi or invisible character', () => {
+      const raw = bodyFor('slack', hostile())
+      expect(unsafeCharacters(raw)).toEqual([])
+      const body = SlackBody.parse(JSON.parse(raw))
+      const section = body.blocks[1] as { fields: { text: string }[] }
+      for (const text of [body.text, ...section.fields.map((f) => f.text)]) {
+        expect(text, text).not.toMatch(/[<>]/)
+        expect(text.replace(/&(amp|lt|gt);/g, ''), text).not.toContain('&')
+      }
+    })
+
+    it('JSON: text for people made plain, ids exact, the body carries no control character raw', () => {
+      const e = hostile()
+      const raw = bodyFor('json', e)
+      expect(unsafeCharacters(raw)).toEqual([])
+      const body = JSON.parse(raw) as { summary: string; note: string; by: string; site: string; connection: { id: string; name: string }; session: { id: string; name: string } }
+      for (const text of [body.summary, body.note, body.by, body.site, body.connection.name, body.session.name]) expect(unsafeCharacters(text)).toEqual([])
+      expect(body.session.name).toBe(plainText(name))
+      expect(body.session.id).toBe(hostileId) // data: the same id the service gave
+      expect(body.connection.id).toBe(e.alert.connectionId)
+    })
   })
 
   it('signs "<timestamp>.<body>" with HMAC-SHA256', () => {

@@ -1,9 +1,16 @@
 // What a webhook sends for one alert event: plain JSON for scripts and on-call tools, or the
 // bodies Microsoft Teams (an Adaptive Card in a message) and Slack (text with Block Kit blocks)
-// incoming webhooks accept. Strings come from the service and are hostile: Slack's mrkdwn
-// control characters are escaped, and every text is cut to the lengths the platforms allow.
+// incoming webhooks accept. Strings come from the service and are hostile: every text meant for
+// people is plain (no control, bidi or invisible characters: shared/plain-text.ts), Teams'
+// Markdown and Slack's mrkdwn control characters are escaped, and every text is cut to the
+// lengths the platforms allow. In the JSON body, ids (the event's key, the alert's, the
+// connection's and the session's) are data and stay exact; the names, the summary, the note, who
+// acknowledged and the site are text for people and are made plain. Any body is written with its
+// remaining control characters as \u escapes, so not even an id carries one raw.
 import type { Alert } from '../../../shared/alerts'
+import { jsonWithEscapedControls, plainText, shorten } from '../../../shared/plain-text'
 import type { WebhookEvent, WebhookFormat } from '../../../shared/webhooks'
+import { teamsText } from './teams-text'
 
 export interface AlertEvent {
   /** The idempotency key: the same on every retry of this event, different for every event. */
@@ -32,6 +39,8 @@ const RULE_WORDS: Record<Alert['rule'], string> = {
 }
 const EVENT_WORDS: Record<WebhookEvent, string> = { fired: 'Fired', resolved: 'Resolved', acknowledged: 'Acknowledged' }
 
+const plainOrNull = (text: string | null): string | null => (text === null ? null : plainText(text))
+
 export function jsonBody(e: AlertEvent): unknown {
   const a = e.alert
   return {
@@ -42,15 +51,15 @@ export function jsonBody(e: AlertEvent): unknown {
     rule: a.rule,
     severity: a.severity,
     state: a.state,
-    summary: a.summary,
+    summary: plainText(a.summary),
     value: e.value,
     level: e.level,
-    note: e.note,
-    by: e.by,
+    note: plainOrNull(e.note),
+    by: plainOrNull(e.by),
     alert: { id: a.id, firedAt: a.firedAt, resolvedAt: a.resolvedAt, endReason: a.endReason },
-    connection: { id: a.connectionId, name: a.connectionName },
-    session: a.eventSessionId === null ? null : { id: a.eventSessionId, name: a.eventName },
-    site: e.site
+    connection: { id: a.connectionId, name: plainText(a.connectionName) },
+    session: a.eventSessionId === null ? null : { id: a.eventSessionId, name: plainOrNull(a.eventName) },
+    site: plainOrNull(e.site)
   }
 }
 
@@ -92,13 +101,13 @@ export function teamsBody(e: AlertEvent): unknown {
           body: [
             {
               type: 'TextBlock',
-              text: cut(plain(headline(e)), 500),
+              text: teamsText(headline(e), 500),
               weight: 'Bolder',
               size: 'Medium',
               wrap: true,
               color: e.event === 'resolved' ? 'Good' : e.alert.severity === 'critical' ? 'Attention' : 'Warning'
             },
-            { type: 'FactSet', facts: facts(e).map((f) => ({ title: f.title, value: cut(plain(f.value), 500) })) }
+            { type: 'FactSet', facts: facts(e).map((f) => ({ title: f.title, value: teamsText(f.value, 500) })) }
           ]
         }
       }
@@ -110,13 +119,13 @@ export function teamsBody(e: AlertEvent): unknown {
 export function slackBody(e: AlertEvent): unknown {
   const fields = facts(e).slice(0, 10) // Slack takes at most 10 fields in a section
   return {
-    text: cut(slackEscape(headline(e)), 3000),
+    text: slackText(headline(e), 500),
     blocks: [
       // plain_text is shown as typed: no mentions, no links.
-      { type: 'header', text: { type: 'plain_text', text: cut(plain(headline(e)), 150), emoji: false } },
+      { type: 'header', text: { type: 'plain_text', text: shorten(plainText(headline(e)), 150), emoji: false } },
       {
         type: 'section',
-        fields: fields.map((f) => ({ type: 'mrkdwn', text: cut(`*${f.title}*\n${slackEscape(f.value)}`, 2000) }))
+        fields: fields.map((f) => ({ type: 'mrkdwn', text: `*${f.title}*\n${slackText(f.value, 300)}` }))
       }
     ]
   }
@@ -124,20 +133,12 @@ export function slackBody(e: AlertEvent): unknown {
 
 export function bodyFor(format: WebhookFormat, e: AlertEvent): string {
   const body = format === 'teams' ? teamsBody(e) : format === 'slack' ? slackBody(e) : jsonBody(e)
-  return JSON.stringify(body)
+  return jsonWithEscapedControls(body)
 }
 
-/** Slack's mrkdwn: &, < and > are its control characters (links, mentions). */
-function slackEscape(text: string): string {
-  return plain(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
-}
-
-/** No control characters (a hostile name could carry them). */
-function plain(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ')
-}
-
-function cut(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`
+/** Slack's mrkdwn: &, < and > are its control characters (links, mentions). Cut before escaping,
+ *  so no entity is cut in half: at most 5 × `max` characters (Slack allows 3000 in `text`, 2000 in
+ *  a field). */
+function slackText(text: string, max: number): string {
+  return shorten(plainText(text), max).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 }
