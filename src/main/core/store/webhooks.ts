@@ -79,23 +79,29 @@ export function enqueueDelivery(
   )
 }
 
-/** Deliveries due at `now`, oldest first (index webhook_outbox_due). */
-export function dueDeliveries(db: Db, now: number, limit: number): OutboxItem[] {
+// A webhook's deliveries go out in the order they were queued (an alert's fire before its
+// resolution), one at a time: only its oldest waiting delivery, its head, is ever sent.
+const WAITING = 'delivered_at IS NULL AND given_up_at IS NULL'
+
+/** Each webhook's head: when it is due, soonest first. */
+export function outboxHeads(db: Db): { webhookId: string; dueAt: number }[] {
   return statement(
     db,
-    `SELECT id, webhook_id AS webhookId, idempotency_key AS idempotencyKey, event, body, attempts, created_at AS createdAt
-     FROM webhook_outbox WHERE delivered_at IS NULL AND given_up_at IS NULL AND next_attempt_at <= ?
-     ORDER BY next_attempt_at, id LIMIT ?`
-  ).all(now, limit) as OutboxItem[]
+    `SELECT webhook_id AS webhookId, next_attempt_at AS dueAt FROM webhook_outbox
+     WHERE id IN (SELECT MIN(id) FROM webhook_outbox WHERE ${WAITING} GROUP BY webhook_id)
+     ORDER BY next_attempt_at, id`
+  ).all() as { webhookId: string; dueAt: number }[]
 }
 
-/** When the next undelivered item is due, if any. */
-export function nextDueAt(db: Db): number | null {
+/** A webhook's head if it is due at `now`; null when it has none, or its head waits for a retry. */
+export function dueHeadOf(db: Db, webhookId: string, now: number): OutboxItem | null {
   const row = statement(
     db,
-    'SELECT MIN(next_attempt_at) AS at FROM webhook_outbox WHERE delivered_at IS NULL AND given_up_at IS NULL'
-  ).get() as { at: number | null }
-  return row.at
+    `SELECT id, webhook_id AS webhookId, idempotency_key AS idempotencyKey, event, body, attempts, created_at AS createdAt,
+       next_attempt_at AS dueAt
+     FROM webhook_outbox WHERE webhook_id = ? AND ${WAITING} ORDER BY id LIMIT 1`
+  ).get(webhookId) as (OutboxItem & { dueAt: number }) | undefined
+  return row && row.dueAt <= now ? row : null
 }
 
 export function markDelivered(db: Db, id: number, now: number): void {
@@ -122,7 +128,7 @@ export interface OutboxStats {
 export function outboxStats(db: Db, webhookId: string): OutboxStats {
   const counts = statement(
     db,
-    `SELECT SUM(delivered_at IS NULL AND given_up_at IS NULL) AS pending, SUM(given_up_at IS NOT NULL) AS failed,
+    `SELECT SUM(${WAITING}) AS pending, SUM(given_up_at IS NOT NULL) AS failed,
        MAX(delivered_at) AS lastDeliveredAt FROM webhook_outbox WHERE webhook_id = ?`
   ).get(webhookId) as { pending: number | null; failed: number | null; lastDeliveredAt: number | null }
   // The newest failure still standing: an undelivered item's, or one given up on since the last success.

@@ -6,7 +6,7 @@ import type { Timers } from '../../../shared/timers'
 import type { EventHub } from '../app/event-hub'
 import type { Db } from '../store/db'
 import { recordDiagnostic } from '../store/diagnostics'
-import { WebhookDeliverer } from './deliver'
+import { WebhookDeliverer } from './deliverer'
 import { enqueueAlertEvents } from './enqueue'
 import type { WebhookService } from './service'
 
@@ -14,7 +14,7 @@ export function startWebhookDeliveries(
   db: Db,
   hub: EventHub,
   service: WebhookService,
-  options: { clock: () => number; timers: Timers }
+  options: { clock: () => number; timers: Timers; parallel?: number }
 ): { deliverer: WebhookDeliverer; stop: () => Promise<void> } {
   const deliverer = new WebhookDeliverer(db, { ...options, secretOf: (id) => service.secretOf(id) })
   const off = hub.subscribe((name, payload) => {

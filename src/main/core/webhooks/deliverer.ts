@@ -1,0 +1,178 @@
+// Sends what the outbox holds, each webhook in a lane of its own: a webhook's deliveries go one
+// at a time, in the order they were queued (an alert's fire before its resolution), while the
+// other webhooks' lanes go on, so a receiver that hangs until the timeout holds back only itself.
+// At most `parallel` lanes run at once. A failure that may pass is tried again later (10 s, 20 s,
+// 40 s … at most an hour apart, for a day), the webhook's later deliveries waiting behind it;
+// any other is given up at once. Every failure is kept in Diagnostics, named by the webhook.
+import type { Timers } from '../../../shared/timers'
+import type { Db } from '../store/db'
+import { recordDiagnostic } from '../store/diagnostics'
+import { dueHeadOf, getWebhook, markDelivered, markFailed, outboxHeads, pruneOutbox, type OutboxItem, type WebhookRecord } from '../store/webhooks'
+import { sendWebhook, type SendOutcome } from './deliver'
+
+const FIRST_RETRY_MS = 10_000
+const MAX_RETRY_MS = 60 * 60_000
+const GIVE_UP_AFTER_MS = 24 * 60 * 60_000
+/** Delivered rows are kept this long (Settings shows the last delivery), then pruned. */
+const KEEP_DELIVERED_MS = 7 * 24 * 60 * 60_000
+/** Webhooks delivering at once: enough that a few hanging receivers leave room for the rest. */
+export const DEFAULT_PARALLEL = 8
+
+export interface DelivererOptions {
+  clock: () => number
+  timers: Timers
+  /** The webhook's signing secret (from the keychain), or null. */
+  secretOf(webhookId: string): Promise<string | null>
+  /** How often to look at the outbox when nothing is known to be due (ms). */
+  idleCheckMs?: number
+  /** At most this many webhooks have a delivery in flight at once (each at most one). */
+  parallel?: number
+}
+
+export class WebhookDeliverer {
+  private timer: unknown
+  /** The running lane of each webhook that has one. */
+  private readonly lanes = new Map<string, Promise<void>>()
+  private readonly quitting = new AbortController()
+  private stopped = false
+  /** After the outbox failed: no lane starts before this. */
+  private restUntil = 0
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: DelivererOptions
+  ) {}
+
+  start(): void {
+    this.schedule(0)
+  }
+
+  /** Something was queued: send it now rather than at the next look. */
+  kick(): void {
+    if (!this.stopped) this.schedule(0)
+  }
+
+  /** Starts a lane for each webhook with a delivery due; resolves when every lane has ended. */
+  async runOnce(): Promise<void> {
+    this.pump()
+    await this.idle()
+  }
+
+  /** Ends the lanes: a request in flight is abandoned, not counted, and sent again after a restart. */
+  async stop(): Promise<void> {
+    this.stopped = true
+    this.options.timers.clearTimeout(this.timer)
+    this.quitting.abort()
+    await this.idle()
+  }
+
+  private async idle(): Promise<void> {
+    while (this.lanes.size > 0) await Promise.all(this.lanes.values())
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return
+    this.options.timers.clearTimeout(this.timer)
+    this.timer = this.options.timers.setTimeout(() => this.pump(), ms)
+  }
+
+  /** Starts the lanes that are due and have room, then sets the timer for the next head. */
+  private pump(): void {
+    if (this.stopped) return
+    const idle = this.options.idleCheckMs ?? 30_000
+    const now = this.options.clock()
+    if (now < this.restUntil) return this.schedule(this.restUntil - now)
+    try {
+      if (this.lanes.size === 0) pruneOutbox(this.db, now - KEEP_DELIVERED_MS)
+      let next = now + idle
+      for (const head of outboxHeads(this.db)) {
+        if (this.lanes.has(head.webhookId)) continue
+        if (head.dueAt > now) next = Math.min(next, head.dueAt)
+        else if (this.lanes.size < (this.options.parallel ?? DEFAULT_PARALLEL)) this.startLane(head.webhookId)
+        // else due with no room: a lane that ends pumps again.
+      }
+      this.schedule(next - now)
+    } catch (error) {
+      this.trouble(error)
+    }
+  }
+
+  private startLane(webhookId: string): void {
+    const lane = this.runLane(webhookId).finally(() => {
+      this.lanes.delete(webhookId)
+      this.pump()
+    })
+    this.lanes.set(webhookId, lane)
+  }
+
+  /** This webhook's due deliveries, oldest first, until one must wait for a retry. */
+  private async runLane(webhookId: string): Promise<void> {
+    try {
+      for (;;) {
+        if (this.stopped) return
+        const item = dueHeadOf(this.db, webhookId, this.options.clock())
+        if (!item || !(await this.deliver(item))) return
+      }
+    } catch (error) {
+      this.trouble(error)
+    }
+  }
+
+  /** Sends one and records the outcome; false when the lane cannot go on (the webhook is gone, or quitting). */
+  private async deliver(item: OutboxItem): Promise<boolean> {
+    const hook = getWebhook(this.db, item.webhookId)
+    if (!hook) return false // removed meanwhile: its rows went with it
+    const secret = hook.signed ? await this.options.secretOf(hook.id).catch(() => null) : null
+    const outcome = await sendWebhook({
+      url: hook.url,
+      body: item.body,
+      idempotencyKey: item.idempotencyKey,
+      event: item.event,
+      secret,
+      now: this.options.clock(),
+      signal: this.quitting.signal
+    })
+    if (this.stopped) return false
+    const now = this.options.clock()
+    if (outcome.ok) {
+      markDelivered(this.db, item.id, now)
+      return true
+    }
+    const retryAt = outcome.retry ? this.retryAt(item, now) : null
+    markFailed(this.db, item.id, outcome.error, now, retryAt)
+    this.record(hook, item, outcome, retryAt)
+    return true
+  }
+
+  private retryAt(item: OutboxItem, now: number): number | null {
+    if (now - item.createdAt >= GIVE_UP_AFTER_MS) return null
+    return now + Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** item.attempts)
+  }
+
+  private record(hook: WebhookRecord, item: OutboxItem, outcome: Extract<SendOutcome, { ok: false }>, retryAt: number | null): void {
+    const then = retryAt === null ? 'given up' : `trying again in ${Math.round((retryAt - this.options.clock()) / 1000)} s`
+    recordDiagnostic(this.db, {
+      connectionId: null,
+      at: this.options.clock(),
+      kind: outcome.kind,
+      endpoint: `webhook ${hook.name}`,
+      message: `delivery of ${item.event} (${item.idempotencyKey}) failed: ${outcome.error}; ${then}`
+    })
+  }
+
+  /**
+   * The outbox itself failed (a full disk): said in Diagnostics, and every lane rests until the
+   * next look, so a delivery that was sent but could not be marked is not sent again at once.
+   */
+  private trouble(error: unknown): void {
+    const now = this.options.clock()
+    this.restUntil = now + (this.options.idleCheckMs ?? 30_000)
+    this.schedule(this.restUntil - now)
+    const message = `the outbox could not be read or updated: ${error instanceof Error ? error.message : String(error)}`
+    try {
+      recordDiagnostic(this.db, { connectionId: null, at: now, kind: 'storage', endpoint: 'webhooks', message })
+    } catch {
+      // The disk that refused the outbox refuses this too; deliveries wait for the next look.
+    }
+  }
+}
