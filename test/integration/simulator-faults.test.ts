@@ -234,6 +234,59 @@ describe('repeating cursors', () => {
   })
 })
 
+describe('viewer cursors that repeat', () => {
+  it('leave the session list alone and repeat a viewer list\'s cursor from its second page on', async () => {
+    const sim = await start({ sessionsPageSize: 2, viewersPageSize: 10 })
+    const { token: t } = await token(sim)
+    sim.faults.repeatViewerCursors()
+    const first = json((await get(sim, '/v1/events/sessions', t)).text)
+    const second = json((await get(sim, `/v1/events/sessions?cursor=${first.pagination.nextCursor}`, t)).text)
+    expect(second.pagination.nextCursor).not.toBe(first.pagination.nextCursor)
+    const id = sim.world.sessions.find((s) => s.viewers.length > 20)!.eventSessionId
+    const v1 = json((await get(sim, `/v1/events/sessions/${id}/viewers`, t)).text)
+    const v2 = json((await get(sim, `/v1/events/sessions/${id}/viewers?cursor=${v1.pagination.nextCursor}`, t)).text)
+    expect(v2.data).not.toEqual(v1.data)
+    expect(v2.pagination.nextCursor).toBe(v1.pagination.nextCursor)
+  })
+})
+
+describe('overlapping session pages', () => {
+  it('start each later page with the last session of the page before', async () => {
+    const sim = await start({ sessionsPageSize: 2 })
+    const { token: t } = await token(sim)
+    sim.faults.overlapSessionPages()
+    const listed: string[] = []
+    let cursor: string | undefined
+    do {
+      const page = json((await get(sim, `/v1/events/sessions${cursor ? `?cursor=${cursor}` : ''}`, t)).text)
+      listed.push(...page.data.map((s: { eventSessionId: string }) => s.eventSessionId))
+      cursor = page.pagination?.nextCursor
+    } while (cursor)
+    const ids = sim.world.sessions.map((s) => s.eventSessionId)
+    // 1 2 | 2 3 | 3 4 | 4 5 | 5 6: every session but the first and last twice.
+    expect(listed).toEqual([ids[0], ...ids.slice(1, -1).flatMap((id) => [id, id]), ids.at(-1)])
+  })
+})
+
+describe('last viewer pages answered together', () => {
+  it('hold the last page of a list until that many requests for it wait; earlier pages are not held', async () => {
+    const sim = await start({ viewersPageSize: 1000 })
+    const { token: t } = await token(sim)
+    sim.faults.answerLastViewerPagesTogether(2)
+    const id = sim.world.sessions[0]!.eventSessionId
+    let answered = 0
+    const first = get(sim, `/v1/events/sessions/${id}/viewers`, t).then((r) => {
+      answered++
+      return r
+    })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(answered).toBe(0)
+    const second = await get(sim, `/v1/events/sessions/${id}/viewers`, t)
+    expect(second.status).toBe(200)
+    expect((await first).text).toBe(second.text)
+  })
+})
+
 describe('schema drift', () => {
   it('drifts session records by position: missing contentId, numeric strings, unknown fields', async () => {
     const sim = await start()

@@ -1,6 +1,7 @@
 // Switchable misbehaviour for the simulator, so the client's resilience is tested against real
 // HTTP rather than mocks. Most modes affect the next `count` data requests (Infinity: until
-// reset); cursor repetition and schema drift are on/off. Token modes act on the token store.
+// reset); cursor repetition, overlapping pages and schema drift are on/off. Token modes act on
+// the token store.
 // Incidents act on the simulated world: one session's reliability really falls.
 import type { IncidentOptions } from './world'
 
@@ -39,6 +40,12 @@ export class SimulatorFaults {
   expiresInAnswer: { value: unknown } | null = null
   /** Session and viewer lists answer the same nextCursor forever. */
   repeatingCursors = false
+  /** Viewer lists only answer the same nextCursor forever; the session list behaves. */
+  repeatingViewerCursors = false
+  /** Each later page of the session list starts with the last session of the page before. */
+  overlappingSessionPages = false
+  /** How many requests for the last page of one session's viewers are answered together (0: each at once). */
+  lastViewerPagesTogether = 0
   /** Records drift from the spec: missing required fields, numeric strings, unknown fields. */
   schemaDrift = false
   /** Cursors handed out as JSON numbers (the spec says string). */
@@ -146,6 +153,32 @@ export class SimulatorFaults {
     return this
   }
 
+  /** Viewer lists repeat their cursor from their second page on (so each is read up to there). */
+  repeatViewerCursors(on = true): this {
+    this.repeatingViewerCursors = on
+    return this
+  }
+
+  /**
+   * The session list pages by position, as a service does when a session starts while a client
+   * pages through: each later page starts again with the last session of the page before, so
+   * that session is listed twice.
+   */
+  overlapSessionPages(on = true): this {
+    this.overlappingSessionPages = on
+    return this
+  }
+
+  /**
+   * The last page of a session's viewer list is held until `count` requests for it are waiting,
+   * then all are answered: `count` pollers fetching the same list at the same time, for certain
+   * (each has stored the pages before the last but one by the time it asks for the last).
+   */
+  answerLastViewerPagesTogether(count: number): this {
+    this.lastViewerPagesTogether = count
+    return this
+  }
+
   driftSchema(on = true): this {
     this.schemaDrift = on
     return this
@@ -167,6 +200,9 @@ export class SimulatorFaults {
     this.tokenLifetimeSeconds = undefined
     this.expiresInAnswer = null
     this.repeatingCursors = false
+    this.repeatingViewerCursors = false
+    this.overlappingSessionPages = false
+    this.lastViewerPagesTogether = 0
     this.schemaDrift = false
     this.numericCursors = false
     this.laterPagesTruncated = false

@@ -183,6 +183,21 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     return sendJson(res, 404, { error: 'not_found' })
   }
 
+  // Last pages of viewer lists held back, by session (a fault mode): answered together.
+  const gathering = new Map<string, (() => void)[]>()
+  function gathered(eventSessionId: string, together: number): Promise<void> {
+    return new Promise((resolve) => {
+      const waiting = [...(gathering.get(eventSessionId) ?? []), resolve]
+      if (waiting.length < together) return void gathering.set(eventSessionId, waiting)
+      gathering.delete(eventSessionId)
+      for (const release of waiting) release()
+    })
+  }
+  function releaseGathered(): void {
+    for (const waiting of gathering.values()) for (const release of waiting) release()
+    gathering.clear()
+  }
+
   async function issueToken(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'POST') return sendJson(res, 405, { error: 'method_not_allowed' })
     let body: unknown
@@ -239,7 +254,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       if (typeof endedFrom === 'number' && (!s.hasEnded || s.endsAt < endedFrom)) return false
       if (typeof endedTo === 'number' && (!s.hasEnded || s.endsAt > endedTo)) return false
       if (afterStart === undefined || afterId === undefined) return true
-      return s.startedAt > afterStart || (s.startedAt === afterStart && s.eventSessionId > afterId)
+      // Overlapping pages (a fault mode): the session the cursor names comes again.
+      const again = faults.overlappingSessionPages && s.eventSessionId === afterId
+      return s.startedAt > afterStart || (s.startedAt === afterStart && (s.eventSessionId > afterId || again))
     })
     const page = matching.slice(0, sessionsPageSize)
     const last = page[page.length - 1]
@@ -257,7 +274,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     )
   }
 
-  function listViewers(s: SimSession, url: URL, res: ServerResponse): void {
+  async function listViewers(s: SimSession, url: URL, res: ServerResponse): Promise<void> {
     const cursor = cursorIn(url.searchParams.get('cursor'))
     const after = cursor ? decodeCursor(cursor) : [-1]
     const afterSeq = after?.[0]
@@ -268,7 +285,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const last = page[page.length - 1]
     const more = last !== undefined && last.seq < total - 1
     let next = more ? encodeCursor([last.seq]) : undefined
-    if (faults.repeatingCursors) next = cursor || next || encodeCursor([-1])
+    if (faults.repeatingCursors || (faults.repeatingViewerCursors && cursor)) next = cursor || next || encodeCursor([-1])
+    const together = faults.lastViewerPagesTogether
+    if (!more && together > 1) {
+      await gathered(s.eventSessionId, together)
+      if (res.destroyed) return // the client went away while held
+    }
     ok(
       res,
       {
@@ -314,6 +336,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       new Promise<void>((resolve) => {
         for (const timer of stalls) clearTimeout(timer)
         stalls.clear()
+        releaseGathered()
         server.closeAllConnections()
         server.close(() => resolve())
       })
