@@ -26,12 +26,13 @@ export function plainText(text: string): string {
   return text.replace(LONE_SURROGATE, '\ufffd').replace(INVISIBLE, '').replace(BREAKING, ' ')
 }
 
-/** At most `max` characters (code points), the last of them an ellipsis when it was longer:
- *  never half of a surrogate pair. */
+/** At most `max` UTF-16 code units (JavaScript's length, and what Windows and most receivers
+ *  count), the last an ellipsis when it was longer: never half of a surrogate pair. */
 export function shorten(text: string, max: number): string {
   if (text.length <= max) return text
-  const points = [...text]
-  return points.length <= max ? text : `${points.slice(0, Math.max(0, max - 1)).join('')}…`
+  let end = Math.max(0, max - 1)
+  if (end > 0 && /[\ud800-\udbff]/.test(text[end - 1]!)) end-- // a pair's first half
+  return `${text.slice(0, end)}…`
 }
 
 /** Characters JSON.stringify writes as they are though no screen should act on them. */

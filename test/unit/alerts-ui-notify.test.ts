@@ -3,6 +3,7 @@ import { alertsTarget as targetOf, notificationsPaused as isPaused } from '../..
 import { notificationBlocker, planNotification, type NotifyContext } from '../../src/renderer/src/lib/notify'
 import type { Alert, AlertsChanged } from '../../src/shared/alerts'
 import { situationOf } from '../support/alert-fixtures'
+import { HOSTILE_NAMES, unsafeCharacters } from '../support/hostile-names'
 
 const NOW = Date.parse('2026-03-01T12:00:00Z')
 
@@ -162,5 +163,36 @@ describe('notification pause and blockers', () => {
     expect(notificationBlocker({ desktop: true, permission: 'granted' })).toMatch(/operating system/)
     expect(notificationBlocker({ desktop: false, permission: 'denied' })).toMatch(/blocked/)
     expect(notificationBlocker({ desktop: false, permission: 'default' })).toMatch(/enable/)
+  })
+})
+
+describe.each(HOSTILE_NAMES)('web notifications with a hostile name: $what', ({ name }) => {
+  // Every text a push carries about the alert: the event, the connection, the summary, who
+  // acknowledged and their note.
+  const named = (id: number, over: Partial<Alert> = {}): Alert =>
+    alert(id, {
+      eventName: name,
+      connectionName: name,
+      summary: `Reliability 70.0 at ${name}`,
+      state: 'acknowledged',
+      transitions: [{ at: '2026-03-01T11:59:30Z', state: 'acknowledged', severity: 'critical', value: null, note: name, by: name }],
+      ...over
+    })
+  const firing = (id: number): Alert => named(id, { state: 'firing', transitions: [] })
+
+  it.each([
+    ['one fired', change({ fired: [firing(1)] })],
+    ['several fired', change({ fired: [firing(1), firing(2), firing(3)] })],
+    ['repeated', change({ repeated: [firing(1)] })],
+    ['resolved', change({ resolved: [named(1, { state: 'resolved' }), named(2, { state: 'resolved', eventName: null })] })],
+    ['acknowledged by a teammate', change({ changed: [named(1)] })],
+    ['acknowledged by teammates', change({ changed: [named(1), named(2, { eventName: null, eventSessionId: null })] })]
+  ])('%s: plain title and lines', (_what, push) => {
+    const plan = planNotification(push, { ...browser, pageHidden: true, self: 'me' })
+    expect(plan).not.toBeNull()
+    expect(unsafeCharacters(plan!.title)).toEqual([])
+    expect(unsafeCharacters(plan!.body, ['\n'])).toEqual([])
+    const alerts = push.fired.length || push.repeated.length || push.resolved.length || push.changed.length
+    expect(plan!.body.split('\n').length).toBeLessThanOrEqual(alerts)
   })
 })

@@ -1,7 +1,9 @@
 // What a notification says about a batch of alerts, and where clicking it goes. Pure, so every
-// wording is unit-tested; notifications.ts only shows the result.
+// wording is unit-tested; notifications.ts only shows the result. Names, summaries and notes are
+// anyone's text: each is made plain (shared/plain-text.ts) before it is put in a line.
 import { alertsTarget, type Alert } from '../../shared/alerts'
 import type { AppTarget } from '../../shared/deep-link'
+import { plainText } from '../../shared/plain-text'
 
 export interface NotificationText {
   title: string
@@ -12,11 +14,15 @@ export interface NotificationText {
 
 /** What the alert is about: the event's name, else its session id, else the connection. */
 export function alertSubject(alert: Alert): string {
-  return alert.eventName || alert.eventSessionId || alert.connectionName
+  return plainText(alert.eventName || alert.eventSessionId || alert.connectionName)
 }
 
-/** "Reliability critical: Town Hall", "Cannot reach Contoso". */
+/** "Reliability critical: Town Hall", "Cannot reach Contoso": one line of plain text. */
 export function alertHeadline(alert: Alert): string {
+  return plainText(headlineOf(alert))
+}
+
+function headlineOf(alert: Alert): string {
   switch (alert.rule) {
     case 'reliability-below':
       return `Reliability ${alert.severity}: ${alertSubject(alert)}`
@@ -51,7 +57,7 @@ export function firedText(alerts: readonly Alert[]): NotificationText {
   const target = alertsTarget(alerts)
   if (alerts.length === 1) {
     const alert = alerts[0]!
-    return { title: alertHeadline(alert), body: alert.summary, target }
+    return { title: alertHeadline(alert), body: plainText(alert.summary), target }
   }
   return { title: `${alerts.length} alerts: ${subjects(alerts)}`, body: lines(alerts, alertHeadline), target }
 }
@@ -61,7 +67,7 @@ export function repeatedText(alerts: readonly Alert[]): NotificationText {
   const target = alertsTarget(alerts)
   if (alerts.length === 1) {
     const alert = alerts[0]!
-    return { title: `Still firing: ${alertHeadline(alert)}`, body: `Not acknowledged. ${alert.summary}`, target }
+    return { title: `Still firing: ${alertHeadline(alert)}`, body: `Not acknowledged. ${plainText(alert.summary)}`, target }
   }
   return { title: `${alerts.length} criticals still firing, not acknowledged`, body: lines(alerts, alertHeadline), target }
 }
@@ -71,7 +77,7 @@ export function resolvedText(alerts: readonly Alert[]): NotificationText {
   const target = alertsTarget(alerts)
   if (alerts.length === 1) {
     const alert = alerts[0]!
-    return { title: `Resolved: ${alertHeadline(alert)}`, body: alert.summary, target }
+    return { title: `Resolved: ${alertHeadline(alert)}`, body: plainText(alert.summary), target }
   }
   return {
     title: `${alerts.length} alerts resolved: ${subjects(alerts)}`,
@@ -86,17 +92,20 @@ export const acknowledgedBy = (alert: Alert): string | null => {
   return alert.state === 'acknowledged' && last?.state === 'acknowledged' ? (last.by ?? null) : null
 }
 
+/** Who acknowledged it, as a notification names them. */
+const acknowledger = (alert: Alert): string => plainText(acknowledgedBy(alert) ?? 'a teammate')
+
 /** In a team: alerts a teammate just acknowledged, naming them (and their note). */
 export function acknowledgedText(alerts: readonly Alert[]): NotificationText {
   const target = alertsTarget(alerts)
   if (alerts.length === 1) {
     const alert = alerts[0]!
     const note = alert.transitions.at(-1)?.note
-    return { title: `Acknowledged by ${acknowledgedBy(alert) ?? 'a teammate'}: ${alertHeadline(alert)}`, body: note ? `"${note}"` : alert.summary, target }
+    return { title: `Acknowledged by ${acknowledger(alert)}: ${alertHeadline(alert)}`, body: note ? `"${plainText(note)}"` : plainText(alert.summary), target }
   }
   return {
     title: `${alerts.length} alerts acknowledged`,
-    body: lines(alerts, (a) => `${acknowledgedBy(a) ?? 'a teammate'}: ${alertHeadline(a)}`),
+    body: lines(alerts, (a) => `${acknowledger(a)}: ${alertHeadline(a)}`),
     target
   }
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { nativeImage } from 'electron'
 import type { NativeImage } from 'electron'
 import type { AlertSituation, TrayState } from '../../shared/alerts'
+import { plainText, shorten } from '../../shared/plain-text'
 
 export function trayIconPath(resourcesDir: string, state: TrayState, platform: NodeJS.Platform): string {
   const template = platform === 'darwin' ? 'Template' : ''
@@ -42,6 +43,6 @@ export function trayTooltip(
   const parts = [situation.headline]
   if (situation.pollingPaused) parts.push('polling paused')
   if (notificationsPausedUntil) parts.push(`notifications paused until ${notificationsPausedUntil}`)
-  const text = `Eventwatch — ${parts.join(' · ')}`
-  return text.length > MAX_TOOLTIP_LENGTH ? `${text.slice(0, MAX_TOOLTIP_LENGTH - 1)}…` : text
+  // The headline names events and connections: anyone's text, made plain (shared/plain-text.ts).
+  return shorten(plainText(`Eventwatch — ${parts.join(' · ')}`), MAX_TOOLTIP_LENGTH)
 }

@@ -7,6 +7,7 @@ import type { AlertSeverity, AlertSituation, SessionAlert } from '../../shared/a
 import type { AppTarget } from '../../shared/deep-link'
 import type { LiveSession } from '../../shared/domain'
 import type { Health } from '../../shared/reliability'
+import { plainText } from '../../shared/plain-text'
 
 export interface TrayMenuModel {
   /** The live sessions as the core handed them out, in any order. */
@@ -78,6 +79,10 @@ export function traySessionOrder(sessions: readonly LiveSession[], blind: AlertS
 
 const sessionName = (session: LiveSession): string => session.eventName || session.eventSessionId
 
+/** A service's name as a menu item shows it: plain (shared/plain-text.ts), and its "&" doubled,
+ *  since Electron reads a single "&" as the item's access key and does not show it. */
+const menuText = (name: string): string => plainText(name).replace(/&/g, '&&')
+
 /** Enough to scan at a glance; the window has the rest. */
 export const MAX_MENU_SESSIONS = 12
 
@@ -87,7 +92,7 @@ export function trayMenuTemplate(model: TrayMenuModel, actions: TrayMenuActions)
     ordered.length === 0
       ? [{ label: 'No live sessions', enabled: false }]
       : ordered.slice(0, MAX_MENU_SESSIONS).map((s) => ({
-          label: `${sessionName(s)} — ${sessionVerdict(s, model.blind)}`,
+          label: `${menuText(sessionName(s))} — ${sessionVerdict(s, model.blind)}`,
           click: () => actions.open({ view: 'session', connectionId: s.connectionId, eventSessionId: s.eventSessionId })
         }))
   if (ordered.length > MAX_MENU_SESSIONS) {

@@ -8,8 +8,11 @@
 //   at the page sees the alert leave the list; one who is not still learns it is over.
 // - A maintenance pause (the situation's notificationsPausedUntil, in the future) holds every
 //   notification back.
+// - Names, summaries, notes and who acknowledged are anyone's text: each is made plain
+//   (shared/plain-text.ts) before it is put in a title or a line.
 import type { AppTarget } from '../../../shared/deep-link'
 import { alertsTarget, notificationsPaused, type Alert, type AlertsChanged } from '../../../shared/alerts'
+import { plainText } from '../../../shared/plain-text'
 import { endWords } from './alert-situation'
 
 export type PermissionState = 'default' | 'granted' | 'denied' | 'unsupported'
@@ -63,7 +66,8 @@ const RULE_SHORT: Record<Alert['rule'], string> = {
   'site-reliability': 'a site below level'
 }
 
-const place = (a: Alert): string => a.eventName ?? (a.eventSessionId ? `Session ${a.eventSessionId}` : a.connectionName)
+const place = (a: Alert): string => plainText(a.eventName ?? (a.eventSessionId ? `Session ${a.eventSessionId}` : a.connectionName))
+const summary = (a: Alert): string => plainText(a.summary)
 
 /** At most this many names in a grouped body; the rest are counted. */
 const MAX_LINES = 4
@@ -78,7 +82,7 @@ function group(alerts: readonly Alert[], verb: 'fired' | 'resolved' | 'repeated'
     const severity = verb === 'resolved' ? (end?.word ?? 'Resolved') : first.severity === 'critical' ? 'Critical' : 'Warning'
     const why = verb === 'resolved' && end?.word === 'Ended' ? `${end.text}. ` : ''
     const still = verb === 'repeated' ? 'Still firing, not acknowledged — ' : ''
-    return { title: `${mark(first)} ${severity}: ${place(first)}`, body: `${why}${still}${first.summary}` }
+    return { title: `${mark(first)} ${severity}: ${place(first)}`, body: `${why}${still}${summary(first)}` }
   }
   const critical = alerts.some((a) => a.severity === 'critical')
   const lines = alerts.slice(0, MAX_LINES).map((a) => `${mark(a)} ${place(a)}: ${RULE_SHORT[a.rule]}`)
@@ -117,11 +121,11 @@ export function planNotification(change: AlertsChanged, ctx: NotifyContext): Not
   const byTeammates = ctx.self ? acknowledgedByOthers(change.changed, ctx.self) : []
   if (byTeammates.length > 0 && ctx.pageHidden) {
     const first = byTeammates[0]!
-    const by = (a: Alert): string => a.transitions.at(-1)?.by ?? 'a teammate'
+    const by = (a: Alert): string => plainText(a.transitions.at(-1)?.by ?? 'a teammate')
     const note = first.transitions.at(-1)?.note
     return {
       title: byTeammates.length === 1 ? `✔ Acknowledged by ${by(first)}: ${place(first)}` : `✔ ${byTeammates.length} alerts acknowledged`,
-      body: byTeammates.length === 1 ? (note ? `"${note}"` : first.summary) : byTeammates.map((a) => `${by(a)}: ${place(a)}`).slice(0, MAX_LINES).join('\n'),
+      body: byTeammates.length === 1 ? (note ? `"${plainText(note)}"` : summary(first)) : byTeammates.map((a) => `${by(a)}: ${place(a)}`).slice(0, MAX_LINES).join('\n'),
       tag: `acknowledged:${byTeammates.map((a) => `${a.id}@${a.transitions.at(-1)?.at ?? ''}`).join(',')}`,
       silent: true,
       target: alertsTarget(byTeammates)
