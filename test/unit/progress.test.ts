@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { createProgress } from '../../src/main/cli/progress'
 import { fakeClock } from '../support/fake-clock'
+import { HOSTILE_NAMES, unsafeCharacters } from '../support/hostile-names'
 
 function fakeStream(isTTY: boolean, columns?: number) {
   const writes: string[] = []
@@ -138,5 +139,21 @@ describe('not on a terminal', () => {
     progress.update({ phase: 'sessions', done: 1 })
     progress.done('ok')
     expect(writes).toEqual(['sessions 1\n', 'ok\n'])
+  })
+})
+
+describe('hostile names in what the sync prints', () => {
+  it.each(HOSTILE_NAMES)('$what: plain on the terminal and in a log, one line each', ({ name }) => {
+    for (const tty of [true, false]) {
+      const stream = fakeStream(tty, 10_000)
+      const progress = createProgress(stream, fakeClock().now)
+      progress.update({ phase: 'sessions', done: 1, total: 2, detail: name })
+      progress.log(`2026-11-25T10:00:00Z ALERT critical [reliability-below] Reliability 86.2 — ${name} / ${name} (s-1)`)
+      progress.done(`2026-11-25T10:00:00Z ${name}: 2 sessions`)
+      // Only the reporter's own redraws remain once they are taken away.
+      const shown = stream.writes.join('').split('\r\x1b[K').join('')
+      expect(unsafeCharacters(shown, ['\n'])).toEqual([])
+      expect(stream.screen().filter((line) => line !== '')).toHaveLength(tty ? 2 : 3)
+    }
   })
 })

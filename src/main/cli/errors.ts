@@ -1,6 +1,7 @@
 // How the CLI ends on a failure: one line in the taxonomy's words and an exit code a script
 // can act on (2: fix something on this machine — the command line, the settings, the cache
 // file or its disk; 1: anything else, such as the service failing).
+import { plainText } from '../../shared/plain-text'
 import { redact } from '../core/net/redact'
 import { ERROR_KIND_LABELS, ERROR_KINDS, type ErrorKind } from '../../shared/error-kinds'
 import { storageFault } from '../core/storage-faults'
@@ -21,7 +22,9 @@ export const exitCodeOf = (kind: ErrorKind): number => (kind === 'configuration'
 
 export function describeFailure(error: unknown): { line: string; exitCode: number } {
   const described = describe(error)
-  return { ...described, line: redact(described.line) } // whatever the words quote
+  // Whatever the words quote (a name, the service's answer): no secret, and nothing that could
+  // act on the terminal (shared/plain-text.ts).
+  return { ...described, line: plainText(redact(described.line)) }
 }
 
 function describe(error: unknown): { line: string; exitCode: number } {

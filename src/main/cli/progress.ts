@@ -5,7 +5,10 @@
 //
 // Callers report any number of phases by name; each keeps its own count, shown in the order
 // first reported. The bar and percentage follow the phase reported last. Nothing here knows
-// what a sync is.
+// what a sync is. Lines and details may quote the service (a session's or a connection's name, a
+// problem's words): they are redacted and made plain (shared/plain-text.ts), so none can redraw
+// the terminal, reorder its line or forge another.
+import { plainText } from '../../shared/plain-text'
 import { redact } from '../core/net/redact'
 
 export interface ProgressState {
@@ -109,7 +112,7 @@ export function createProgress(
   return {
     update(state) {
       const isNew = !phases.has(state.phase)
-      const copy = { ...state }
+      const copy = { ...state, detail: state.detail === undefined ? undefined : plainText(state.detail) }
       phases.set(state.phase, copy)
       latest = copy
       const now = clock()
@@ -131,7 +134,7 @@ export function createProgress(
     },
 
     log(text) {
-      const line = redact(text) // a problem's words may quote what the service echoed
+      const line = plainText(redact(text)) // a problem's words may quote what the service echoed
       if (!tty) {
         stream.write(`${line}\n`)
         return
@@ -144,7 +147,7 @@ export function createProgress(
 
     done(summary) {
       clear()
-      stream.write(`${redact(summary)}\n`)
+      stream.write(`${plainText(redact(summary))}\n`)
       phases.clear()
       latest = undefined
       lastOutput = -Infinity

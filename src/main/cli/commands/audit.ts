@@ -1,12 +1,10 @@
 // `eventwatch audit`: every change made through the app API, newest first, with its author.
 import type { Command } from 'commander'
+import { jsonWithEscapedControls, plainText } from '../../../shared/plain-text'
 import { defaultDbFile } from '../../core/paths'
 import { listAudit } from '../../core/store/audit'
 import { openDatabase } from '../../core/store/db'
 import { integerOption } from '../options'
-
-// A note or a name is anyone's text: no control character reaches the terminal.
-const printable = (text: string): string => text.replace(/\p{Cc}/gu, '·')
 
 export function registerAudit(program: Command): void {
   program
@@ -19,10 +17,11 @@ export function registerAudit(program: Command): void {
       const db = openDatabase(opts.db)
       try {
         const entries = listAudit(db, { limit: opts.limit })
-        if (opts.json) return void process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`)
+        if (opts.json) return void process.stdout.write(`${jsonWithEscapedControls(entries, 2)}\n`)
         if (entries.length === 0) return void process.stdout.write('Nothing changed yet.\n')
         for (const e of entries) {
-          const line = [e.at, e.actor, e.action, e.subject ?? '', e.detail ?? ''].map(printable).join('\t')
+          // A note or a name is anyone's text: made plain, it cannot add a column, a line or an escape.
+          const line = [e.at, e.actor, e.action, e.subject ?? '', e.detail ?? ''].map(plainText).join('\t')
           process.stdout.write(`${line.trimEnd()}\n`)
         }
       } finally {

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { Option, type Command } from 'commander'
 import { RELIABILITY_SCALE_SETTINGS, type ReliabilityScaleSetting } from '../../../shared/reliability'
+import { jsonWithEscapedControls, plainText } from '../../../shared/plain-text'
 import type { ConnectionTarget } from '../../core/api/connection'
 import { environmentSecret } from '../../core/connections/env-secret'
 import { ConnectionService, SECRET_ENV } from '../../core/connections/service'
@@ -83,13 +84,13 @@ export function registerConnections(program: Command): void {
     .action((opts: { db: string; json?: boolean }) =>
       withService(opts.db, async (service) => {
         const list = await service.list()
-        if (opts.json) return void process.stdout.write(`${JSON.stringify(list, null, 2)}\n`)
+        if (opts.json) return void process.stdout.write(`${jsonWithEscapedControls(list, 2)}\n`)
         if (list.length === 0) return void process.stdout.write('No connections saved: the demo simulator is used.\n')
         for (const c of list) {
           process.stdout.write(
-            `${c.name}\t${c.enabled ? 'enabled' : 'disabled'}\t${c.baseUrl}\tplatform ${c.platformId}\ttenant ${c.tenantId}\t` +
-              `secret ${c.secretStored ? 'stored' : 'missing'}\treliability ${c.reliabilityScale.value} (${c.reliabilityScale.reason})` +
-              `${c.proxyUrl ? `\tproxy ${c.proxyUrl}` : ''}${c.caCertificate ? '\town CA' : ''}\n`
+            `${plainText(c.name)}\t${c.enabled ? 'enabled' : 'disabled'}\t${plainText(c.baseUrl)}\tplatform ${plainText(c.platformId)}\ttenant ${plainText(c.tenantId)}\t` +
+              `secret ${c.secretStored ? 'stored' : 'missing'}\treliability ${c.reliabilityScale.value} (${plainText(c.reliabilityScale.reason)})` +
+              `${c.proxyUrl ? `\tproxy ${plainText(c.proxyUrl)}` : ''}${c.caCertificate ? '\town CA' : ''}\n`
           )
         }
       })
@@ -142,7 +143,7 @@ export function registerConnections(program: Command): void {
         const network = [view.proxyUrl ? `through proxy ${view.proxyUrl}` : '', view.caCertificate ? 'trusting its own CA' : '']
           .filter(Boolean)
           .join(', ')
-        process.stdout.write(`Saved "${view.name}" (secret in the OS keychain${network ? `; ${network}` : ''}).\n`)
+        process.stdout.write(`Saved "${plainText(view.name)}" (secret in the OS keychain${network ? `; ${plainText(network)}` : ''}).\n`)
       })
     )
 
@@ -154,7 +155,7 @@ export function registerConnections(program: Command): void {
       withService(opts.db, async (service) => {
         const view = await byName(service, name)
         const report = await testConnection(service.target(view.id), () => service.credentialsFor(view.id))
-        for (const step of report.steps) process.stdout.write(`${step.ok ? 'ok  ' : 'FAIL'} ${step.step}: ${step.message}\n`)
+        for (const step of report.steps) process.stdout.write(`${step.ok ? 'ok  ' : 'FAIL'} ${step.step}: ${plainText(step.message)}\n`)
         if (!report.ok) throw new CliError(`connection "${view.name}" does not work yet (see above).`, 1)
       })
     )
@@ -167,7 +168,7 @@ export function registerConnections(program: Command): void {
       .action((name: string, opts: { db: string }) =>
         withService(opts.db, async (service) => {
           const view = await service.setEnabled((await byName(service, name)).id, enabled)
-          process.stdout.write(`"${view.name}" is ${view.enabled ? 'enabled' : 'disabled'}.\n`)
+          process.stdout.write(`"${plainText(view.name)}" is ${view.enabled ? 'enabled' : 'disabled'}.\n`)
         })
       )
   }
@@ -180,7 +181,7 @@ export function registerConnections(program: Command): void {
       withService(opts.db, async (service) => {
         const view = await byName(service, name)
         await service.remove(view.id)
-        process.stdout.write(`Removed "${view.name}".\n`)
+        process.stdout.write(`Removed "${plainText(view.name)}".\n`)
       })
     )
 }

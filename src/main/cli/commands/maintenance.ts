@@ -2,6 +2,7 @@
 // recorded; notifications and webhooks are held back, and every face says the window is on.
 import { Option, type Command } from 'commander'
 import { MAINTENANCE_REPEATS } from '../../../shared/maintenance'
+import { jsonWithEscapedControls, plainText } from '../../../shared/plain-text'
 import { addMaintenanceWindow, maintenanceWindows, removeMaintenanceWindow } from '../../core/alerts/maintenance-windows'
 import { defaultDbFile } from '../../core/paths'
 import { findConnectionByName } from '../../core/store/connections'
@@ -59,7 +60,7 @@ export function registerMaintenance(program: Command): void {
           },
           Date.now()
         )
-        process.stdout.write(`Added maintenance window ${w.id} "${w.name}"${w.inForce ? ' (in force now)' : ''}.\n`)
+        process.stdout.write(`Added maintenance window ${w.id} "${plainText(w.name)}"${w.inForce ? ' (in force now)' : ''}.\n`)
       })
     )
 
@@ -71,12 +72,12 @@ export function registerMaintenance(program: Command): void {
     .action((opts: { json?: boolean; db: string }) =>
       withDb(opts.db, (db) => {
         const list = maintenanceWindows(db, Date.now())
-        if (opts.json) return void process.stdout.write(`${JSON.stringify(list, null, 2)}\n`)
+        if (opts.json) return void process.stdout.write(`${jsonWithEscapedControls(list, 2)}\n`)
         if (list.length === 0) return void process.stdout.write('No maintenance windows.\n')
         for (const w of list) {
           const scope = w.eventSessionId ? `session ${w.eventSessionId}` : w.contentId ? `content ${w.contentId}` : 'all sessions'
           const where = w.connectionName ? `${w.connectionName}, ${scope}` : 'everything'
-          process.stdout.write(`${w.id}\t${w.name}\t${w.startsAt} → ${w.endsAt}\t${w.repeat}\t${where}${w.inForce ? '\tIN FORCE' : ''}\n`)
+          process.stdout.write(`${w.id}\t${plainText(w.name)}\t${w.startsAt} → ${w.endsAt}\t${w.repeat}\t${plainText(where)}${w.inForce ? '\tIN FORCE' : ''}\n`)
         }
       })
     )

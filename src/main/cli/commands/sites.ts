@@ -2,6 +2,7 @@
 // the cache (the same as Settings → Site names); the viewer table, the breakdowns and the report
 // show them beside the number.
 import type { Command } from 'commander'
+import { plainText } from '../../../shared/plain-text'
 import { defaultDbFile } from '../../core/paths'
 import { openDatabase, type Db } from '../../core/store/db'
 import { listSiteNames, setSiteName, siteNameProblem } from '../../core/store/site-names'
@@ -30,7 +31,7 @@ function siteCode(text: string): number {
 function printNames(db: Db): void {
   const names = listSiteNames(db)
   if (names.length === 0) process.stdout.write('No site is named yet: eventwatch sites set CODE NAME\n')
-  for (const site of names) process.stdout.write(`${site.code}\t${site.name}\n`)
+  for (const site of names) process.stdout.write(`${site.code}\t${plainText(site.name)}\n`)
 }
 
 export function registerSites(program: Command): void {
@@ -47,7 +48,7 @@ export function registerSites(program: Command): void {
       if (problem) throw new CliError(`${problem}.`)
       withDb(opts, (db) => {
         setSiteName(db, site, name)
-        process.stdout.write(`site ${site} is named "${name.trim()}"\n`)
+        process.stdout.write(`site ${site} is named "${plainText(name.trim())}"\n`)
       })
     }
   )

@@ -2,6 +2,7 @@
 // polls nothing of its own: it shows the server's sessions and alerts, and acts as the token's
 // user. The same as Settings → Team server (core/app/team-membership.ts).
 import type { Command } from 'commander'
+import { plainText } from '../../../shared/plain-text'
 import { joinTeamServer, leaveTeamServer, TeamJoinError, teamServerView } from '../../core/app/team-membership'
 import { osKeychain } from '../../core/secrets/keychain'
 import { teamConfigFile, TeamConfigError } from '../../core/team/team-config'
@@ -33,7 +34,7 @@ export function registerTeam(program: Command): void {
         const token = process.env[TEAM_TOKEN_ENV]?.trim() || (await promptSecret(`Access token for ${url}: `)).trim()
         const identity = await joinTeamServer({ url, token, pinnedSha256: opts.pin ?? null }, place())
         const joined = teamServerView(place().teamFile)
-        process.stdout.write(`Joined ${joined?.url ?? url} as ${identity.name} (${identity.role}). Restart Eventwatch to use it.\n`)
+        process.stdout.write(`Joined ${plainText(joined?.url ?? url)} as ${plainText(identity.name)} (${plainText(identity.role)}). Restart Eventwatch to use it.\n`)
       })
     )
 
@@ -45,7 +46,7 @@ export function registerTeam(program: Command): void {
         const config = teamServerView(teamConfigFile())
         process.stdout.write(
           config
-            ? `Team server ${config.url}${config.user ? ` as ${config.user}` : ''}${config.pinnedSha256 ? `, certificate pinned (SHA-256 ${config.pinnedSha256})` : ''}\n`
+            ? `Team server ${plainText(config.url)}${config.user ? ` as ${plainText(config.user)}` : ''}${config.pinnedSha256 ? `, certificate pinned (SHA-256 ${config.pinnedSha256})` : ''}\n`
             : 'No team server: this desk polls its own connections.\n'
         )
       })

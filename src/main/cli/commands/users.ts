@@ -2,6 +2,7 @@
 // each token is printed once and kept only as a hash.
 import { Option, type Command } from 'commander'
 import { USER_ROLES, type UserRole } from '../../../shared/team'
+import { jsonWithEscapedControls, plainText } from '../../../shared/plain-text'
 import { defaultDbFile } from '../../core/paths'
 import { openDatabase, type Db } from '../../core/store/db'
 import { TeamUsers, UserError } from '../../core/team/users'
@@ -24,7 +25,7 @@ async function withUsers<T>(file: string, work: (users: TeamUsers) => Promise<T>
 }
 
 const tokenNotice = (name: string, token: string): string =>
-  `Access token for ${name} (shown once; give it to them over a safe channel):\n${token}\n`
+  `Access token for ${plainText(name)} (shown once; give it to them over a safe channel):\n${token}\n`
 
 export function registerUsers(program: Command): void {
   const users = program.command('users').description("the team server's users: operators act on alerts, viewers read")
@@ -37,7 +38,7 @@ export function registerUsers(program: Command): void {
     .action((name: string, opts: { role: UserRole; db: string }) =>
       withUsers(opts.db, async (team) => {
         const { user, token } = await team.add(name, opts.role)
-        process.stdout.write(`Added ${user.name} (${user.role}).\n${tokenNotice(user.name, token)}`)
+        process.stdout.write(`Added ${plainText(user.name)} (${user.role}).\n${tokenNotice(user.name, token)}`)
       })
     )
 
@@ -49,10 +50,10 @@ export function registerUsers(program: Command): void {
     .action((opts: { json?: boolean; db: string }) =>
       withUsers(opts.db, async (team) => {
         const list = await team.list()
-        if (opts.json) return void process.stdout.write(`${JSON.stringify(list, null, 2)}\n`)
+        if (opts.json) return void process.stdout.write(`${jsonWithEscapedControls(list, 2)}\n`)
         if (list.length === 0) return void process.stdout.write('No users yet: eventwatch users add NAME --role operator\n')
         for (const u of list) {
-          process.stdout.write(`${u.name}\t${u.role}\tlast seen ${u.lastSeenAt ?? 'never'}${u.rotatedAt ? `\ttoken rotated ${u.rotatedAt}` : ''}\n`)
+          process.stdout.write(`${plainText(u.name)}\t${u.role}\tlast seen ${u.lastSeenAt ?? 'never'}${u.rotatedAt ? `\ttoken rotated ${u.rotatedAt}` : ''}\n`)
         }
       })
     )
@@ -74,7 +75,7 @@ export function registerUsers(program: Command): void {
     .action((name: string, opts: { db: string }) =>
       withUsers(opts.db, async (team) => {
         if (!(await team.remove(name))) throw new CliError(`there is no user named ${name}.`)
-        process.stdout.write(`Removed ${name}.\n`)
+        process.stdout.write(`Removed ${plainText(name)}.\n`)
       })
     )
 }

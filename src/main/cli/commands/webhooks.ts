@@ -4,6 +4,7 @@
 // `serve`); `test` sends one at once and says what the receiver answered.
 import { Option, type Command } from 'commander'
 import { WEBHOOK_FORMATS, type WebhookFormat } from '../../../shared/webhooks'
+import { jsonWithEscapedControls, plainText } from '../../../shared/plain-text'
 import { defaultDbFile } from '../../core/paths'
 import { osKeychain } from '../../core/secrets/keychain'
 import { openDatabase } from '../../core/store/db'
@@ -44,7 +45,7 @@ export function registerWebhooks(program: Command): void {
         const secret = opts.sign ? process.env[WEBHOOK_SECRET_ENV] || (await promptSecret(`Signing secret for ${name}: `)) : undefined
         if (opts.sign && !secret) throw new CliError('--sign needs a secret: an empty one cannot sign.')
         const hook = await service.add({ name, url: opts.url, format: opts.format }, secret)
-        process.stdout.write(`Added webhook "${hook.name}" (${hook.format}${hook.signed ? ', signed; secret in the OS keychain' : ''}).\n`)
+        process.stdout.write(`Added webhook "${plainText(hook.name)}" (${hook.format}${hook.signed ? ', signed; secret in the OS keychain' : ''}).\n`)
       })
     )
 
@@ -56,11 +57,11 @@ export function registerWebhooks(program: Command): void {
     .action((opts: { json?: boolean; db: string }) =>
       withWebhooks(opts.db, async (service) => {
         const list = service.list()
-        if (opts.json) return void process.stdout.write(`${JSON.stringify(list, null, 2)}\n`)
+        if (opts.json) return void process.stdout.write(`${jsonWithEscapedControls(list, 2)}\n`)
         if (list.length === 0) return void process.stdout.write('No webhooks: alerts stay on this machine.\n')
         for (const h of list) {
-          const failing = h.lastError ? `\tfailing: ${h.lastError}` : ''
-          process.stdout.write(`${h.name}\t${h.format}\t${h.url}\t${h.signed ? 'signed' : 'unsigned'}\twaiting ${h.pending}\tgiven up ${h.failed}${failing}\n`)
+          const failing = h.lastError ? `\tfailing: ${plainText(h.lastError)}` : ''
+          process.stdout.write(`${plainText(h.name)}\t${h.format}\t${plainText(h.url)}\t${h.signed ? 'signed' : 'unsigned'}\twaiting ${h.pending}\tgiven up ${h.failed}${failing}\n`)
         }
       })
     )
@@ -72,7 +73,7 @@ export function registerWebhooks(program: Command): void {
     .action((name: string, opts: { db: string }) =>
       withWebhooks(opts.db, async (service) => {
         const result = await service.test(byName(service, name).id)
-        process.stdout.write(`${result.ok ? 'ok  ' : 'FAIL'} ${result.message}\n`)
+        process.stdout.write(`${result.ok ? 'ok  ' : 'FAIL'} ${plainText(result.message)}\n`)
         if (!result.ok) throw new CliError(`webhook "${name}" does not work yet (see above).`, 1)
       })
     )
@@ -84,7 +85,7 @@ export function registerWebhooks(program: Command): void {
     .action((name: string, opts: { db: string }) =>
       withWebhooks(opts.db, async (service) => {
         await service.remove(byName(service, name).id)
-        process.stdout.write(`Removed webhook "${name}".\n`)
+        process.stdout.write(`Removed webhook "${plainText(name)}".\n`)
       })
     )
 }
