@@ -17,21 +17,28 @@ export function openEventStream(
     Connection: 'keep-alive'
   })
   res.write(': connected\n\n')
-  const unsubscribe = core.onEvent((name, payload) => {
-    res.write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`)
-  })
+  // Ended by the server, the response still waits for its flush before 'close': a push in
+  // between would be a write after end, an uncaught error that stops the server.
+  let open = true
+  const send = (text: string): void => {
+    if (open) res.write(text)
+  }
+  const stop = (): void => {
+    open = false
+    clearInterval(heartbeat)
+    unsubscribe()
+  }
+  const end = (): void => {
+    stop()
+    res.end()
+  }
+  const unsubscribe = core.onEvent((name, payload) => send(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`))
   // Comments keep proxies and idle timers from closing a quiet stream.
   const heartbeat = setInterval(() => {
     stillValid().then(
-      (valid) => {
-        if (valid) res.write(': heartbeat\n\n')
-        else res.end()
-      },
-      () => res.end() // the store could not say: better a reconnect than a stream nobody vouches for
+      (valid) => (valid ? send(': heartbeat\n\n') : end()),
+      end // the store could not say: better a reconnect than a stream nobody vouches for
     )
   }, heartbeatMs)
-  res.on('close', () => {
-    clearInterval(heartbeat)
-    unsubscribe()
-  })
+  res.on('close', stop)
 }
