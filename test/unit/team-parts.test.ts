@@ -1,9 +1,8 @@
 // The team server's small pure parts: what each role may ask, the names a server answers to, the
-// sign-in limiter, the event-stream reader, and the client's revision shift.
+// event-stream reader, and the client's revision shift (the guess limiter: guess-limiter.test.ts).
 import { describe, expect, it } from 'vitest'
 import { shiftSituationRevision } from '../../src/main/core/app/team-revisions'
 import { readServerSentEvents } from '../../src/main/core/net/sse-reader'
-import { MAX_FAILURES, SignInLimiter, WINDOW_MS } from '../../src/main/web/sign-in-limiter'
 import { teamHosts } from '../../src/main/web/team-hosts'
 import { requestNames } from '../../src/shared/contract'
 import { mayRequest, needOf } from '../../src/shared/team'
@@ -33,20 +32,6 @@ describe('team hosts', () => {
     expect(teamHosts('127.0.0.1', 4781, [], false)).toEqual(['127.0.0.1:4781', 'localhost:4781'])
     // Host headers are compared in lower case: so is every name.
     expect(teamHosts('NOC.Example.com', 8443, [], true)).toEqual(['noc.example.com:8443'])
-  })
-})
-
-describe('sign-in limiter', () => {
-  it('holds an address back after too many wrong tokens, for the rest of the window, and forgets after', () => {
-    let now = 1_000_000
-    const limiter = new SignInLimiter(() => now)
-    for (let i = 0; i < MAX_FAILURES - 1; i++) limiter.failed('10.0.0.1')
-    expect(limiter.waitSeconds('10.0.0.1')).toBe(0)
-    limiter.failed('10.0.0.1')
-    expect(limiter.waitSeconds('10.0.0.1')).toBe(WINDOW_MS / 1000)
-    expect(limiter.waitSeconds('10.0.0.2')).toBe(0)
-    now += WINDOW_MS
-    expect(limiter.waitSeconds('10.0.0.1')).toBe(0)
   })
 })
 

@@ -13,9 +13,9 @@ import { BodyTooLargeError, readBody } from '../core/net/read-body'
 import { createAccessToken } from './access'
 import { openEventStream } from './event-stream'
 import type { Admitted, Gate } from './gate'
+import { GuessLimiter } from './guess-limiter'
 import { localGate } from './local-gate'
 import { sendJson } from './respond'
-import { SignInLimiter } from './sign-in-limiter'
 import { readStaticFile } from './static-files'
 import { teamGate } from './team-gate'
 import { certificateNames, isLoopbackHost, teamHosts } from './team-hosts'
@@ -120,7 +120,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   port = address.port
   const secure = Boolean(team?.tls)
   const hosts = team ? teamHosts(team.host, port, team.tls ? certificateNames(team.tls.cert) : [], secure) : []
-  if (team) gate = teamGate({ users: options.core.users!, hosts, secure, port, limiter: new SignInLimiter() })
+  if (team) gate = teamGate({ users: options.core.users!, hosts, secure, port, limiter: new GuessLimiter() })
   const origin = team ? `${secure ? 'https' : 'http'}://${hosts[0]}` : `http://127.0.0.1:${port}`
   return {
     url: team ? `${origin}/` : `${origin}/?token=${token}`,

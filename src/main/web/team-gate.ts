@@ -1,7 +1,8 @@
 // The team server's gate (issue 17): only its users get in — a browser signs in once with its
 // token and carries an HttpOnly session cookie from then on; a script or a desktop app sends the
-// token as a Bearer header. Host and Origin must be names the server answers to (team-hosts.ts),
-// and sign-in attempts are rate-limited per client address.
+// token as a Bearer header. Host and Origin must be names the server answers to (team-hosts.ts).
+// A right token or session is let in at once; a wrong one is a guess, counted per client network
+// and overall (guess-limiter.ts), and answered with 429 once there have been too many.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { RequestContext } from '../../shared/contract'
 import { fail } from '../../shared/result'
@@ -10,9 +11,9 @@ import { BodyTooLargeError, readBody } from '../core/net/read-body'
 import { SESSION_LIFETIME_MS } from '../core/team/users'
 import { bearerToken, cookieValues } from './access'
 import type { Admitted, Gate } from './gate'
+import type { GuessLimiter, GuessRefusal } from './guess-limiter'
 import { header, redirect, sendJson } from './respond'
 import { SIGN_IN_POLICY, signInPage } from './sign-in-page'
-import type { SignInLimiter } from './sign-in-limiter'
 
 export interface TeamGateOptions {
   users: TeamDirectory
@@ -21,10 +22,19 @@ export interface TeamGateOptions {
   /** HTTPS: the cookie is Secure and __Host- prefixed. */
   secure: boolean
   port: number
-  limiter: SignInLimiter
+  limiter: GuessLimiter
 }
 
 type UserRecord = NonNullable<Awaited<ReturnType<TeamDirectory['byToken']>>>
+
+/** A browser holds one session cookie per server (two at most, briefly): more values in one
+ *  request would be guesses in bulk. */
+const MAX_SESSION_COOKIES = 2
+
+const tooManyGuesses = (refusal: GuessRefusal): string =>
+  refusal.scope === 'address'
+    ? `Too many wrong tokens from this address: the next one is answered in ${refusal.waitSeconds} s. A right token still gets in.`
+    : `Too many wrong tokens reached this server lately, from many addresses: the next one is answered in ${refusal.waitSeconds} s. A right token still gets in.`
 
 export function teamCookieName(secure: boolean, port: number): string {
   // __Host-: only over HTTPS, only for this host, path /, no Domain — no other site can set it.
@@ -40,7 +50,6 @@ export function teamGate(options: TeamGateOptions): Gate {
     `${cookieName}=${value}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAgeSeconds}${secure ? '; Secure' : ''}`
 
   const contextOf = (user: UserRecord): RequestContext => ({ actor: { name: user.name, role: user.role }, team: true })
-  const address = (req: IncomingMessage): string => req.socket.remoteAddress ?? 'unknown'
 
   const refuse = (res: ServerResponse, api: boolean, status: number, code: string, message: string, headers: Record<string, string> = {}): null => {
     if (api) sendJson(res, status, fail(code, message), headers)
@@ -66,25 +75,22 @@ export function teamGate(options: TeamGateOptions): Gate {
   }
 
   const signIn = async (req: IncomingMessage, res: ServerResponse): Promise<null> => {
-    const wait = limiter.waitSeconds(address(req))
-    if (wait > 0) {
-      req.resume()
-      return page(res, 429, `Too many wrong tokens from this address: try again in ${Math.ceil(wait / 60)} min.`, { 'Retry-After': String(wait) })
-    }
     let token: string | null
     try {
       token = new URLSearchParams(await readBody(req, 4096)).get('token')?.trim() || null
     } catch (error) {
       return page(res, error instanceof BodyTooLargeError ? 413 : 400, 'That sign-in form could not be read.')
     }
-    const started = token ? await users.signIn(token) : null
-    if (!started) {
-      limiter.failed(address(req))
-      return page(res, 401, 'That token is not valid: ask your administrator for yours (it may have been rotated).')
+    if (!token) return page(res, 400, 'Enter your access token (eventwatch users add printed it).')
+    // The token is checked before any count: a right one signs in even while this address waits.
+    const started = await users.signIn(token)
+    if (started) {
+      redirect(res, '/', cookie(started.sessionId, Math.floor(SESSION_LIFETIME_MS / 1000)))
+      return null
     }
-    limiter.succeeded(address(req))
-    redirect(res, '/', cookie(started.sessionId, Math.floor(SESSION_LIFETIME_MS / 1000)))
-    return null
+    const refusal = limiter.wrongGuess(req.socket.remoteAddress)
+    if (refusal) return page(res, 429, tooManyGuesses(refusal), { 'Retry-After': String(refusal.waitSeconds) })
+    return page(res, 401, 'That token is not valid: ask your administrator for yours (it may have been rotated).')
   }
 
   return {
@@ -117,7 +123,7 @@ export function teamGate(options: TeamGateOptions): Gate {
         req.resume()
         return page(res, 200, null)
       }
-      const sessions = cookieValues(req.headers.cookie, cookieName)
+      const sessions = cookieValues(req.headers.cookie, cookieName).slice(0, MAX_SESSION_COOKIES)
       if (url.pathname === '/signout' && method === 'POST') {
         req.resume()
         for (const id of sessions) await users.signOut(id)
@@ -126,33 +132,27 @@ export function teamGate(options: TeamGateOptions): Gate {
       }
 
       const token = bearerToken(req.headers.authorization)
-      let user: UserRecord | null = null
-      let check: () => Promise<boolean> = async () => false
-      if (token !== undefined) {
-        const wait = limiter.waitSeconds(address(req))
-        if (wait > 0) {
-          req.resume()
-          return refuse(res, api, 429, 'too-many-attempts', 'Too many wrong tokens from this address; wait and try again.', { 'Retry-After': String(wait) })
-        }
-        user = await users.byToken(token)
-        if (!user) limiter.failed(address(req))
-        check = async () => (await users.byToken(token)) !== null
-      } else {
-        for (const id of sessions) {
-          user = await users.bySession(id)
-          if (user) {
-            check = async () => (await users.bySession(id)) !== null
-            break
-          }
-        }
+      // Each credential is checked before any count, so a right one gets in even while its
+      // address waits; each wrong one is a guess.
+      const presented = token !== undefined ? [token] : sessions
+      const lookUp = (credential: string): Promise<UserRecord | null> => (token !== undefined ? users.byToken(credential) : users.bySession(credential))
+      for (const credential of presented) {
+        const user = await lookUp(credential)
+        if (user) return { url, context: contextOf(user), stillValid: async () => (await lookUp(credential)) !== null }
       }
-      if (user) return { url, context: contextOf(user), stillValid: check }
       req.resume()
+      let refusal: GuessRefusal | null = null
+      for (let i = 0; i < presented.length && !refusal; i++) refusal = limiter.wrongGuess(req.socket.remoteAddress)
+      // A session that ended (expired, signed out, its user's token rotated) is dropped from the
+      // browser, so a desk presents it once rather than on every request as a guess.
+      const clearing = token === undefined && sessions.length > 0 ? cookie('', 0) : undefined
+      const clear: Record<string, string> = clearing ? { 'Set-Cookie': clearing } : {}
+      if (refusal) return refuse(res, api, 429, 'too-many-attempts', tooManyGuesses(refusal), { 'Retry-After': String(refusal.waitSeconds), ...clear })
       if (!api && (method === 'GET' || method === 'HEAD')) {
-        redirect(res, '/signin')
+        redirect(res, '/signin', clearing)
         return null
       }
-      return refuse(res, api, 401, 'unauthorized', 'Sign in with your access token first (eventwatch users add printed it).')
+      return refuse(res, api, 401, 'unauthorized', 'Sign in with your access token first (eventwatch users add printed it).', clear)
     }
   }
 }
