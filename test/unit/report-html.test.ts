@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest'
 import type { SessionReport } from '../../src/main/core/app/session-report'
 import { reportHtml } from '../../src/main/core/report/report-html'
+import { plainText } from '../../src/shared/plain-text'
+import { BIDI_CONTROLS, INVISIBLES, unsafeCharacters } from '../support/hostile-names'
 
 const HOSTILE = '<img src=x onerror=alert(1)>"\'&</title><script>alert(2)</script>'
 const T0 = Date.parse('2026-11-20T10:00:00Z')
@@ -47,6 +49,14 @@ describe('reportHtml', () => {
   it('escapes every string from the service', () => {
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;&lt;/title&gt;&lt;script&gt;')
     expect(html.match(/<title>/g)).toHaveLength(1)
+  })
+
+  it('shows no bidi, invisible or control character from the service: a name cannot reorder its heading', () => {
+    const name = `Town hall ${BIDI_CONTROLS.join('')}${INVISIBLES.join('')}\u0007\u0085\u2028 end`
+    const base = report()
+    const hostile = reportHtml(report({ session: { ...base.session, eventName: name, connectionName: name, eventSessionId: `s-\u202e1` } }))
+    expect(unsafeCharacters(hostile, ['\n'])).toEqual([])
+    expect(hostile).toContain(`<h1>${plainText(name)}</h1>`)
   })
 
   it('gives the audience, its source, the quality, where it hurt and the alerts in words', () => {
