@@ -1,15 +1,17 @@
 // The team server's gate against guessing (issue 23), over real HTTPS on loopback with the real
 // core and users made as the CLI makes them: wrong tokens and guessed session cookies are limited
 // per address and overall, while a right token always gets in (a team behind one NAT or proxy
-// cannot be locked out by one bad client). Each test has a server of its own (a fresh limiter).
+// cannot be locked out by one bad client); a request with two Host headers is refused; HTTPS
+// answers carry Strict-Transport-Security. Each test has a server of its own (a fresh limiter).
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Agent, fetch as undiciFetch } from 'undici'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { AppCore } from '../../src/main/core/app/types'
 import { OVERALL, PER_ADDRESS } from '../../src/main/web/guess-limiter'
-import type { WebHost } from '../../src/main/web/server'
+import { startWebHost, type WebHost } from '../../src/main/web/server'
 import { cleanupsAfterAll, startCore } from '../support/app-core'
+import { rawTlsRequest } from '../support/raw-https'
 import { tempDirs } from '../support/temp-dirs'
 import { addUser, startTeamHost, stubRenderer, throwawayCertificate } from '../support/team-server'
 
@@ -134,5 +136,36 @@ describe('team server against guessing', () => {
     expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([])
     expect(lastRefusal).toMatchObject({ ok: false, error: { code: 'too-many-attempts', message: expect.stringMatching(/from many addresses/) } })
     expect((await identity(fetchFrom(`127.0.0.${addresses + 1}`), host, bearer(alice))).status).toBe(200)
+  })
+
+  it('refuses a request with two Host headers, whichever comes first', async () => {
+    const host = await freshHost()
+    const port = host.address.port
+    const own = `Host: 127.0.0.1:${port}`
+    const once = await rawTlsRequest(port, ca, ['GET /signin HTTP/1.1', own])
+    expect(once.status).toBe(200)
+    for (const hosts of [[own, 'Host: evil.example'], ['Host: evil.example', own], [own, own]]) {
+      const twice = await rawTlsRequest(port, ca, ['POST /api/request/getIdentity HTTP/1.1', ...hosts, `Authorization: Bearer ${alice}`, 'Content-Length: 2'], '{}')
+      expect(twice.status, hosts.join(' / ')).toBe(400)
+      expect(twice.body).toMatch(/more than one Host header/)
+    }
+  })
+
+  it('sends Strict-Transport-Security over HTTPS (without includeSubDomains), and not over plain HTTP', async () => {
+    const host = await freshHost()
+    const fetcher = fetchFrom()
+    const answers = [
+      await fetcher(`${host.origin}/signin`),
+      await fetcher(`${host.origin}/`, { redirect: 'manual' }),
+      await identity(fetcher, host, bearer(alice)),
+      await identity(fetcher, host, {})
+    ]
+    for (const answer of answers) expect(answer.headers.get('strict-transport-security'), answer.url).toBe('max-age=31536000')
+
+    const plain = await startWebHost({ core, rendererDir, port: 0, team: { host: '127.0.0.1' } })
+    cleanups.add(() => plain.close())
+    const overHttp = await undiciFetch(`${plain.origin}/signin`)
+    expect(overHttp.status).toBe(200)
+    expect(overHttp.headers.get('strict-transport-security')).toBeNull()
   })
 })

@@ -15,7 +15,7 @@ import { openEventStream } from './event-stream'
 import type { Admitted, Gate } from './gate'
 import { GuessLimiter } from './guess-limiter'
 import { localGate } from './local-gate'
-import { sendJson } from './respond'
+import { sendJson, sendText } from './respond'
 import { readStaticFile } from './static-files'
 import { teamGate } from './team-gate'
 import { certificateNames, isLoopbackHost, teamHosts } from './team-hosts'
@@ -63,6 +63,9 @@ const SECURITY_HEADERS = {
   'X-Frame-Options': 'DENY',
   'Cross-Origin-Opener-Policy': 'same-origin'
 }
+/** HTTPS only: a browser that has seen the server once never tries it over plain HTTP for a year
+ *  (no includeSubDomains: the names below the server's are not Eventwatch's to decide). */
+const STRICT_TRANSPORT = 'max-age=31536000'
 
 /** Refuses what would put the team's tokens on the network in clear, or a certificate that cannot
  *  serve, before anything listens (the CLI asks before it starts polling, too). */
@@ -102,6 +105,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value)
+    if (team?.tls) res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT)
+    // Node keeps the first Host and drops the rest; a proxy in front may have routed by another
+    // one, so the request is ambiguous and refused (RFC 9112, section 3.2).
+    if ((req.headersDistinct.host?.length ?? 0) > 1) {
+      req.resume()
+      return sendText(res, 400, 'Eventwatch: more than one Host header.\n')
+    }
     gate
       .admit(req, res)
       .then((admitted) => (admitted ? route(options, admitted, req, res) : undefined))
