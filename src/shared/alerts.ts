@@ -176,7 +176,8 @@ export const AlertSituationSchema = z.object({
   pollingPaused: z.boolean(),
   /** Notifications paused until this instant (maintenance window), or null. */
   notificationsPausedUntil: Instant.nullable(),
-  /** The maintenance windows in force now, by name. */
+  /** The maintenance windows in force now, by name: those covering everything first, at most five
+   *  (the headline says how many more, and names a window over everything first). */
   maintenance: z.array(z.string()),
   tone: z.enum(SITUATION_TONES),
   tray: z.enum(TRAY_STATES),

@@ -110,7 +110,8 @@ export const requests = {
 
   /** Maintenance windows: planned silences (alerts recorded, not announced). */
   listMaintenance: { args: NoArgs, result: z.array(MaintenanceWindowSchema) },
-  addMaintenance: { args: z.object({ window: MaintenanceInputSchema }).strict(), result: MaintenanceWindowSchema },
+  /** A broad window (every connection, or longer than a week) needs confirmBroad: true. */
+  addMaintenance: { args: z.object({ window: MaintenanceInputSchema, confirmBroad: z.boolean().optional() }).strict(), result: MaintenanceWindowSchema },
   deleteMaintenance: { args: z.object({ id: z.number().int().min(1) }).strict(), result: z.object({ deleted: z.boolean() }) },
 
   /** Poll cadences, retention, reliability thresholds, display, and the units in use. */

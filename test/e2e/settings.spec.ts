@@ -175,7 +175,7 @@ test('a webhook added in Settings is tested against its receiver and removed; a 
 })
 
 test('a maintenance window added in Settings is in force at once, said in the header, and removed', async ({ page }) => {
-  // datetime-local takes the page's local time (America/New_York here).
+  // The times are read in the window's zone: the browser's (America/New_York here) unless chosen.
   const local = (ms: number): string => {
     const parts = Object.fromEntries(
       new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
@@ -193,14 +193,23 @@ test('a maintenance window added in Settings is in force at once, said in the he
   await expect(section.getByRole('button', { name: 'Add window' })).toBeDisabled()
   await section.getByLabel('Starts').fill(local(Date.now() - 3_600_000))
   await section.getByLabel('Ends').fill(local(Date.now() + 3_600_000))
+  await expect(section.getByLabel('Time zone')).toHaveValue('America/New_York')
+  await expect(section.getByText('Starts and Ends are read in America/New_York')).toBeVisible()
+  // For everything (no connection chosen): added only once confirmed, saying why.
+  await expect(section.getByTestId('maintenance-broad')).toContainText('Not an ordinary window: it covers everything')
+  await expect(section.getByRole('button', { name: 'Add window' })).toBeDisabled()
+  await section.getByLabel('Add it all the same').check()
   await section.getByRole('button', { name: 'Add window' }).click()
   await expect(section.getByTestId('maintenance-message')).toHaveText('Added "Patch night".')
-  await expect(section.getByTestId('maintenance-windows').getByRole('row', { name: /Patch night/ })).toContainText('in force now')
-  // Every face says it: the header's situation line names the window.
-  await expect(page.getByText(/maintenance: Patch night/).first()).toBeVisible()
+  const row = section.getByTestId('maintenance-windows').getByRole('row', { name: /Patch night/ })
+  await expect(row).toContainText('in force now')
+  await expect(row).toContainText('silences everything')
+  await expect(row).toContainText('America/New_York')
+  // Every face says it: the header's situation line leads with the window over everything.
+  await expect(page.getByText(/All alerts silenced by Patch night/).first()).toBeVisible()
   await section.scrollIntoViewIfNeeded()
   await page.screenshot({ path: 'test-results/settings-maintenance.png' })
   await section.getByRole('button', { name: 'Remove Patch night' }).click()
   await expect(section.getByTestId('maintenance-windows')).toHaveCount(0)
-  await expect(page.getByText(/maintenance: Patch night/)).toHaveCount(0)
+  await expect(page.getByText(/All alerts silenced by Patch night/)).toHaveCount(0)
 })

@@ -45,7 +45,7 @@ export const VALID_ARGS: { [N in RequestName]: RequestArgs<N> } = {
   deleteWebhook: { id: 'no-such-webhook' },
   testWebhook: { id: 'no-such-webhook' },
   listMaintenance: {},
-  addMaintenance: { window: { name: 'Patch night', startsAt: '2026-11-28T22:00:00Z', endsAt: '2026-11-29T02:00:00Z' } },
+  addMaintenance: { window: { name: 'Patch night', startsAt: '2026-11-28T22:00:00Z', endsAt: '2026-11-29T02:00:00Z', timeZone: 'Europe/Berlin' }, confirmBroad: true },
   deleteMaintenance: { id: 1 },
   getSettings: {},
   saveSettings: {

@@ -59,12 +59,14 @@ const MAINTENANCE = {
   startsAt: '2026-11-28T22:00:00.000Z',
   endsAt: '2026-11-29T02:00:00.000Z',
   repeat: 'none',
+  timeZone: 'Europe/Berlin',
   connectionId: null,
   connectionName: null,
   contentId: null,
   eventSessionId: null,
   createdBy: null,
-  inForce: false
+  inForce: false,
+  broad: ['everything'] as ('everything' | 'long')[]
 } as const
 
 const WEBHOOK = {

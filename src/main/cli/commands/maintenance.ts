@@ -1,8 +1,10 @@
 // `eventwatch maintenance`: planned silences. Inside a window alerts are still evaluated and
 // recorded; notifications and webhooks are held back, and every face says the window is on.
 import { Option, type Command } from 'commander'
-import { MAINTENANCE_REPEATS } from '../../../shared/maintenance'
+import { readTime } from '../../../shared/local-times'
+import { broadReasons, broadWhy, MAINTENANCE_REPEATS } from '../../../shared/maintenance'
 import { jsonWithEscapedControls, plainText } from '../../../shared/plain-text'
+import { canonicalTimeZone, systemTimeZone, zonedIso } from '../../../shared/time-zones'
 import { addMaintenanceWindow, maintenanceWindows, removeMaintenanceWindow } from '../../core/alerts/maintenance-windows'
 import { defaultDbFile } from '../../core/paths'
 import { findConnectionByName } from '../../core/store/connections'
@@ -27,7 +29,28 @@ interface AddOptions {
   connection?: string
   content?: string
   session?: string
+  timeZone?: string
+  yes?: boolean
   db: string
+}
+
+/** The zone named by --time-zone, or this machine's (UTC when it has none Intl can name). */
+function zoneOf(opts: AddOptions): { zone: string; why: string } {
+  if (opts.timeZone !== undefined) {
+    const zone = canonicalTimeZone(opts.timeZone)
+    if (!zone) throw new CliError(`--time-zone: "${opts.timeZone}" is not an IANA time zone name known here (such as Europe/Berlin, America/New_York or UTC).`)
+    return { zone, why: '--time-zone' }
+  }
+  const zone = systemTimeZone()
+  return zone ? { zone, why: "this machine's time zone; --time-zone NAME for another" } : { zone: 'UTC', why: 'this machine names no time zone; --time-zone NAME for another' }
+}
+
+/** --from/--to as an instant: their own offset, or read in the zone (stderr says which). */
+function instantOf(flag: string, text: string, zone: string): { instant: number; zoned: boolean } {
+  const read = readTime(text, zone)
+  if (!read.ok) throw new CliError(`${flag}: ${read.reason}.`)
+  if (read.note) process.stderr.write(`${flag}: ${read.note}.\n`)
+  return read
 }
 
 export function registerMaintenance(program: Command): void {
@@ -36,9 +59,11 @@ export function registerMaintenance(program: Command): void {
   maintenance
     .command('add <name>')
     .description('hold back notifications and webhooks from --from to --to (ISO 8601 times)')
-    .requiredOption('--from <time>', 'start, e.g. 2026-11-28T22:00:00Z')
+    .requiredOption('--from <time>', 'start, e.g. 2026-11-28T22:00 (in --time-zone) or 2026-11-28T22:00+01:00')
     .requiredOption('--to <time>', 'end')
     .addOption(new Option('--every <period>', 'repeat the window').choices(MAINTENANCE_REPEATS).default('none'))
+    .option('--time-zone <name>', "IANA zone for times without an offset and for repeats, e.g. Europe/Berlin (default: this machine's)")
+    .option('--yes', 'add a window over everything (no --connection) or longer than 7 days')
     .option('--connection <name>', 'only this saved connection')
     .option('--content <id>', 'only sessions of this content id (with --connection)')
     .option('--session <id>', 'only this session (with --connection)')
@@ -47,18 +72,29 @@ export function registerMaintenance(program: Command): void {
       withDb(opts.db, (db) => {
         const connection = opts.connection ? findConnectionByName(db, opts.connection) : null
         if (opts.connection && !connection) throw new CliError(`no saved connection named "${opts.connection}".`)
+        const { zone, why } = zoneOf(opts)
+        const from = instantOf('--from', opts.from, zone)
+        const to = instantOf('--to', opts.to, zone)
+        if (from.zoned || to.zoned) process.stderr.write(`Read ${from.zoned ? '--from' : ''}${from.zoned && to.zoned ? ' and ' : ''}${to.zoned ? '--to' : ''} in ${zone} (${why}).\n`)
+        else if (opts.every !== 'none') process.stderr.write(`Repeats ${opts.every} at the same time of day in ${zone} (${why}).\n`)
+        const reasons = broadReasons({ startsAt: from.instant, endsAt: to.instant, connectionId: connection?.id })
+        if (reasons.length > 0 && !opts.yes) {
+          throw new CliError(`"${name}" not added: ${broadWhy(reasons, to.instant - from.instant)}. Give --yes to add it all the same.`)
+        }
         const w = addMaintenanceWindow(
           db,
           {
             name,
-            startsAt: opts.from,
-            endsAt: opts.to,
+            startsAt: new Date(from.instant).toISOString(),
+            endsAt: new Date(to.instant).toISOString(),
             repeat: opts.every,
+            timeZone: zone,
             ...(connection ? { connectionId: connection.id } : {}),
             ...(opts.content ? { contentId: opts.content } : {}),
             ...(opts.session ? { eventSessionId: opts.session } : {})
           },
-          Date.now()
+          Date.now(),
+          { confirmBroad: opts.yes === true }
         )
         process.stdout.write(`Added maintenance window ${w.id} "${plainText(w.name)}"${w.inForce ? ' (in force now)' : ''}.\n`)
       })
@@ -66,7 +102,7 @@ export function registerMaintenance(program: Command): void {
 
   maintenance
     .command('list')
-    .description('list maintenance windows, and whether each is in force now')
+    .description('list maintenance windows (times in their own zone), and whether each is in force now')
     .option('--json', 'print JSON')
     .option('--db <file>', DB_HELP, defaultDbFile())
     .action((opts: { json?: boolean; db: string }) =>
@@ -77,7 +113,7 @@ export function registerMaintenance(program: Command): void {
         for (const w of list) {
           const scope = w.eventSessionId ? `session ${w.eventSessionId}` : w.contentId ? `content ${w.contentId}` : 'all sessions'
           const where = w.connectionName ? `${w.connectionName}, ${scope}` : 'everything'
-          process.stdout.write(`${w.id}\t${plainText(w.name)}\t${w.startsAt} → ${w.endsAt}\t${w.repeat}\t${plainText(where)}${w.inForce ? '\tIN FORCE' : ''}\n`)
+          process.stdout.write(`${w.id}\t${plainText(w.name)}\t${zonedIso(w.timeZone, Date.parse(w.startsAt))} → ${zonedIso(w.timeZone, Date.parse(w.endsAt))}\t${w.repeat}\t${w.timeZone}\t${plainText(where)}${w.inForce ? '\tIN FORCE' : ''}\n`)
         }
       })
     )

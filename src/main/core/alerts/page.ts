@@ -2,8 +2,9 @@
 // cooldowns), a page for the alerts view, and the `alertsChanged` push that carries both the
 // situation and every alert that changed, so no face has to ask again.
 import type { Alert, AlertsChanged, AlertsPage, AlertSituation } from '../../../shared/alerts'
-import { contentIdOf, listMaintenance } from '../store/maintenance'
-import { inForce, silencingWindow } from './maintenance'
+import { contentIdOf } from '../store/maintenance'
+import { silencingWindow, windowsNamed } from './maintenance'
+import { windowsInForce } from './maintenance-in-force'
 import type { Db } from '../store/db'
 import type { CoolingCondition } from './evaluator'
 import { decideSituation, type UnconfirmedConnection } from './situation'
@@ -29,7 +30,7 @@ export function readSituation(db: Db, source: SituationSource, now: number): Ale
     unconfirmed: source.unconfirmed(),
     pollingPaused: source.pollingPaused(),
     notificationsPausedUntil: notificationsPausedUntil(db, now),
-    maintenance: listMaintenance(db).filter((w) => inForce(w, now)).map((w) => w.name)
+    maintenance: windowsNamed(windowsInForce(db, now))
   })
 }
 
@@ -47,7 +48,8 @@ export function alertsChanged(db: Db, change: Applied, situation: AlertSituation
 
 /** Takes what a maintenance window silences out of the announcements, and says so. */
 export function announce(db: Db, push: Omit<AlertsChanged, 'silenced'>, now: number): AlertsChanged {
-  const windows = listMaintenance(db)
+  const nothingToSay = push.fired.length + push.resolved.length + push.repeated.length + push.changed.length === 0
+  const windows = nothingToSay ? [] : windowsInForce(db, now)
   if (windows.length === 0) return { ...push, silenced: [] }
   const silenced = new Map<number, string>()
   const quiet = (alerts: Alert[]): Alert[] =>

@@ -4,6 +4,7 @@
 // Pure: test/unit/alert-situation.test.ts is its table.
 import type { AlertSeverity, AlertSituation, SituationTone, TrayState } from '../../../shared/alerts'
 import type { OpenState } from './engine'
+import type { WindowInForce } from './maintenance'
 
 /** A polled connection whose data cannot be vouched for yet: never polled successfully, or offline. */
 export interface UnconfirmedConnection {
@@ -25,9 +26,12 @@ export interface SituationFacts {
   unconfirmed: readonly UnconfirmedConnection[]
   pollingPaused: boolean
   notificationsPausedUntil: number | null
-  /** Maintenance windows in force, by name (absent: none). */
-  maintenance?: readonly string[]
+  /** Maintenance windows in force, those covering everything first (absent: none). */
+  maintenance?: readonly WindowInForce[]
 }
+
+/** The header names this many windows in force at most, then says how many more. */
+export const MAINTENANCE_NAMED = 5
 
 const worstOf = (severities: Iterable<AlertSeverity>): AlertSeverity | null => {
   let worst: AlertSeverity | null = null
@@ -71,9 +75,18 @@ export function decideSituation(facts: SituationFacts): AlertSituation {
       .join(', ')
   if (names('connecting')) parts.push(`waiting for the first poll of ${names('connecting')}`)
   if (names('offline')) parts.push(`${names('offline')} offline`)
-  const maintenance = [...(facts.maintenance ?? [])]
-  if (maintenance.length > 0) parts.push(`maintenance: ${maintenance.join(', ')}`)
+  const inForce = facts.maintenance ?? []
+  const named = inForce.slice(0, MAINTENANCE_NAMED)
+  const more = inForce.length - named.length
+  const label = (w: WindowInForce): string => (w.longDays === null ? w.name : `${w.name} (${w.longDays} days)`)
+  const all = named.filter((w) => w.everything).map(label)
+  const some = named.filter((w) => !w.everything).map(label)
+  // A window over everything leads: whatever else the line says, nothing of it is announced.
+  if (all.length > 0) parts.unshift(`all alerts silenced by ${all.join(', ')}`)
+  const others = more === 0 ? '' : some.length > 0 ? ` and ${more} more` : plural(more, 'more window')
+  if (some.length > 0 || more > 0) parts.push(`maintenance: ${some.join(', ')}${others}`)
   const headline = capitalise(parts.join(' · '))
+  const maintenance = named.map((w) => w.name)
 
   return {
     revision: facts.revision,

@@ -205,8 +205,8 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     deleteWebhook: async ({ id }) => ({ deleted: await webhooks.remove(id) }),
     testWebhook: ({ id }) => webhooks.test(id),
     listMaintenance: () => maintenanceWindows(db, clock()),
-    addMaintenance: ({ window }, { actor }) => {
-      const added = addMaintenanceWindow(db, window, clock(), actor.name)
+    addMaintenance: ({ window, confirmBroad }, { actor }) => {
+      const added = addMaintenanceWindow(db, window, clock(), { createdBy: actor.name, confirmBroad })
       monitor.publishAlerts(nothingApplied()) // the situation names the windows in force
       return added
     },

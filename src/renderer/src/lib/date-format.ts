@@ -1,6 +1,7 @@
 // Date formatters, made once per kind and time zone and reused.
-const FORMATS: Record<'time' | 'dateTime' | 'day' | 'dayMonth', Intl.DateTimeFormatOptions> = {
+const FORMATS: Record<'time' | 'dateTime' | 'day' | 'dayMonth' | 'weekday', Intl.DateTimeFormatOptions> = {
   time: { hour: '2-digit', minute: '2-digit', second: '2-digit' },
+  weekday: { weekday: 'long' },
   day: { day: 'numeric', month: 'numeric', year: 'numeric' },
   dayMonth: { day: 'numeric', month: 'short' },
   dateTime: { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' }

@@ -15,7 +15,9 @@ import { webhooks } from './013-webhooks'
 import { siteAlerts } from './014-site-alerts'
 import { maintenanceWindows } from './015-maintenance-windows'
 import { team } from './016-team'
+import { maintenanceTimeZones } from './017-maintenance-time-zones'
 import type { Migration } from './types'
 
 export const migrations: readonly Migration[] = [initial, connectionsViewersDiagnostics, cacheComplete, viewerIntegerKeys, searchContentId, sessionSearchText, alerts,
-  connectionReliabilityScale, stagedViewerLists, viewerListSummary, siteNames, connectionNetwork, webhooks, siteAlerts, maintenanceWindows, team]
+  connectionReliabilityScale, stagedViewerLists, viewerListSummary, siteNames, connectionNetwork, webhooks, siteAlerts, maintenanceWindows, team,
+  maintenanceTimeZones]
