@@ -21,15 +21,19 @@ export function serviceUrlProblem(value: string): string | null {
   return url.protocol === 'http:' ? 'must use https: (plain http: is allowed only for this machine)' : 'must use https:'
 }
 
+/** An address, trimmed, of at most 2000 characters, refused in the words of `problemOf`. */
+export const checkedUrl = (problemOf: (value: string) => string | null) =>
+  z
+    .string()
+    .trim()
+    .max(2000, 'is too long (at most 2000 characters)')
+    .superRefine((value, ctx) => {
+      const problem = problemOf(value)
+      if (problem) ctx.addIssue({ code: 'custom', message: problem })
+    })
+
 /** An address Eventwatch sends to: https:, or http: to this machine only. */
-export const serviceUrl = z
-  .string()
-  .trim()
-  .max(2000, 'is too long (at most 2000 characters)')
-  .superRefine((value, ctx) => {
-    const problem = serviceUrlProblem(value)
-    if (problem) ctx.addIssue({ code: 'custom', message: problem })
-  })
+export const serviceUrl = checkedUrl(serviceUrlProblem)
 
 /** A proxy: http(s)://[user[:password]@]host:port, nothing after. The password goes to the keychain. */
 export function proxyUrlProblem(value: string): string | null {

@@ -2,7 +2,7 @@
 // on-call tool. One POST per alert fired, resolved or acknowledged, as plain JSON or in the form
 // Microsoft Teams' and Slack's incoming webhooks accept. Shared by Settings, the CLI and the core.
 import { z } from 'zod'
-import { serviceUrl } from './connections'
+import { checkedUrl, serviceUrlProblem } from './connections'
 
 export const WEBHOOK_FORMATS = ['json', 'teams', 'slack'] as const
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number]
@@ -10,11 +10,37 @@ export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number]
 export const WEBHOOK_EVENTS = ['fired', 'resolved', 'acknowledged'] as const
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
 
+/**
+ * https:, or http: to this machine only; no user name or password, no fragment. A query is
+ * allowed: Teams Workflows URLs carry their signature in one (`?api-version=…&sig=…`), so the
+ * core keeps the query as a secret (in the keychain) and shows the URL without it.
+ */
+export function webhookUrlProblem(value: string): string | null {
+  if (value.includes('#')) return 'must not contain a fragment (#…)' // never sent
+  return serviceUrlProblem(splitWebhookUrl(value).address)
+}
+
+/** A webhook URL as kept: the address as typed up to its query, and the query ("?…"), if any. */
+export function splitWebhookUrl(value: string): { address: string; query: string | null } {
+  // Where URL parsing puts it: the first "?" outside a fragment starts the query, and a
+  // fragment is refused.
+  const at = value.indexOf('?')
+  if (at < 0) return { address: value, query: null }
+  return { address: value.slice(0, at), query: at === value.length - 1 ? null : value.slice(at) }
+}
+
+/** What is shown of a URL whose query is a secret: "https://host/path?…". */
+export const shownWebhookUrl = (address: string, hasQuery: boolean): string => (hasQuery ? `${address}?…` : address)
+
+/** `text` with the query of every http(s) URL in it replaced by "…" (a Workflows sig never shown). */
+export function hideUrlQueries(text: string): string {
+  return text.replace(/(https?:\/\/[^\s?#"'<>]+)\?[^\s#"'<>]*/gi, '$1?…')
+}
+
 export const WebhookInputSchema = z
   .object({
     name: z.string().trim().min(1, 'a name is required').max(100),
-    // https:, or http: to this machine only; no user name or password in it.
-    url: serviceUrl,
+    url: checkedUrl(webhookUrlProblem),
     format: z.enum(WEBHOOK_FORMATS).default('json')
   })
   .strict()
@@ -24,6 +50,7 @@ export type WebhookSettings = z.output<typeof WebhookInputSchema>
 export const WebhookViewSchema = z.object({
   id: z.string(),
   name: z.string(),
+  /** The URL as shown: a query (a secret, kept in the keychain) as "?…". */
   url: z.string(),
   format: z.enum(WEBHOOK_FORMATS),
   /** Whether a signing secret is kept for it (in the keychain): deliveries carry an HMAC. */

@@ -1,11 +1,13 @@
 // `eventwatch webhooks` as a script uses it: add (signed, the secret from the environment into
-// the keychain), list, test against a loopback receiver, remove; a bad URL refused in words.
+// the keychain), list, test against a loopback receiver, remove; a Teams Workflows URL, whose
+// query is a secret too; a bad URL refused in words.
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { osKeychain } from '../../src/main/core/secrets/keychain'
 import { CLI_BIN, cliEnv, homeEnv, ROOT } from '../support/cli'
 import { webhookReceiver } from '../support/webhook-receiver'
 
@@ -47,6 +49,29 @@ describe('eventwatch webhooks', () => {
 
     expect((await cli('remove', 'Team channel')).stdout).toBe('Removed webhook "Team channel".\n')
     expect((await cli('list')).stdout).toBe('No webhooks: alerts stay on this machine.\n')
+  }, 60_000)
+
+  it('adds a Teams Workflows URL: its query (the sig) kept in the keychain, listed as "?…", sent with every test, gone with the webhook', async () => {
+    const db = join(home, 'workflows.db')
+    const cli = (...args: string[]) => run(process.execPath, [CLI_BIN, 'webhooks', ...args, '--db', db], { cwd: ROOT, env: cliEnv(homeEnv(home)) })
+    const query = '?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=SECRETSIG'
+
+    expect((await cli('add', 'Workflows', '--url', `${receiver.url}${query}`, '--format', 'teams')).stdout).toBe(
+      'Added webhook "Workflows" (teams; the URL\'s query in the OS keychain).\n'
+    )
+    expect((await cli('list')).stdout).toBe(`Workflows\tteams\t${receiver.url}?…\tunsigned\twaiting 0\tgiven up 0\n`)
+    const listed = (await cli('list', '--json')).stdout
+    expect(listed).not.toContain('SECRETSIG')
+    const [hook] = JSON.parse(listed) as { id: string; url: string }[]
+    expect(hook?.url).toBe(`${receiver.url}?…`)
+    expect(await osKeychain().read(`webhook-url:${hook?.id}`)).toBe(query)
+    expect(readFileSync(db).includes(Buffer.from('SECRETSIG'))).toBe(false)
+
+    expect((await cli('test', 'Workflows')).stdout).toMatch(/^ok {3}delivered: HTTP 200 in \d+ ms\n$/)
+    expect(receiver.received.at(-1)?.path).toBe(`/hook${query}`)
+
+    expect((await cli('remove', 'Workflows')).stdout).toBe('Removed webhook "Workflows".\n')
+    expect(await osKeychain().read(`webhook-url:${hook?.id}`)).toBeNull()
   }, 60_000)
 
   it('refuses a URL that is not https (beyond this machine), naming the field', async () => {

@@ -1,9 +1,10 @@
 // `eventwatch webhooks`: where alerts are posted (a Teams or Slack channel, an on-call tool).
 // A signing secret goes to the OS keychain, from EVENTWATCH_WEBHOOK_SECRET or a hidden prompt,
-// never from the command line. Deliveries are made by whichever Eventwatch polls (the app,
-// `serve`); `test` sends one at once and says what the receiver answered.
+// never from the command line. A URL's query (a Teams Workflows sig) goes there too, listed as
+// "?…". Deliveries are made by whichever Eventwatch polls (the app, `serve`); `test` sends one at
+// once and says what the receiver answered.
 import { Option, type Command } from 'commander'
-import { WEBHOOK_FORMATS, type WebhookFormat } from '../../../shared/webhooks'
+import { splitWebhookUrl, WEBHOOK_FORMATS, type WebhookFormat } from '../../../shared/webhooks'
 import { jsonWithEscapedControls, plainText } from '../../../shared/plain-text'
 import { defaultDbFile } from '../../core/paths'
 import { osKeychain } from '../../core/secrets/keychain'
@@ -36,7 +37,7 @@ export function registerWebhooks(program: Command): void {
   webhooks
     .command('add <name>')
     .description('post every alert fired, resolved or acknowledged to URL')
-    .requiredOption('--url <url>', 'the receiver (https:, or http: on this machine)')
+    .requiredOption('--url <url>', "the receiver (https:, or http: on this machine); a query (Workflows' sig) is kept in the OS keychain")
     .addOption(new Option('--format <format>', 'the body: plain JSON, or what Teams or Slack accept').choices(WEBHOOK_FORMATS).default('json'))
     .option('--sign', `sign each delivery (HMAC-SHA256); the secret from ${WEBHOOK_SECRET_ENV} or a hidden prompt`)
     .option('--db <file>', DB_HELP, defaultDbFile())
@@ -45,7 +46,9 @@ export function registerWebhooks(program: Command): void {
         const secret = opts.sign ? process.env[WEBHOOK_SECRET_ENV] || (await promptSecret(`Signing secret for ${name}: `)) : undefined
         if (opts.sign && !secret) throw new CliError('--sign needs a secret: an empty one cannot sign.')
         const hook = await service.add({ name, url: opts.url, format: opts.format }, secret)
-        process.stdout.write(`Added webhook "${plainText(hook.name)}" (${hook.format}${hook.signed ? ', signed; secret in the OS keychain' : ''}).\n`)
+        const kept = [...(hook.signed ? ['secret'] : []), ...(splitWebhookUrl(opts.url.trim()).query ? ["the URL's query"] : [])]
+        const where = kept.length > 0 ? `; ${kept.join(' and ')} in the OS keychain` : ''
+        process.stdout.write(`Added webhook "${plainText(hook.name)}" (${hook.format}${hook.signed ? ', signed' : ''}${where}).\n`)
       })
     )
 

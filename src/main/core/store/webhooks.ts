@@ -7,7 +7,9 @@ import { statement } from './statements'
 export interface WebhookRecord {
   id: string
   name: string
+  /** The URL without its query when `queryInKeychain` (the query is a secret); else the whole URL. */
   url: string
+  queryInKeychain: boolean
   format: WebhookFormat
   signed: boolean
 }
@@ -16,12 +18,20 @@ interface WebhookRow {
   id: string
   name: string
   url: string
+  url_query_in_keychain: number
   format: WebhookFormat
   signed: number
 }
 
-const SELECT = 'SELECT id, name, url, format, signed FROM webhooks'
-const toRecord = (r: WebhookRow): WebhookRecord => ({ id: r.id, name: r.name, url: r.url, format: r.format, signed: r.signed === 1 })
+const SELECT = 'SELECT id, name, url, url_query_in_keychain, format, signed FROM webhooks'
+const toRecord = (r: WebhookRow): WebhookRecord => ({
+  id: r.id,
+  name: r.name,
+  url: r.url,
+  queryInKeychain: r.url_query_in_keychain === 1,
+  format: r.format,
+  signed: r.signed === 1
+})
 
 export function listWebhooks(db: Db): WebhookRecord[] {
   return (statement(db, `${SELECT} ORDER BY name COLLATE NOCASE`).all() as WebhookRow[]).map(toRecord)
@@ -37,13 +47,21 @@ export function findWebhookByName(db: Db, name: string): WebhookRecord | null {
   return row ? toRecord(row) : null
 }
 
-export function insertWebhook(db: Db, settings: WebhookSettings, signed: boolean, now: number, id: string = randomUUID()): WebhookRecord {
-  statement(db, 'INSERT INTO webhooks (id, name, url, format, signed, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+/** `settings.url` is what the row keeps: without the query when `queryInKeychain`. */
+export function insertWebhook(
+  db: Db,
+  settings: WebhookSettings,
+  kept: { signed: boolean; queryInKeychain: boolean },
+  now: number,
+  id: string = randomUUID()
+): WebhookRecord {
+  statement(db, 'INSERT INTO webhooks (id, name, url, url_query_in_keychain, format, signed, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
     id,
     settings.name,
     settings.url,
+    kept.queryInKeychain ? 1 : 0,
     settings.format,
-    signed ? 1 : 0,
+    kept.signed ? 1 : 0,
     now
   )
   return getWebhook(db, id) as WebhookRecord

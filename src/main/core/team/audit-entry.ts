@@ -1,6 +1,7 @@
 // What the audit log keeps of a change: who, which request, about what, and its arguments with
-// every secret taken out (a connection's client secret, a webhook's signing secret).
+// every secret taken out (a connection's client secret, a webhook's signing secret and its URL's query).
 import type { RequestContext, RequestName } from '../../../shared/contract'
+import { hideUrlQueries } from '../../../shared/webhooks'
 import type { AuditRecord } from '../store/audit'
 
 const SECRET_KEYS = new Set(['secret', 'password', 'proxyPassword', 'token'])
@@ -10,9 +11,12 @@ function withoutSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutSecrets)
   if (!value || typeof value !== 'object') return value
   return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>).map(([key, inner]) => [key, SECRET_KEYS.has(key) ? '(hidden)' : withoutSecrets(inner)])
+    Object.entries(value as Record<string, unknown>).map(([key, inner]) => [key, SECRET_KEYS.has(key) ? '(hidden)' : hiddenQuery(key, inner) ?? withoutSecrets(inner)])
   )
 }
+
+/** A webhook's URL without its query (a Teams Workflows sig is a secret); undefined for anything else. */
+const hiddenQuery = (key: string, value: unknown): string | undefined => (key === 'url' && typeof value === 'string' ? hideUrlQueries(value) : undefined)
 
 /** "alert 12", "session <connection>/<session>", "connection <id>", or null. */
 function subjectOf(name: RequestName, args: Record<string, unknown>): string | null {

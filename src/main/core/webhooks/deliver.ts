@@ -4,6 +4,7 @@
 // not fix itself). The outbox's deliverer (deliverer.ts) decides when.
 import { createHmac } from 'node:crypto'
 import type { ErrorKind } from '../../../shared/error-kinds'
+import { hideUrlQueries } from '../../../shared/webhooks'
 import { classifyNetworkError } from '../api/network-errors'
 import { defaultFetch, type FetchLike } from '../net/connection-fetch'
 
@@ -55,7 +56,8 @@ export async function sendWebhook(req: SendRequest): Promise<SendOutcome> {
   } catch (error) {
     const problem = classifyNetworkError(error)
     const words = problem?.message ?? (error instanceof Error ? error.message : String(error))
-    return { ok: false, retry: true, kind: 'network', error: words }
+    // Some stacks name the URL in their errors: its query (a Workflows sig) stays out.
+    return { ok: false, retry: true, kind: 'network', error: hideUrlQueries(words) }
   }
 }
 

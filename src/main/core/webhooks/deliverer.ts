@@ -9,6 +9,7 @@ import type { Db } from '../store/db'
 import { recordDiagnostic } from '../store/diagnostics'
 import { dueHeadOf, getWebhook, markDelivered, markFailed, outboxHeads, pruneOutbox, type OutboxItem, type WebhookRecord } from '../store/webhooks'
 import { sendWebhook, type SendOutcome } from './deliver'
+import { WebhookUrlError } from './url-query'
 
 const FIRST_RETRY_MS = 10_000
 const MAX_RETRY_MS = 60 * 60_000
@@ -23,6 +24,8 @@ export interface DelivererOptions {
   timers: Timers
   /** The webhook's signing secret (from the keychain), or null. */
   secretOf(webhookId: string): Promise<string | null>
+  /** The whole URL to send to (its query from the keychain); throws WebhookUrlError when it cannot be made now. */
+  urlOf(hook: WebhookRecord): Promise<string>
   /** How often to look at the outbox when nothing is known to be due (ms). */
   idleCheckMs?: number
   /** At most this many webhooks have a delivery in flight at once (each at most one). */
@@ -122,16 +125,7 @@ export class WebhookDeliverer {
   private async deliver(item: OutboxItem): Promise<boolean> {
     const hook = getWebhook(this.db, item.webhookId)
     if (!hook) return false // removed meanwhile: its rows went with it
-    const secret = hook.signed ? await this.options.secretOf(hook.id).catch(() => null) : null
-    const outcome = await sendWebhook({
-      url: hook.url,
-      body: item.body,
-      idempotencyKey: item.idempotencyKey,
-      event: item.event,
-      secret,
-      now: this.options.clock(),
-      signal: this.quitting.signal
-    })
+    const outcome = await this.send(hook, item)
     if (this.stopped) return false
     const now = this.options.clock()
     if (outcome.ok) {
@@ -142,6 +136,19 @@ export class WebhookDeliverer {
     markFailed(this.db, item.id, outcome.error, now, retryAt)
     this.record(hook, item, outcome, retryAt)
     return true
+  }
+
+  private async send(hook: WebhookRecord, item: OutboxItem): Promise<SendOutcome> {
+    let url: string
+    try {
+      url = await this.options.urlOf(hook)
+    } catch (error) {
+      const retry = !(error instanceof WebhookUrlError) || error.retry
+      return { ok: false, retry, kind: 'configuration', error: error instanceof Error ? error.message : String(error) }
+    }
+    const secret = hook.signed ? await this.options.secretOf(hook.id).catch(() => null) : null
+    const { body, idempotencyKey, event } = item
+    return sendWebhook({ url, body, idempotencyKey, event, secret, now: this.options.clock(), signal: this.quitting.signal })
   }
 
   private retryAt(item: OutboxItem, now: number): number | null {

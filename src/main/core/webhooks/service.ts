@@ -1,13 +1,23 @@
-// Webhooks as the app and the CLI manage them: settings in SQLite, a signing secret only in the
-// keychain (account webhook:<id>), written before the row so a missing keychain stores nothing.
+// Webhooks as the app and the CLI manage them: settings in SQLite; a signing secret (account
+// webhook:<id>) and a URL's query (account webhook-url:<id>, see url-query.ts) only in the
+// keychain, written before the row so a missing keychain stores nothing.
 import { randomUUID } from 'node:crypto'
-import { WebhookInputSchema, type WebhookSettings, type WebhookTestResult, type WebhookView } from '../../../shared/webhooks'
+import {
+  shownWebhookUrl,
+  splitWebhookUrl,
+  WebhookInputSchema,
+  type WebhookSettings,
+  type WebhookTestResult,
+  type WebhookView
+} from '../../../shared/webhooks'
 import { ConnectionError, parseSettings } from '../connections/errors'
+import { rememberSecret } from '../net/redact'
 import { KeychainUnavailableError, type SecretStore } from '../secrets/keychain'
 import type { Db } from '../store/db'
 import { deleteWebhook, findWebhookByName, getWebhook, insertWebhook, listWebhooks, outboxStats, type WebhookRecord } from '../store/webhooks'
 import { bodyFor, type AlertEvent } from './bodies'
 import { sendWebhook } from './deliver'
+import { deliveryUrlOf, webhookUrlAccount, WebhookUrlError } from './url-query'
 
 export const webhookSecretAccount = (id: string): string => `webhook:${id}`
 const MAX_SECRET_LENGTH = 4096
@@ -38,23 +48,31 @@ export class WebhookService {
       throw new ConnectionError('configuration', `a webhook named "${settings.name}" exists already: choose another name`, 'name')
     }
     const id = randomUUID()
-    if (secret) {
-      try {
-        await this.secrets.save(webhookSecretAccount(id), secret)
-      } catch (error) {
-        throw error instanceof KeychainUnavailableError ? new ConnectionError('configuration', error.message, 'secret') : error
+    const { address, query } = splitWebhookUrl(settings.url)
+    const kept: string[] = []
+    try {
+      if (secret) await this.keep(webhookSecretAccount(id), secret, 'secret', kept)
+      if (query) {
+        rememberSecret(query)
+        await this.keep(webhookUrlAccount(id), query, 'url', kept)
       }
+      const hook = insertWebhook(this.db, { ...settings, url: address }, { signed: Boolean(secret), queryInKeychain: query !== null }, this.clock(), id)
+      return this.view(hook)
+    } catch (error) {
+      // Nothing half kept: what reached the keychain goes when the rest cannot follow.
+      for (const account of kept) await this.secrets.remove(account).catch(() => undefined)
+      throw error
     }
-    return this.view(insertWebhook(this.db, settings, Boolean(secret), this.clock(), id))
   }
 
-  /** Removes it, its queued deliveries and its secret; false when there is no such webhook. */
+  /** Removes it, its queued deliveries and what the keychain keeps for it; false when there is no such webhook. */
   async remove(id: string): Promise<boolean> {
     const hook = getWebhook(this.db, id)
     if (!hook) return false
-    if (hook.signed) {
+    const accounts = [...(hook.signed ? [webhookSecretAccount(id)] : []), ...(hook.queryInKeychain ? [webhookUrlAccount(id)] : [])]
+    for (const account of accounts) {
       try {
-        await this.secrets.remove(webhookSecretAccount(id))
+        await this.secrets.remove(account)
       } catch (error) {
         throw error instanceof KeychainUnavailableError ? new ConnectionError('configuration', error.message) : error
       }
@@ -68,8 +86,15 @@ export class WebhookService {
     if (!hook) throw new ConnectionError('not-found', `no webhook with id ${id}`)
     const now = this.clock()
     const event = testEvent(now)
+    let url: string
+    try {
+      url = await this.urlOf(hook)
+    } catch (error) {
+      if (error instanceof WebhookUrlError) return { ok: false, message: `not delivered: ${error.message}` }
+      throw error
+    }
     const secret = hook.signed ? await this.secretOf(id) : null
-    const outcome = await sendWebhook({ url: hook.url, body: bodyFor(hook.format, event), idempotencyKey: event.key, event: 'test', secret, now })
+    const outcome = await sendWebhook({ url, body: bodyFor(hook.format, event), idempotencyKey: event.key, event: 'test', secret, now })
     return outcome.ok
       ? { ok: true, message: `delivered: HTTP ${outcome.status} in ${outcome.ms} ms` }
       : { ok: false, message: `not delivered: ${outcome.error}` }
@@ -84,10 +109,31 @@ export class WebhookService {
     }
   }
 
+  /** The whole URL to send to, for the deliverer; throws WebhookUrlError when it cannot be made now. */
+  urlOf(hook: WebhookRecord): Promise<string> {
+    return deliveryUrlOf(this.secrets, hook)
+  }
+
+  /** Saves one secret of webhook `id`; an unavailable keychain refuses the field in its words. */
+  private async keep(account: string, secret: string, field: 'secret' | 'url', kept: string[]): Promise<void> {
+    try {
+      await this.secrets.save(account, secret)
+      kept.push(account)
+    } catch (error) {
+      if (!(error instanceof KeychainUnavailableError)) throw error
+      const words = field === 'url' ? `a URL with a query is kept in the OS keychain (the query is a secret, as a Teams Workflows sig is): ${error.message}` : error.message
+      throw new ConnectionError('configuration', words, field)
+    }
+  }
+
   private view(hook: WebhookRecord): WebhookView {
     const stats = outboxStats(this.db, hook.id)
     return {
-      ...hook,
+      id: hook.id,
+      name: hook.name,
+      url: shownWebhookUrl(hook.url, hook.queryInKeychain),
+      format: hook.format,
+      signed: hook.signed,
       pending: stats.pending,
       failed: stats.failed,
       lastDeliveredAt: stats.lastDeliveredAt === null ? null : new Date(stats.lastDeliveredAt).toISOString(),

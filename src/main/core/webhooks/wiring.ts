@@ -16,7 +16,7 @@ export function startWebhookDeliveries(
   service: WebhookService,
   options: { clock: () => number; timers: Timers; parallel?: number }
 ): { deliverer: WebhookDeliverer; stop: () => Promise<void> } {
-  const deliverer = new WebhookDeliverer(db, { ...options, secretOf: (id) => service.secretOf(id) })
+  const deliverer = new WebhookDeliverer(db, { ...options, secretOf: (id) => service.secretOf(id), urlOf: (hook) => service.urlOf(hook) })
   const off = hub.subscribe((name, payload) => {
     if (name !== 'alertsChanged') return
     try {

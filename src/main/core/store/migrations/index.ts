@@ -16,8 +16,10 @@ import { siteAlerts } from './014-site-alerts'
 import { maintenanceWindows } from './015-maintenance-windows'
 import { team } from './016-team'
 import { maintenanceTimeZones } from './017-maintenance-time-zones'
+import { webhookUrlQueries } from './018-webhook-url-queries'
+import { viewerListIdsNeverReused } from './019-viewer-list-ids-never-reused'
 import type { Migration } from './types'
 
 export const migrations: readonly Migration[] = [initial, connectionsViewersDiagnostics, cacheComplete, viewerIntegerKeys, searchContentId, sessionSearchText, alerts,
   connectionReliabilityScale, stagedViewerLists, viewerListSummary, siteNames, connectionNetwork, webhooks, siteAlerts, maintenanceWindows, team,
-  maintenanceTimeZones]
+  maintenanceTimeZones, webhookUrlQueries, viewerListIdsNeverReused]
