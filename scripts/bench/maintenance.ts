@@ -10,6 +10,8 @@ import { join } from 'node:path'
 import { startAppCore } from '../../src/main/core/app/start'
 import type { AppCore } from '../../src/main/core/app/types'
 import { openDatabase } from '../../src/main/core/store/db'
+import type { AlertsPage } from '../../src/shared/alerts'
+import { repeatPhase } from '../../src/shared/maintenance'
 import { int, log, median, ms, type Figure } from './stats'
 
 export interface MaintenanceBenchOptions {
@@ -38,20 +40,20 @@ function fill(file: string, count: number, now: number): void {
       `INSERT INTO connections (id, name, base_url, auth_url, platform_id, tenant_id, client_id, is_demo, created_at)
        VALUES (?, 'Bench tenant', 'https://api.example.test', 'https://auth.example.test', 'p', 't', 'c', 0, ?)`
     ).run(CONNECTION, now)
-    const columns = (db.prepare("SELECT name FROM pragma_table_info('maintenance_windows')").all() as { name: string }[]).map((c) => c.name)
-    const zoned = columns.includes('time_zone')
     const insert = db.prepare(
-      `INSERT INTO maintenance_windows (name, starts_at, ends_at, repeat, connection_id, created_at${zoned ? ', time_zone' : ''})
-       VALUES (?, ?, ?, ?, ?, ?${zoned ? ', ?' : ''})`
+      `INSERT INTO maintenance_windows (name, starts_at, ends_at, repeat, connection_id, created_at, time_zone, phase_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
     )
     db.transaction(() => {
       for (let i = 0; i < count; i++) {
-        const repeat = (['none', 'daily', 'weekly'] as const)[i % 3] as string
-        // The same few in force now in either cache; the others start at other times of day, or later.
+        const repeat = (['none', 'daily', 'weekly'] as const)[i % 3] as 'none' | 'daily' | 'weekly'
+        const zone = ZONES[i % ZONES.length] as string
+        // The same few in force now in either cache. The others start 2 to 20 hours after now's time
+        // of day (and on another weekday): none is in force while the bench runs.
         const inForce = i < IN_FORCE
-        const startsAt = inForce ? now - 30 * 60_000 - (repeat === 'none' ? 0 : 14 * DAY) : now + ((i % 40) + 2) * HOUR - (repeat === 'none' ? 0 : 30 * DAY)
-        const args = [`Window ${i} for the bench tenant`, startsAt, startsAt + HOUR, repeat, CONNECTION, now]
-        insert.run(...(zoned ? [...args, ZONES[i % ZONES.length]] : args))
+        const later = (2 + (i % 18)) * HOUR + ((i * 7) % 60) * 60_000
+        const startsAt = inForce ? now - 30 * 60_000 - (repeat === 'none' ? 0 : 14 * DAY) : now + later - (repeat === 'none' ? 0 : 30 * DAY)
+        insert.run(`Window ${i} for the bench tenant`, startsAt, startsAt + HOUR, repeat, CONNECTION, now, zone, repeatPhase(repeat, zone, startsAt))
       }
     })()
   } finally {
@@ -87,8 +89,10 @@ async function measure(core: AppCore, runs: number, now: number): Promise<Measur
     await ask('addMaintenance', { window })
     if (i >= 0) adds.push(performance.now() - started)
     started = performance.now()
-    const page = await ask('listAlerts', {})
+    const page = (await ask('listAlerts', {})) as AlertsPage
     if (i >= 0) pages.push(performance.now() - started)
+    // The figures mean something only if exactly the windows in force were found.
+    if (!page.situation.headline.endsWith(`and ${IN_FORCE - 5} more`)) throw new Error(`not ${IN_FORCE} windows in force: ${page.situation.headline}`)
     pageBytes = Buffer.byteLength(JSON.stringify(page))
   }
   return { addMs: median(adds), pageMs: median(pages), pageBytes }
