@@ -1,7 +1,8 @@
 // Staged viewer lists (issue 13): a list written page by page through the cache writer's thread,
 // invisible to readers until its last page lands, then swapped in whole; a repeated viewer id
 // across pages keeps its last record; an abandoned or crashed staging leaves the held list as it was.
-import { afterEach, describe, expect, it } from 'vitest'
+// Two fetches of one session's list each stage their own, the last to commit is held (issue 23).
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { EventSessionRecord, ViewerRecord } from '../../src/main/core/api/schemas'
 import type { Db } from '../../src/main/core/store/db'
 import { breakdown, viewerPage } from '../../src/main/core/store/queries'
@@ -75,6 +76,47 @@ describe.each(stores)('a list staged %s', (_name, makeStore) => {
     expect(new Set(ids).size).toBe(15)
   })
 
+  it('beside another of the same session, stays its own: the last whole list to commit is held', async () => {
+    const { db, file } = seeded()
+    const store = makeStore(db, file)
+    cleanups.push(() => store.close())
+    const first = store.begin('A', 's1', T0)
+    const second = store.begin('A', 's1', T0 + 1)
+    await first.add(viewers('v', 0, 2))
+    await second.add(viewers('v', 0, 2))
+    await first.add(viewers('v', 2, 1))
+    expect(await first.commit(2, T0)).toBe(3)
+    expect(held(db)).toBe(3)
+    await second.add(viewers('v', 2, 1, 'macOS'))
+    expect(await second.commit(2, T0 + 1)).toBe(3)
+    const rows = db.prepare('SELECT viewer_id AS id, os FROM viewers ORDER BY viewer_id').all()
+    expect(rows).toEqual([
+      { id: 'v-0', os: 'Windows' },
+      { id: 'v-1', os: 'Windows' },
+      { id: 'v-2', os: 'macOS' }
+    ])
+    expect(db.prepare('SELECT COUNT(*) AS n FROM viewer_lists').get()).toEqual({ n: 1 })
+  })
+
+  it('dropped as abandoned while it arrives, fails naming why, and never writes into a list staged after it', async () => {
+    const { db, file } = seeded()
+    const store = makeStore(db, file)
+    cleanups.push(() => store.close())
+    const stalled = store.begin('A', 's1', T0)
+    await stalled.add(viewers('old', 0, 3))
+    await vi.waitFor(() => expect(db.prepare('SELECT viewer_count AS n FROM viewer_lists WHERE staged_at IS NOT NULL').get()).toEqual({ n: 3 }))
+    // Another process, an hour and more later, finds it untouched: dropped (the newest list row,
+    // whose id SQLite would give again), and s1 staged again.
+    expect(dropAbandonedStagings(db, Date.now() + ABANDONED_AFTER_MS + 1)).toBe(1)
+    const fresh = store.begin('A', 's1', T0 + 1)
+    await fresh.add(viewers('new', 0, 2))
+    await expect(stalled.add(viewers('old', 3, 3)).then(() => stalled.commit(2, T0))).rejects.toThrow(/dropped while it was arriving, as abandoned/)
+    await stalled.abandon()
+    expect(await fresh.commit(1, T0 + 1)).toBe(2)
+    const ids = (db.prepare("SELECT viewer_id AS id FROM viewers v JOIN viewer_lists vl ON vl.id = v.list_id WHERE vl.event_session_id = 's1'").all() as { id: string }[]).map((r) => r.id)
+    expect(ids.sort()).toEqual(['new-0', 'new-1'])
+  })
+
   it('abandoned, leaves the held list as it was and nothing staged behind', async () => {
     const { db, file } = seeded()
     const store = makeStore(db, file)
@@ -90,19 +132,23 @@ describe.each(stores)('a list staged %s', (_name, makeStore) => {
 })
 
 describe('stagings left by a process that died', () => {
-  it('are dropped at the next start once untouched for an hour, and at once when the session is staged again', () => {
+  it('are dropped once untouched for an hour: at the next start, or when a list is next staged', () => {
     const { db } = seeded()
     storeSessionList(db, 'A', [session('s2')], T0)
-    const old = beginStagedList(db, 'A', 's1', T0)
+    const old = beginStagedList(db, 'A', 's1', T0, T0)
     stagePage(db, old, viewerListRows(viewers('dead', 0, 20)), T0)
-    const recent = beginStagedList(db, 'A', 's2', T0 + ABANDONED_AFTER_MS)
+    const recent = beginStagedList(db, 'A', 's2', T0 + ABANDONED_AFTER_MS, T0 + ABANDONED_AFTER_MS)
     stagePage(db, recent, viewerListRows(viewers('alive', 0, 20)), T0 + ABANDONED_AFTER_MS)
     // An hour and a minute later: the first is abandoned, the second (touched an hour ago) not yet.
     expect(dropAbandonedStagings(db, T0 + ABANDONED_AFTER_MS + 60_000)).toBe(1)
     expect(db.prepare('SELECT event_session_id AS id FROM viewer_lists').all()).toEqual([{ id: 's2' }])
-    // Staging s2 again drops its earlier staging whatever its age.
-    beginStagedList(db, 'A', 's2', T0 + ABANDONED_AFTER_MS + 61_000)
-    expect(db.prepare('SELECT COUNT(*) AS n FROM viewer_lists').get()).toEqual({ n: 1 })
+    // Staging s2 again leaves the earlier staging (another fetch's, maybe in another process)...
+    beginStagedList(db, 'A', 's2', T0 + ABANDONED_AFTER_MS + 61_000, T0 + ABANDONED_AFTER_MS + 61_000)
+    expect(db.prepare('SELECT COUNT(*) AS n FROM viewer_lists').get()).toEqual({ n: 2 })
+    expect(db.prepare('SELECT COUNT(*) AS n FROM viewers').get()).toEqual({ n: 20 })
+    // ...and a staging begun once it has been untouched for an hour drops it.
+    beginStagedList(db, 'A', 's1', T0 + 2 * ABANDONED_AFTER_MS + 1, T0 + 2 * ABANDONED_AFTER_MS + 1)
+    expect(db.prepare('SELECT event_session_id AS session FROM viewer_lists ORDER BY id').all()).toEqual([{ session: 's2' }, { session: 's1' }])
     expect(db.prepare('SELECT COUNT(*) AS n FROM viewers').get()).toEqual({ n: 0 })
   })
 })

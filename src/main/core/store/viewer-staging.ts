@@ -2,8 +2,13 @@
 // cannot wait in memory for its last page, so each page is its own transaction under a list row
 // marked `staged_at` (migration 9), invisible to every reader; the last step, in one
 // transaction, drops the list held before and unmarks the staged one. A crash or kill -9 leaves
-// the old list held and a staged one nobody reads, dropped at the next start (or the next
-// staging of that session).
+// the old list held and a staged one nobody reads, dropped once untouched for an hour (at the
+// next start, or when any list is next staged).
+//
+// A staging belongs to the one fetch that began it (issue 23): its own list row, whose id is
+// never given to another (migration 19), and no other fetch drops it. Two fetches of one
+// session's list — two pollers on one cache, in one process or two — each stage their own;
+// the last whole list to commit is the one held.
 //
 // The stager lives wherever the database connection is: this thread (viewer-store.ts) or the
 // cache writer's (viewer-writer-worker.ts). It also sums the breakdowns as the pages go by, so
@@ -47,8 +52,15 @@ function insertRows(db: Db, table: string, columns: string, width: number, value
   if (rest > 0) statement(db, insertSql(table, columns, width, rest)).run(start === 0 ? values : values.slice(start))
 }
 
+/** One staged list: its row, and the session it is of. */
+export interface StagedList {
+  id: number
+  connectionId: string
+  eventSessionId: string
+}
+
 interface Staging {
-  listId: number
+  list: StagedList
   sums: BreakdownSums
 }
 
@@ -61,23 +73,23 @@ export class ViewerListStager {
   apply(op: StageOp): number | undefined {
     switch (op.type) {
       case 'begin':
-        this.stagings.set(op.key, { listId: beginStagedList(this.db, op.connectionId, op.eventSessionId, op.at), sums: emptyBreakdownSums() })
+        this.stagings.set(op.key, { list: beginStagedList(this.db, op.connectionId, op.eventSessionId, op.at), sums: emptyBreakdownSums() })
         return undefined
       case 'page': {
         const staging = this.staging(op.key)
-        stagePage(this.db, staging.listId, op.rows, op.at, staging.sums)
+        stagePage(this.db, staging.list, op.rows, op.at, staging.sums)
         return undefined
       }
       case 'commit': {
         const staging = this.staging(op.key)
-        const held = commitStagedList(this.db, staging.listId, { fetchedAt: op.fetchedAt, pages: op.pages, dedupe: op.dedupe, sums: staging.sums })
+        const held = commitStagedList(this.db, staging.list, { fetchedAt: op.fetchedAt, pages: op.pages, dedupe: op.dedupe, sums: staging.sums })
         this.stagings.delete(op.key) // kept on failure, so that abandon drops what was staged
         return held
       }
       case 'abandon': {
         const staging = this.stagings.get(op.key)
         this.stagings.delete(op.key)
-        if (staging) abandonStagedList(this.db, staging.listId)
+        if (staging) abandonStagedList(this.db, staging.list)
         return undefined
       }
     }
@@ -90,30 +102,47 @@ export class ViewerListStager {
   }
 }
 
-/** A new staged list for the session (and any earlier staging of it, left by a crash, dropped). */
-export function beginStagedList(db: Db, connectionId: string, eventSessionId: string, at: number): number {
+/**
+ * A new staged list for the session, fetched at `fetchedAt`; `now` (the machine's time, as every
+ * page's) marks it touched. Other stagings of the session are other fetches' and stay; stagings
+ * of any session untouched for ABANDONED_AFTER_MS (their process is gone) are dropped.
+ */
+export function beginStagedList(db: Db, connectionId: string, eventSessionId: string, fetchedAt: number, now = Date.now()): StagedList {
   return db.transaction(() => {
-    statement(db, 'DELETE FROM viewer_lists WHERE connection_id = ? AND event_session_id = ? AND staged_at IS NOT NULL').run(connectionId, eventSessionId)
-    return statement(
+    dropAbandonedStagings(db, now)
+    const id = statement(
       db,
       `INSERT INTO viewer_lists (connection_id, event_session_id, fetched_at, viewer_count, pages, staged_at)
        VALUES (?, ?, ?, 0, 0, ?)`
-    ).run(connectionId, eventSessionId, at, at).lastInsertRowid as number
+    ).run(connectionId, eventSessionId, fetchedAt, now).lastInsertRowid as number
+    return { id, connectionId, eventSessionId }
   })()
+}
+
+/** A staging whose row is gone: why, in words. */
+function stagingGone(db: Db, list: StagedList): Error {
+  const session = JSON.stringify(list.eventSessionId.slice(0, 64))
+  const held = statement(db, 'SELECT 1 FROM sessions WHERE connection_id = ? AND event_session_id = ?').get(list.connectionId, list.eventSessionId)
+  return new Error(
+    held
+      ? `the viewer list of session ${session} was dropped while it was arriving, as abandoned (no page stored for an hour); it is fetched again at the next pass`
+      : `session ${session} left the cache (removed with its connection, or by retention) while its viewer list was arriving; the list is not kept`
+  )
 }
 
 /**
  * Writes one page's rows (viewerListRows) into the staged list: one transaction. The rows' id
  * and list slots are filled in here; the arrays are not kept. Breakdown sums are added to `sums`.
  */
-export function stagePage(db: Db, listId: number, rows: ViewerListRows, at: number, sums?: BreakdownSums): void {
+export function stagePage(db: Db, list: StagedList, rows: ViewerListRows, at: number, sums?: BreakdownSums): void {
+  const listId = list.id
   db.transaction(() => {
     const touched = statement(db, 'UPDATE viewer_lists SET viewer_count = viewer_count + ?, staged_at = ? WHERE id = ? AND staged_at IS NOT NULL').run(
       rows.count,
       at,
       listId
     )
-    if (touched.changes === 0) throw new Error('the session left the cache while its viewer list was arriving')
+    if (touched.changes === 0) throw stagingGone(db, list)
     // Viewer ids are given here, not by SQLite, so that connection rows can name their viewer
     // without a round trip per row; this transaction holds the write lock, so none can clash.
     const { last } = statement(db, 'SELECT COALESCE(MAX(id), 0) AS last FROM viewers').get() as { last: number }
@@ -140,13 +169,15 @@ export interface CommitOptions {
   sums?: BreakdownSums
 }
 
-/** Swaps the staged list in for the one held, in one transaction. Returns the viewers it holds. */
-export function commitStagedList(db: Db, listId: number, options: CommitOptions): number {
+/**
+ * Swaps the staged list in for the one held, in one transaction: whichever list of the session
+ * commits last is held. Returns the viewers it holds.
+ */
+export function commitStagedList(db: Db, list: StagedList, options: CommitOptions): number {
+  const listId = list.id
   return db.transaction(() => {
-    const staged = statement(db, 'SELECT connection_id AS connectionId, event_session_id AS eventSessionId, viewer_count AS count FROM viewer_lists WHERE id = ? AND staged_at IS NOT NULL').get(
-      listId
-    ) as { connectionId: string; eventSessionId: string; count: number } | undefined
-    if (!staged) throw new Error('the session left the cache while its viewer list was arriving')
+    const staged = statement(db, 'SELECT viewer_count AS count FROM viewer_lists WHERE id = ? AND staged_at IS NOT NULL').get(listId) as { count: number } | undefined
+    if (!staged) throw stagingGone(db, list)
     let count = staged.count
     // The last record of a repeated viewer id is the service's latest word.
     const removed = options.dedupe
@@ -154,7 +185,7 @@ export function commitStagedList(db: Db, listId: number, options: CommitOptions)
       : 0
     count -= removed
     // Dropping the held list cascades to its viewers, their connections and breakdowns.
-    statement(db, 'DELETE FROM viewer_lists WHERE connection_id = ? AND event_session_id = ? AND staged_at IS NULL').run(staged.connectionId, staged.eventSessionId)
+    statement(db, 'DELETE FROM viewer_lists WHERE connection_id = ? AND event_session_id = ? AND staged_at IS NULL').run(list.connectionId, list.eventSessionId)
     statement(db, 'UPDATE viewer_lists SET staged_at = NULL, fetched_at = ?, viewer_count = ?, pages = ? WHERE id = ?').run(options.fetchedAt, count, options.pages, listId)
     if (options.sums && removed === 0) keepBreakdowns(db, listId, options.fetchedAt, options.sums)
     keepListSummary(db, listId)
@@ -163,8 +194,8 @@ export function commitStagedList(db: Db, listId: number, options: CommitOptions)
 }
 
 /** Drops a staged list and what was staged in it. */
-export function abandonStagedList(db: Db, listId: number): void {
-  statement(db, 'DELETE FROM viewer_lists WHERE id = ? AND staged_at IS NOT NULL').run(listId)
+export function abandonStagedList(db: Db, list: StagedList): void {
+  statement(db, 'DELETE FROM viewer_lists WHERE id = ? AND staged_at IS NOT NULL').run(list.id)
 }
 
 /** Drops staged lists nobody has touched for ABANDONED_AFTER_MS (their process is gone). */
