@@ -75,6 +75,8 @@ describe('a repeated cursor in the session list', () => {
     expect(sim.stats.count('sessions')).toBe(2)
     expect(repeatedCursorNotes(db, 'GET /v1/events/sessions')).toEqual([expect.stringMatching(/after 2 pages; the listing ends there, with every page read kept/)])
     expect(report.problems).toEqual([])
+    // The report says so too (the CLI's summary line names it).
+    expect(report.cutShort).toEqual([{ eventSessionId: null, eventName: null, pages: 2 }])
     const read = sim.world.sessions.slice(0, 8)
     const unread = sim.world.sessions.slice(8)
     expect(report.listed).toBe(8)
@@ -100,6 +102,13 @@ describe('a repeated cursor in a viewer list', () => {
     expect(report.problems).toEqual([])
     expect(report.viewerLists).toBe(3)
     expect(repeatedCursorNotes(db, 'GET /v1/events/sessions/{id}/viewers')).toHaveLength(3)
+    // Each note and each entry of the report names its session.
+    for (const session of sim.world.sessions) {
+      expect(repeatedCursorNotes(db, 'GET /v1/events/sessions/{id}/viewers').filter((note) => note.includes(session.eventSessionId))).toHaveLength(1)
+    }
+    expect(report.cutShort.map((l) => [l.eventSessionId, l.eventName, l.pages]).sort()).toEqual(
+      sim.world.sessions.map((s) => [s.eventSessionId, s.eventName, 2]).sort()
+    )
     for (const session of sim.world.sessions) {
       expect(session.viewers.length).toBeGreaterThan(20) // more than the two pages read
       // The first page, then the second (asked for with a cursor that came back as its own next).

@@ -6,6 +6,7 @@
 import type { Command } from 'commander'
 import { ERROR_KIND_LABELS } from '../../../shared/error-kinds'
 import type { Alert } from '../../../shared/alerts'
+import { plainText, shorten } from '../../../shared/plain-text'
 import { AlertEvaluator, type Evaluation } from '../../core/alerts/evaluator'
 import { getAlerts } from '../../core/store/alerts'
 import type { DataSource } from '../../core/app/demo-source'
@@ -16,7 +17,7 @@ import { startViewerWriter } from '../../core/store/viewer-writer'
 import { Poller } from '../../core/sync/poller'
 import { cadencesFor } from '../cadences'
 import { recordedSyncPass } from '../../core/sync/recorded-pass'
-import type { SyncReport } from '../../core/sync/sync-pass'
+import type { CutShortListing, SyncReport } from '../../core/sync/sync-pass'
 import { CliError, exitCodeOf } from '../errors'
 import { secondsOption, untilSignal } from '../options'
 import { createProgress, type Progress } from '../progress'
@@ -159,6 +160,25 @@ function summary(source: DataSource, r: SyncReport): string {
     `${r.viewerLists} viewer lists (${r.viewers.toLocaleString('en-US')} viewers)`
   ]
   if (r.skipped) parts.push(`${r.skipped} records skipped`)
+  if (r.cutShort.length) parts.push(cutShortPart(r.cutShort))
   if (r.problems.length) parts.push(`${r.problems.length} problems`)
   return `${new Date(r.at).toISOString()} ${source.target.name}: ${parts.join(', ')}`
+}
+
+/** Listings named one by one in the summary; the rest are counted. */
+const CUT_SHORT_NAMED = 3
+
+/** "cut short by a repeated cursor: the viewer list of "Town hall" (5e55…) after 2 pages, …" */
+function cutShortPart(listings: readonly CutShortListing[]): string {
+  // Names and ids come from the service: nothing in them may act on the terminal.
+  const text = (s: string): string => plainText(shorten(s, 64))
+  const named = listings.slice(0, CUT_SHORT_NAMED).map((l) => {
+    const what =
+      l.eventSessionId === null
+        ? 'the session list'
+        : `the viewer list of ${l.eventName ? `"${text(l.eventName)}" (${text(l.eventSessionId)})` : `session ${text(l.eventSessionId)}`}`
+    return `${what} after ${l.pages} ${l.pages === 1 ? 'page' : 'pages'}`
+  })
+  const more = listings.length > CUT_SHORT_NAMED ? ` and ${listings.length - CUT_SHORT_NAMED} more lists` : ''
+  return `cut short by a repeated cursor (kept as read): ${named.join(', ')}${more}`
 }

@@ -139,7 +139,7 @@ export class ReportingClient {
     })
     result.pages = walked.pages
     result.ended = walked.ended
-    this.reportRepeatedCursor(SESSIONS, walked)
+    this.reportRepeatedCursor(SESSIONS, walked, 'the session list')
     skips.finish()
     return result
   }
@@ -204,14 +204,16 @@ export class ReportingClient {
         return { next: page.data.pagination?.nextCursor, records: items.length }
       }
     })
-    this.reportRepeatedCursor(VIEWERS, walked)
+    this.reportRepeatedCursor(VIEWERS, walked, `the viewer list of session ${JSON.stringify(eventSessionId.slice(0, 64))}`)
     skips.finish()
     return { viewers: count, skipped: skipped.length, pages: walked.pages, ended: walked.ended }
   }
 
-  private reportRepeatedCursor(endpoint: string, walked: CursorWalkResult): void {
+  /** A listing cut short, said with whose it was: Diagnostics lists every connection's. */
+  private reportRepeatedCursor(endpoint: string, walked: CursorWalkResult, listing: string): void {
     if (walked.ended !== 'repeated-cursor') return
-    this.diagnose('response-format', endpoint, `the service repeated a page cursor after ${walked.pages} pages; the listing ends there, with every page read kept`)
+    const where = `connection ${JSON.stringify(this.target.name)}, ${listing}`
+    this.diagnose('response-format', endpoint, `${where}: the service repeated a page cursor after ${walked.pages} pages; the listing ends there, with every page read kept`)
   }
 
   /** One data request: retried when the trouble may pass; a 401 renews the token once. */

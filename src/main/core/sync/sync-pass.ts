@@ -8,6 +8,9 @@
 // A failure costs only its own unit. A stop (the signal) ends the pass at once: no request
 // after it, lists not complete are dropped, lists complete are committed. A deadline bounds
 // the whole pass the same way, and is reported as a problem.
+// A session listed twice is asked about once (a diagnostic names it), so no two fetches of one
+// viewer list race each other; a listing cut short by a repeated cursor is kept as read, and
+// the report says which (the run's summary names them).
 import type { ErrorKind } from '../../../shared/error-kinds'
 import type { ReportingClient } from '../api/client'
 import { describeApiError, isAddressableId } from '../api/client'
@@ -19,11 +22,21 @@ import { recordDiagnostic } from '../store/diagnostics'
 import { liveSessionIds, storeSessionList, storeSessionSnapshot } from '../store/sessions'
 import { inThreadViewerStore, type ViewerListStore } from '../store/viewer-store'
 import { sessionsWithViewerLists } from '../store/viewers'
+import { distinctSessions } from './distinct-sessions'
 import { forEachLimited } from './limit'
 
 export interface SyncProblem {
   kind: ErrorKind
   message: string
+}
+
+/** A listing the service ended by repeating a cursor: what was read is kept as the whole of it. */
+export interface CutShortListing {
+  /** The session whose viewer list it was; null for the session list. */
+  eventSessionId: string | null
+  eventName: string | null
+  /** Pages read before the repeat. */
+  pages: number
 }
 
 export interface SyncProgress {
@@ -64,6 +77,8 @@ export interface SyncReport {
   viewers: number
   /** Sessions whose viewer list was stored in this pass. */
   viewerListIds: string[]
+  /** Listings stored as read up to a cursor the service repeated (each also a diagnostic). */
+  cutShort: CutShortListing[]
   skipped: number
   problems: SyncProblem[]
   /** True when a stop request cut the pass short (what was done is stored). */
@@ -103,6 +118,7 @@ async function runPass(options: SyncPassOptions, signal: AbortSignal): Promise<S
     viewerLists: 0,
     viewers: 0,
     viewerListIds: [],
+    cutShort: [],
     skipped: 0,
     problems: [],
     stopped: false
@@ -133,7 +149,7 @@ async function runPass(options: SyncPassOptions, signal: AbortSignal): Promise<S
   // 1. Sessions, each page stored as it arrives (its own unit).
   progress('sessions', 0)
   const wasLive = cachedLiveSessions(db, connectionId)
-  const sessions: EventSessionRecord[] = []
+  const listed: EventSessionRecord[] = []
   try {
     const list = await client.listSessions(
       { startedAtFrom: new Date(clock() - options.lookbackDays * 86_400_000) },
@@ -141,15 +157,20 @@ async function runPass(options: SyncPassOptions, signal: AbortSignal): Promise<S
         signal,
         onPage: (page) => {
           storeSessionList(db, connectionId, page, clock())
-          sessions.push(...page)
+          listed.push(...page)
         }
       }
     )
     report.skipped += list.skipped.length
+    if (list.ended === 'repeated-cursor') report.cutShort.push({ eventSessionId: null, eventName: null, pages: list.pages })
   } catch (error) {
-    report.listed = sessions.length
+    report.listed = distinctSessions(listed).sessions.length
     fail(error)
     return report
+  }
+  const { sessions, repeated } = distinctSessions(listed)
+  if (repeated.length > 0) {
+    recordDiagnostic(db, { connectionId, at: clock(), kind: 'response-format', endpoint: SESSIONS_ENDPOINT, message: repeatedSessionsMessage(repeated) })
   }
   report.listed = sessions.length
   progress('sessions', sessions.length, sessions.length)
@@ -163,7 +184,7 @@ async function runPass(options: SyncPassOptions, signal: AbortSignal): Promise<S
       connectionId,
       at: clock(),
       kind: 'response-format',
-      endpoint: 'GET /v1/events/sessions',
+      endpoint: SESSIONS_ENDPOINT,
       message: `session ids ${refused.join(', ')} cannot be sent in a URL path; kept as listed, their details and viewers not requested`
     })
   }
@@ -211,11 +232,12 @@ async function runPass(options: SyncPassOptions, signal: AbortSignal): Promise<S
       progress('viewers', ++listsDone, viewerTargets.length)
       return
     }
-    const skipped = stream.skipped
-    const committed = list.commit(stream.pages, clock()).then(
+    const { skipped, pages, ended } = stream
+    const committed = list.commit(pages, clock()).then(
       (viewers) => {
         report.viewerLists++
         report.viewerListIds.push(id)
+        if (ended === 'repeated-cursor') report.cutShort.push({ eventSessionId: id, eventName: session.eventName ?? null, pages })
         report.viewers += viewers
         report.skipped += skipped
         progress('viewers', ++listsDone, viewerTargets.length)
@@ -241,6 +263,17 @@ async function runPass(options: SyncPassOptions, signal: AbortSignal): Promise<S
   if (escaped) throw escaped.error
   stopRequested()
   return report
+}
+
+const SESSIONS_ENDPOINT = 'GET /v1/events/sessions'
+/** Repeated ids named one by one in a diagnostic; the rest are counted. */
+const REPEATS_NAMED = 5
+
+function repeatedSessionsMessage(ids: readonly string[]): string {
+  const named = ids.slice(0, REPEATS_NAMED).map((id) => JSON.stringify(id.slice(0, 64)))
+  const more = ids.length > REPEATS_NAMED ? ` and ${ids.length - REPEATS_NAMED} more` : ''
+  const what = ids.length === 1 ? 'session' : 'sessions'
+  return `${what} ${named.join(', ')}${more} listed more than once in one listing; each asked about once, as last listed`
 }
 
 function cachedLiveSessions(db: Db, connectionId: string): Set<string> {
