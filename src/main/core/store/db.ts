@@ -1,12 +1,17 @@
 // Opens the cache: WAL, NORMAL sync, a busy timeout, foreign keys, migrated to the newest schema.
 // A file that cannot be the cache (not SQLite, a newer schema, a read-only or full disk) is
 // refused with a StorageError naming it and what to do; one it refuses is left as it was.
+//
+// The file is only ever opened through SQLite. Other programs (the sqlite3 shell, backup tools)
+// share it while Eventwatch runs, and SQLite's POSIX locks belong to the process: closing any
+// descriptor of the file, even one opened to read its header, drops them all, and the next
+// reader to close then takes itself for the last one and deletes the -wal under our feet
+// (sqlite.org/howtocorrupt.html, 2.2).
 import Database from 'better-sqlite3'
-import { mkdirSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { notADatabase, rememberCacheFile, storageFault } from '../storage-faults'
-import { readCacheHeader } from './cache-header'
-import { latestSchema, migrate, SchemaTooNewError } from './migrate'
+import { latestSchema, migrate, SchemaTooNewError, schemaVersion } from './migrate'
 
 export type Db = Database.Database
 
@@ -20,9 +25,11 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   const readonly = options.readonly ?? false
   const onDisk = file !== ':memory:' && file !== ''
   let db: Db
+  let created = false
   try {
-    if (onDisk) refuseUnusable(file)
-    if (onDisk && !readonly) mkdirSync(dirname(file), { recursive: true })
+    // The cache holds what the service said and who may sign in: for this user's eyes only.
+    if (onDisk && !readonly) mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
+    created = onDisk && !readonly && !existsSync(file)
     db = new Database(file, {
       readonly,
       fileMustExist: readonly,
@@ -32,8 +39,12 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     throw onDisk ? (storageFault(error, file) ?? error) : error
   }
   try {
+    // Before the -wal and -shm exist: SQLite gives them the database file's mode.
+    if (created) chmodSync(file, 0o600)
     // First, so that every step below waits for another connection's write instead of failing.
     db.pragma('busy_timeout = 5000')
+    // Before anything that could write: a file refused stays as it was.
+    refuseUnusable(db, file)
     // Pages freed by retention can be handed back to the OS a few at a time (retention.ts).
     // The mode sticks only if set before the first table exists; older files change at their
     // next VACUUM (retention.ts sets the pragma before one).
@@ -75,13 +86,16 @@ function immediateTransactions(db: Db): void {
 }
 
 /**
- * Not SQLite, or a schema newer than this build's: refused from the header alone, before SQLite
- * touches the file. (A WAL file's header may lag its log; migrate() checks again once open.)
+ * Not SQLite, or a schema newer than this build's: refused by a read, before any statement that
+ * writes (SQLite reads the header when first asked and answers SQLITE_NOTADB for any other file).
  */
-function refuseUnusable(file: string): void {
-  const header = readCacheHeader(file)
-  if (header.kind === 'not-sqlite') throw notADatabase(file)
-  if (header.kind === 'sqlite' && header.userVersion > latestSchema()) {
-    throw new SchemaTooNewError(file, header.userVersion, latestSchema())
+function refuseUnusable(db: Db, file: string): void {
+  let version: number
+  try {
+    version = schemaVersion(db)
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'SQLITE_NOTADB') throw notADatabase(file)
+    throw error
   }
+  if (version > latestSchema()) throw new SchemaTooNewError(file, version, latestSchema())
 }

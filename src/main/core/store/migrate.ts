@@ -21,26 +21,37 @@ export function schemaVersion(db: Database): number {
 
 export function migrate(db: Database, migrations: readonly Migration[] = allMigrations): number {
   const latest = latestSchema(migrations)
-  const current = schemaVersion(db)
-  // Before any write: the file stays as it was (db.ts refuses most such files before opening them).
-  if (current > latest) throw new SchemaTooNewError(db.name, current, latest)
-  for (const migration of migrations) {
-    if (migration.version <= current) continue
-    // Each step commits alone, with its version: a crash leaves a whole, known schema.
-    // (The foreign_keys pragma has no effect inside a transaction: it is switched around it.)
-    const foreignKeys = db.pragma('foreign_keys', { simple: true }) as number
-    if (migration.withoutForeignKeys) db.pragma('foreign_keys = OFF')
-    try {
-      db.transaction(() => {
-        migration.up(db)
-        if (migration.withoutForeignKeys && (db.pragma('foreign_key_check') as unknown[]).length > 0) {
-          throw new Error(`migration ${migration.version} (${migration.name}) broke a foreign key; nothing was changed`)
-        }
-        db.pragma(`user_version = ${migration.version}`)
-      })()
-    } finally {
-      if (migration.withoutForeignKeys) db.pragma(`foreign_keys = ${foreignKeys ? 'ON' : 'OFF'}`)
-    }
+  // Several processes may open a new cache at once (two `sync --once`, the desktop and a cron
+  // job). Each step runs under the write lock (BEGIN IMMEDIATE) and re-reads the version inside
+  // it, so a second process waits for the first and then finds that step done.
+  for (;;) {
+    const seen = schemaVersion(db)
+    // Before any write: the file stays as it was (db.ts refuses most such files before this).
+    if (seen > latest) throw new SchemaTooNewError(db.name, seen, latest)
+    const next = migrations.find((migration) => migration.version > seen)
+    if (!next) return seen
+    applyStep(db, next, seen)
   }
-  return schemaVersion(db)
+}
+
+/**
+ * One step, committed alone with its version: a crash leaves a whole, known schema. Does nothing
+ * when another process moved the version on since `seen` (the caller looks again).
+ */
+function applyStep(db: Database, migration: Migration, seen: number): void {
+  // The foreign_keys pragma has no effect inside a transaction: it is switched around it.
+  const foreignKeys = db.pragma('foreign_keys', { simple: true }) as number
+  if (migration.withoutForeignKeys) db.pragma('foreign_keys = OFF')
+  try {
+    db.transaction(() => {
+      if (schemaVersion(db) !== seen) return
+      migration.up(db)
+      if (migration.withoutForeignKeys && (db.pragma('foreign_key_check') as unknown[]).length > 0) {
+        throw new Error(`migration ${migration.version} (${migration.name}) broke a foreign key; nothing was changed`)
+      }
+      db.pragma(`user_version = ${migration.version}`)
+    }).immediate()
+  } finally {
+    if (migration.withoutForeignKeys) db.pragma(`foreign_keys = ${foreignKeys ? 'ON' : 'OFF'}`)
+  }
 }
