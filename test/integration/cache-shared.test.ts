@@ -3,46 +3,20 @@
 // once. Real processes on a real file: nothing is lost, nobody keeps a user who was removed, and
 // the file passes integrity_check afterwards.
 import { spawn } from 'node:child_process'
-import { statSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { CancelledError } from '../../src/main/core/net/abort'
+import { backupCache } from '../../src/main/core/store/backup'
 import { openDatabase } from '../../src/main/core/store/db'
 import { latestSchema } from '../../src/main/core/store/migrate'
 import { homeEnv, ROOT } from '../support/cli'
 import { runCli, startCli } from '../support/cli-processes'
+import { addUserByCli, freePort, statusWith } from '../support/cli-team'
 import { descriptorsOn, pythonQuery, sqliteShell } from '../support/other-sqlite-clients'
 import { tempDirs } from '../support/temp-dirs'
 
 const newDir = tempDirs('eventwatch-cache-shared-')
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
-
-async function addUser(file: string, name: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const added = await runCli(['users', 'add', name, '--role', 'operator', '--db', file], env)
-  expect(added.code, added.stderr).toBe(0)
-  return /^(ewu_[\w-]{43})$/m.exec(added.stdout)?.[1] ?? ''
-}
-
-/** The HTTP status a request of the app API gets with this token. */
-async function statusWith(origin: string, token: string): Promise<number> {
-  const response = await fetch(`${origin}/api/request/listAlerts`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: '{}'
-  })
-  await response.body?.cancel()
-  return response.status
-}
 
 async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
   const started = Date.now()
@@ -57,7 +31,7 @@ describe('another SQLite client reading the cache while the team server runs', (
     const dir = newDir()
     const file = join(dir, 'team.db')
     const env = homeEnv(dir)
-    const bob = await addUser(file, 'bob', env)
+    const bob = await addUserByCli(file, 'bob', env)
     const port = await freePort()
     const serve = startCli(['serve', '--listen', `127.0.0.1:${port}`, '--db', file, '--interval', '1'], env)
     try {
@@ -73,7 +47,7 @@ describe('another SQLite client reading the cache while the team server runs', (
 
       expect((await runCli(['users', 'remove', 'bob', '--db', file], env)).stdout).toBe('Removed bob.\n')
       expect(await statusWith(origin!, bob)).toBe(401)
-      const carol = await addUser(file, 'carol', env)
+      const carol = await addUserByCli(file, 'carol', env)
       expect(await statusWith(origin!, carol)).toBe(200)
     } finally {
       const exit = await serve.stop()
@@ -128,5 +102,47 @@ describe('a new cache file', () => {
     } finally {
       db.close()
     }
+  })
+})
+
+describe('eventwatch backup', () => {
+  it('copies the cache while a writer goes on: one whole file of the snapshot, 0600, refused over an existing file', async () => {
+    const dir = newDir()
+    const file = join(dir, 'cache.db')
+    const env = homeEnv(dir)
+    const writer = openDatabase(file)
+    try {
+      writer.prepare('INSERT INTO settings (key, value_json) VALUES (?, ?)').run('before', '1')
+      const copy = join(dir, 'copy.db')
+      const done = await runCli(['backup', copy, '--db', file], env)
+      expect(done.code, done.stderr).toBe(0)
+      expect(done.stdout).toMatch(new RegExp(`^Backed up ${file} to ${copy} \\(\\d+(\\.\\d)? MB\\)\\.\\n$`))
+      writer.prepare('INSERT INTO settings (key, value_json) VALUES (?, ?)').run('after', '1')
+
+      expect(await sqliteShell(copy, "PRAGMA integrity_check; PRAGMA journal_mode; SELECT key FROM settings WHERE key IN ('before', 'after');")).toBe('ok\ndelete\nbefore\n')
+      expect(await sqliteShell(copy, 'PRAGMA user_version;')).toBe(`${latestSchema()}\n`)
+      expect(statSync(copy).mode & 0o777).toBe(0o600)
+      expect(existsSync(`${copy}.partial`)).toBe(false)
+
+      const again = await runCli(['backup', copy, '--db', file], env)
+      expect(again).toMatchObject({ code: 2, stdout: '' })
+      expect(again.stderr).toBe(`eventwatch: configuration error: ${copy} exists already: choose another file name, or add --force to replace it\n`)
+      expect((await runCli(['backup', copy, '--db', file, '--force'], env)).code).toBe(0)
+      expect(await sqliteShell(copy, "SELECT count(*) FROM settings WHERE key = 'after';")).toBe('1\n')
+      expect((await runCli(['backup', file, '--db', file, '--force'], env)).stderr).toMatch(/is the cache itself/)
+    } finally {
+      writer.close()
+    }
+  }, 60_000)
+
+  it('stopped midway leaves no file behind', async () => {
+    const dir = newDir()
+    const file = join(dir, 'cache.db')
+    openDatabase(file).close()
+    const stop = new AbortController()
+    const copying = backupCache(file, join(dir, 'copy.db'), { signal: stop.signal })
+    stop.abort()
+    await expect(copying).rejects.toBeInstanceOf(CancelledError)
+    expect(readdirSync(dir).filter((name) => name.startsWith('copy'))).toEqual([])
   })
 })

@@ -5,6 +5,7 @@ import { registerWebhooks } from './commands/webhooks'
 import { registerMaintenance } from './commands/maintenance'
 import { registerUsers } from './commands/users'
 import { registerAudit } from './commands/audit'
+import { registerBackup } from './commands/backup'
 import { registerTeam } from './commands/team'
 import { registerExport } from './commands/export'
 import { registerReport } from './commands/report'
@@ -25,6 +26,7 @@ export async function main(argv: string[]): Promise<void> {
   registerExport(program)
   registerReport(program)
   registerSites(program)
+  registerBackup(program)
   registerServe(program)
   registerConnections(program)
   registerWebhooks(program)
