@@ -46,6 +46,9 @@ function startTray(world: RealCore) {
   return { controller, tray }
 }
 
+/** A menu label as Electron shows it: "&&" is a literal "&" (a single one marks an access key). */
+const displayed = (label: string): string => label.replace(/&&/g, '&')
+
 /** What the tray shows now, read off the fake Tray. */
 function shown(tray: Tray) {
   const items = (tray.setContextMenu.mock.calls.at(-1)?.[0] as { items: MenuItem[] }).items
@@ -53,7 +56,7 @@ function shown(tray: Tray) {
     icon: basename((tray.setImage.mock.calls.at(-1)?.[0] ?? tray.image).path),
     tooltip: tray.setToolTip.mock.calls.at(-1)?.[0] as string,
     title: tray.setTitle.mock.calls.at(-1)?.[0] as string,
-    entries: items.map((i) => i.label ?? '').filter((l) => l.includes(' — ')),
+    entries: items.map((i) => displayed(i.label ?? '')).filter((l) => l.includes(' — ')),
     labels: items.map((i) => i.label ?? i.type)
   }
 }
