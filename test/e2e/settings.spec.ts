@@ -136,7 +136,7 @@ test('units say what is in use and why; theme and time zone apply at once', asyn
     return text.trim() === expected
   }
   await expect.poll(() => shownIn('America/New_York')).toBe(true)
-  await page.getByLabel('Time zone').selectOption('utc')
+  await page.getByLabel('Time zone', { exact: true }).selectOption('utc')
   await expect.poll(() => shownIn('UTC')).toBe(true)
   await expect(page.getByTestId('last-update')).toContainText('UTC')
 
@@ -193,7 +193,7 @@ test('a maintenance window added in Settings is in force at once, said in the he
   await expect(section.getByRole('button', { name: 'Add window' })).toBeDisabled()
   await section.getByLabel('Starts').fill(local(Date.now() - 3_600_000))
   await section.getByLabel('Ends').fill(local(Date.now() + 3_600_000))
-  await expect(section.getByLabel('Time zone')).toHaveValue('America/New_York')
+  await expect(section.getByLabel("Window's time zone")).toHaveValue('America/New_York')
   await expect(section.getByText('Starts and Ends are read in America/New_York')).toBeVisible()
   // For everything (no connection chosen): added only once confirmed, saying why.
   await expect(section.getByTestId('maintenance-broad')).toContainText('Not an ordinary window: it covers everything')
