@@ -2,14 +2,19 @@
 // SQLite file holding a connection, a maintenance window, a site and an audit entry whose names
 // carry bidi overrides, invisible characters, terminal escapes, tabs and line breaks. Nothing of
 // that reaches stdout or stderr: a name cannot reorder its line, forge a column or a line, or
-// drive the terminal; --json keeps the data exact, with those characters as \u escapes.
+// drive the terminal; --json and export's JSON keep the data exact, with those characters as \u
+// escapes; commander's own errors, which quote the user's arguments, are plain too.
 import { execFile } from 'node:child_process'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { acknowledgeAlert, insertAlert } from '../../src/main/core/store/alerts'
 import { recordAudit } from '../../src/main/core/store/audit'
 import { upsertConnection } from '../../src/main/core/store/connections'
 import { openDatabase } from '../../src/main/core/store/db'
+import { storeSessionSnapshot } from '../../src/main/core/store/sessions'
+import { storeViewerList } from '../../src/main/core/store/viewers'
+import { EventSessionSchema, ViewerSchema } from '../../src/main/core/api/schemas'
 import { plainText } from '../../src/shared/plain-text'
 import { CLI_BIN, cliEnv, homeEnv, ROOT } from '../support/cli'
 import { BIDI_CONTROLS, INVISIBLES, unsafeCharacters } from '../support/hostile-names'
@@ -41,6 +46,15 @@ beforeAll(() => {
     const connection = { baseUrl: 'https://api.example', authUrl: 'https://auth.example', platformId: 'p', tenantId: 't', clientId: 'x', isDemo: false }
     upsertConnection(cache, { id: 'c1', name: CONNECTION, ...connection })
     upsertConnection(cache, { id: 'c2', name: 'Plain', ...connection })
+    const at = Date.parse('2026-11-25T09:00:00Z')
+    const session = EventSessionSchema.parse({
+      eventSessionId: SESSION, platformId: 'p', tenantId: 't', contentId: HOSTILE, eventName: HOSTILE, startedAt: new Date(at).toISOString(),
+      updatedAt: new Date(at).toISOString(), hasEnded: false, viewersCount: 1, reliabilityScore: 97, cdnTraffic: 1, ecdnTraffic: 1
+    })
+    storeSessionSnapshot(cache, 'c1', session, at)
+    const alert = insertAlert(cache, 'c1', { rule: 'reliability-below', eventSessionId: SESSION, eventName: HOSTILE, state: 'firing', severity: 'critical', summary: HOSTILE, value: 80, streak: 0 }, at)
+    acknowledgeAlert(cache, alert, HOSTILE, at + 60_000, HOSTILE)
+    storeViewerList(cache, 'c1', SESSION, [ViewerSchema.parse({ viewerId: `v-${HOSTILE}`, os: HOSTILE, app: HOSTILE })], at, 1)
     recordAudit(cache, { actor: HOSTILE, action: 'acknowledge', subject: HOSTILE, detail: HOSTILE }, Date.parse('2026-11-25T10:00:00Z'))
     recordAudit(cache, { actor: 'alice', action: 'acknowledge', subject: 'alert 7', detail: 'on it' }, Date.parse('2026-11-25T10:01:00Z'))
   } finally {
@@ -95,5 +109,36 @@ describe('hostile names on the terminal', () => {
     expect(failed).toMatchObject({ code: 2, stdout: '' })
     expect(unsafeCharacters(failed.stderr, ['\n'])).toEqual([])
     expect(lines(failed.stderr)).toEqual([`eventwatch: no saved connection named "${plainText(CONNECTION)} (gone)".`])
+  }, 60_000)
+
+  it('export --format json: the very same data, its control and bidi characters as \\u escapes', async () => {
+    const sessions = await cli('export', 'sessions', '--format', 'json')
+    expect(unsafeCharacters(sessions.stdout, ['\n'])).toEqual([])
+    expect(JSON.parse(sessions.stdout)).toEqual([expect.objectContaining({ eventSessionId: SESSION, eventName: HOSTILE, contentId: HOSTILE })])
+
+    const alerts = await cli('export', 'alerts')
+    expect(unsafeCharacters(alerts.stdout, ['\n'])).toEqual([])
+    const [alert] = JSON.parse(alerts.stdout) as { transitions: unknown[] }[]
+    expect(alert).toMatchObject({ eventSessionId: SESSION, eventName: HOSTILE, summary: HOSTILE, connectionName: CONNECTION })
+    expect(alert!.transitions).toContainEqual(expect.objectContaining({ state: 'acknowledged', note: HOSTILE, by: HOSTILE }))
+
+    const viewers = await cli('export', 'viewers', '--session', SESSION)
+    expect(unsafeCharacters(viewers.stdout, ['\n'])).toEqual([])
+    expect(JSON.parse(viewers.stdout)).toEqual([expect.objectContaining({ viewerId: `v-${HOSTILE}`, os: HOSTILE, app: HOSTILE })])
+  }, 60_000)
+
+  it("commander's own errors quote the arguments as plain text, line breaks kept", async () => {
+    const fail = (...args: string[]) => run(process.execPath, [CLI_BIN, ...args], { cwd: ROOT, env }).catch((error: { code: number; stdout: string; stderr: string }) => error)
+    const unknownOption = await fail('sites', `--x\u001b[31mred\u202e\u0085`)
+    const unknownCommand = await fail(`sit\u001b]0;pwned\u0007es`)
+    const badChoice = await fail('export', 'sessions', '--format', `j\u001b[2J\u2066son`)
+    for (const failed of [unknownOption, unknownCommand, badChoice]) {
+      expect(failed).toMatchObject({ code: 1, stdout: '' })
+      expect(unsafeCharacters(failed.stderr, ['\n'])).toEqual([])
+      expect(failed.stderr).toMatch(/\nUsage: eventwatch /) // the help after the error, its lines kept
+    }
+    expect(unknownOption.stderr).toContain(`error: unknown option '${plainText('--x\u001b[31mred\u202e\u0085')}'\n`)
+    expect(unknownCommand.stderr).toContain(`error: unknown command '${plainText('sit\u001b]0;pwned\u0007es')}'\n`)
+    expect(badChoice.stderr).toContain(`argument '${plainText('j\u001b[2J\u2066son')}' is invalid.`)
   }, 60_000)
 })

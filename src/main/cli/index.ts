@@ -15,12 +15,16 @@ import { registerSimulate } from './commands/simulate'
 import { registerSync } from './commands/sync'
 import { takeSecretFromEnvironment } from '../core/connections/env-secret'
 import { describeFailure } from './errors'
+import { terminalLines } from './terminal-text'
 
 export async function main(argv: string[]): Promise<void> {
   const program = new Command('eventwatch')
     .description('Monitor live streamed event sessions from the reporting API (or the demo simulator).')
     .showHelpAfterError()
     .exitOverride()
+    // Commander's errors quote the arguments as typed ("unknown option '…'"): plain lines. Set
+    // before the commands are registered, which copy it.
+    .configureOutput({ writeErr: (text) => process.stderr.write(terminalLines(text)) })
   registerSimulate(program)
   registerSync(program)
   registerExport(program)

@@ -2,6 +2,8 @@
 // own field names (alerts: their history), as a JSON array or CSV. Output is written as it is read, in chunks, so a session
 // with 100,000 viewers never sits in memory as one string. CSV text cells that a spreadsheet would
 // run as formulas are neutralised (src/shared/csv.ts); --bom adds the byte-order mark Excel needs.
+// JSON keeps the service's text exact, its control and bidi characters written as \u escapes
+// (shared/plain-text.ts), so neither a terminal nor a viewer of the file acts on them.
 import { existsSync } from 'node:fs'
 import { once } from 'node:events'
 import { Option, type Command } from 'commander'
@@ -19,6 +21,7 @@ import {
   type ExportRecord,
   type SessionLocation
 } from '../../core/store/exports'
+import { jsonWithEscapedControls } from '../../../shared/plain-text'
 import { CliError } from '../errors'
 import { csvColumns, csvLines, UTF8_BOM } from '../csv'
 
@@ -59,11 +62,11 @@ class ChunkedOutput {
   }
 }
 
-/** Exactly what JSON.stringify(array, null, 2) prints, one element at a time. */
+/** Exactly what jsonWithEscapedControls(array, 2) prints, one element at a time. */
 async function writeJson(out: ChunkedOutput, records: Iterable<ExportRecord>): Promise<void> {
   let first = true
   for (const record of records) {
-    await out.write(`${first ? '[\n' : ',\n'}  ${JSON.stringify(record, null, 2).replace(/\n/g, '\n  ')}`)
+    await out.write(`${first ? '[\n' : ',\n'}  ${jsonWithEscapedControls(record, 2).replace(/\n/g, '\n  ')}`)
     first = false
   }
   await out.write(first ? '[]\n' : '\n]\n')
