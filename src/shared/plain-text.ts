@@ -50,3 +50,34 @@ const unicodeEscape = (unit: string): string => `\\u${unit.charCodeAt(0).toStrin
 export function jsonWithEscapedControls(value: unknown, indent?: number): string {
   return JSON.stringify(value, null, indent).replace(UNSAFE_IN_JSON, (c) => c.split('').map(unicodeEscape).join(''))
 }
+
+/** U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE: plain text's <bdi>. */
+const FSI = '\u2068'
+const PDI = '\u2069'
+const ISOLATED = /\u2068([^\u2068\u2069]*)\u2069/g
+
+/**
+ * A name for a line of words made elsewhere (the alert situation's headline): plain, between an
+ * isolate's two marks, so a right-to-left name (Hebrew, Arabic) keeps to itself instead of taking
+ * the words or numbers beside it into its direction. A screen shows each isolated name as an
+ * element of its own (isolatedParts); plainText removes the marks where a line cannot keep them.
+ */
+export function isolatedName(name: string): string {
+  return `${FSI}${plainText(name)}${PDI}`
+}
+
+/** A line holding isolatedName()s, in order: its words and its names, each plain, the names marked. */
+export function isolatedParts(line: string): { text: string; isolated: boolean }[] {
+  const parts: { text: string; isolated: boolean }[] = []
+  let from = 0
+  const words = (to: number): void => {
+    if (to > from) parts.push({ text: plainText(line.slice(from, to)), isolated: false })
+  }
+  for (const match of line.matchAll(ISOLATED)) {
+    words(match.index)
+    parts.push({ text: plainText(match[1]!), isolated: true })
+    from = match.index + match[0].length
+  }
+  words(line.length)
+  return parts
+}

@@ -9,6 +9,7 @@ import { PollerGroup } from '../../src/main/core/app/pollers'
 import { listAlerts } from '../../src/main/core/store/alerts'
 import { startSimulator, type RunningSimulator } from '../../src/main/core/simulator/server'
 import { AlertsChangedSchema, type AlertsChanged } from '../../src/shared/alerts'
+import { isolatedName } from '../../src/shared/plain-text'
 import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
 import { simulatorCache } from '../support/simulator-connection'
@@ -58,7 +59,7 @@ describe('alerts from a simulated incident', () => {
     expect(listAlerts(db, {}, T0 + 5 * 60_000)).toEqual([])
     // The only pushes so far: waiting for the first poll (no all-clear yet), then confirmed by it.
     expect(pushes.map((p) => [p.situation.tone, p.situation.headline])).toEqual([
-      ['held', 'No alerts · waiting for the first poll of Tenant'],
+      ['held', `No alerts · waiting for the first poll of ${isolatedName('Tenant')}`],
       ['ok', 'No alerts']
     ])
     pushes.length = 0

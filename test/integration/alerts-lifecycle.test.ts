@@ -24,6 +24,7 @@ import {
   testKeychain,
   value
 } from '../support/app-core'
+import { isolatedName } from '../../src/shared/plain-text'
 import { tempDirs } from '../support/temp-dirs'
 
 const cleanups = cleanupsAfterAll()
@@ -157,7 +158,7 @@ describe('the demo left behind', () => {
       demoAlerts.map((a) => [a.id, 'demo data left behind: a real connection is polled now']).sort()
     )
     // Nothing fires; the real tenant is not polled yet, so no all-clear either.
-    expect(push.situation).toMatchObject({ firing: 0, pending: 0, tone: 'held', tray: 'ok', headline: 'No alerts · waiting for the first poll of Real tenant' })
+    expect(push.situation).toMatchObject({ firing: 0, pending: 0, tone: 'held', tray: 'ok', headline: `No alerts · waiting for the first poll of ${isolatedName('Real tenant')}` })
     expect((await left).removed.every((k) => k.connectionId === 'demo')).toBe(true)
 
     // History keeps the demo's data apart: out of the list, there when asked for by name, unwatched.

@@ -13,6 +13,7 @@ import { listAlerts } from '../../src/main/core/store/alerts'
 import { WebhookService } from '../../src/main/core/webhooks/service'
 import { startWebhookDeliveries } from '../../src/main/core/webhooks/wiring'
 import type { AlertsChanged } from '../../src/shared/alerts'
+import { plainText } from '../../src/shared/plain-text'
 import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
 import { simulatorCache } from '../support/simulator-connection'
@@ -64,7 +65,7 @@ describe('maintenance windows', () => {
     const firing = listAlerts(db, {}, timers.now).filter((a) => a.state === 'firing')
     expect(firing.length).toBeGreaterThanOrEqual(1)
     expect(pushes.at(-1)?.situation.maintenance).toEqual(['Patch night'])
-    expect(pushes.at(-1)?.situation.headline).toMatch(/ · maintenance: Patch night$/)
+    expect(plainText(pushes.at(-1)?.situation.headline ?? '')).toMatch(/ · maintenance: Patch night$/)
     // Not announced: nothing fired in any push, each held back by the window, and nothing sent.
     expect(pushes.flatMap((p) => p.fired)).toEqual([])
     const silenced = pushes.flatMap((p) => p.silenced)
@@ -109,7 +110,7 @@ describe('maintenance windows through the app API', () => {
     const added = await value<{ timeZone: string; broad: string[]; inForce: boolean }>(core, 'addMaintenance', { window, confirmBroad: true })
     expect(added).toMatchObject({ timeZone: 'Europe/Berlin', broad: ['everything'], inForce: true })
     // The header leads with it: every alert is held back.
-    expect((await silenced).situation.headline).toBe('All alerts silenced by Patch night · no alerts')
+    expect(plainText((await silenced).situation.headline)).toBe('All alerts silenced by Patch night · no alerts')
     const { timeZone: _zone, ...zoneless } = window
     const defaulted = await value<{ timeZone: string }>(core, 'addMaintenance', { window: { ...zoneless, name: 'Zoneless' }, confirmBroad: true })
     expect(defaulted.timeZone).toBe(systemTimeZone() ?? 'UTC')

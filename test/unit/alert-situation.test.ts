@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { decideSituation, type SituationFacts } from '../../src/main/core/alerts/situation'
 import type { AlertSituation } from '../../src/shared/alerts'
+import { isolatedName } from '../../src/shared/plain-text'
 import { T0 } from '../support/fake-clock'
 
 type Open = SituationFacts['open'][number]
@@ -24,22 +25,22 @@ const cases: [string, Partial<SituationFacts>, Partial<AlertSituation> & Pick<Al
   [
     'nothing open but a connection never polled yet: no all-clear',
     { unconfirmed: [{ ...TENANT_A, why: 'connecting' }] },
-    { firing: 0, tone: 'held', tray: 'ok', headline: 'No alerts · waiting for the first poll of Tenant A' }
+    { firing: 0, tone: 'held', tray: 'ok', headline: `No alerts · waiting for the first poll of ${isolatedName('Tenant A')}` }
   ],
   [
     'nothing open but a connection offline (not blind yet): no all-clear',
     { unconfirmed: [{ ...TENANT_A, why: 'offline' }] },
-    { firing: 0, tone: 'held', tray: 'ok', headline: 'No alerts · Tenant A offline' }
+    { firing: 0, tone: 'held', tray: 'ok', headline: `No alerts · ${isolatedName('Tenant A')} offline` }
   ],
   [
     'a blind connection is said once, as blind, not also as offline',
     { blind: [TENANT_A], open: [open('firing', 'critical')], unconfirmed: [{ ...TENANT_A, why: 'offline' }] },
-    { firing: 1, tone: 'blind', tray: 'blind', headline: 'Cannot reach Tenant A · 1 alert firing' }
+    { firing: 1, tone: 'blind', tray: 'blind', headline: `Cannot reach ${isolatedName('Tenant A')} · 1 alert firing` }
   ],
   [
     'an alert firing while another connection is offline: both said, the alert sets the tone',
     { open: [open('firing', 'warning')], unconfirmed: [{ connectionId: 'b', connectionName: 'Tenant B', why: 'offline' }] },
-    { firing: 1, tone: 'warning', tray: 'warning', headline: '1 alert firing · Tenant B offline' }
+    { firing: 1, tone: 'warning', tray: 'warning', headline: `1 alert firing · ${isolatedName('Tenant B')} offline` }
   ],
   [
     'an acknowledged warning still fires: counted, marked, not ok',
@@ -97,12 +98,12 @@ const cases: [string, Partial<SituationFacts>, Partial<AlertSituation> & Pick<Al
   [
     'a connection that cannot be polled: blind, named',
     { open: [open('firing', 'critical')], blind: [TENANT_A] },
-    { firing: 1, worst: 'critical', blind: [TENANT_A], tone: 'blind', tray: 'blind', headline: 'Cannot reach Tenant A · 1 alert firing' }
+    { firing: 1, worst: 'critical', blind: [TENANT_A], tone: 'blind', tray: 'blind', headline: `Cannot reach ${isolatedName('Tenant A')} · 1 alert firing` }
   ],
   [
     'two blind connections are both named',
     { blind: [TENANT_A, { connectionId: 'b', connectionName: 'Tenant B' }] },
-    { tone: 'blind', tray: 'blind', headline: 'Cannot reach Tenant A, Tenant B' }
+    { tone: 'blind', tray: 'blind', headline: `Cannot reach ${isolatedName('Tenant A')}, ${isolatedName('Tenant B')}` }
   ],
   [
     'polling paused: the tray says paused, the tone still tells the alerts',
@@ -144,6 +145,25 @@ describe('decideSituation', () => {
       expect(situation.tone === 'ok', what).toBe(quiet)
       expect(situation.headline === 'No alerts', what).toBe(quiet)
     }
+  })
+
+  it('quotes each name plain and isolated, so a right-to-left or hostile name reorders nothing around it', () => {
+    const hebrew = { connectionId: 'h', connectionName: 'שלום' }
+    const hostile = { connectionId: 'x', connectionName: 'Con\u202etoso\u001b[2J' }
+    const situation = decideSituation(
+      facts({
+        blind: [hebrew],
+        unconfirmed: [{ ...hostile, why: 'offline' }],
+        maintenance: [{ name: 'ליל תיקונים\u2069', everything: true, longDays: 9 }],
+        open: [open('firing', 'critical', 2)]
+      })
+    )
+    expect(situation.headline).toBe(
+      `All alerts silenced by \u2068ליל תיקונים\u2069 (9 days) · cannot reach \u2068שלום\u2069 · 2 alerts firing · \u2068Contoso [2J\u2069 offline`
+    )
+    // The data stays as given: only the line for people is plain.
+    expect(situation.blind).toEqual([hebrew])
+    expect(situation.maintenance).toEqual(['ליל תיקונים\u2069'])
   })
 
   it('carries the revision, the time and the maintenance pause as instants', () => {

@@ -5,6 +5,7 @@ import { covers, inForce, silencingWindow, windowsNamed } from '../../src/main/c
 import { decideSituation } from '../../src/main/core/alerts/situation'
 import type { MaintenanceRecord } from '../../src/main/core/store/maintenance'
 import { broadReasons, broadWhy, MaintenanceInputSchema } from '../../src/shared/maintenance'
+import { plainText } from '../../src/shared/plain-text'
 
 const H = 3_600_000
 const D = 24 * H
@@ -136,7 +137,7 @@ describe('the header', () => {
   const facts = { revision: 1, now: T, open: [], cooling: [], blind: [], unconfirmed: [], pollingPaused: false, notificationsPausedUntil: null }
   const headline = (windows: MaintenanceRecord[]): [string, string[]] => {
     const s = decideSituation({ ...facts, maintenance: windowsNamed(windows) })
-    return [s.headline, s.maintenance]
+    return [plainText(s.headline), s.maintenance] // the names' isolates: alert-situation.test.ts
   }
 
   it('leads with a window over everything, marks a long one with its days, and names five at most', () => {

@@ -1,7 +1,7 @@
 // The one helper every text for people goes through on its way out (src/shared/plain-text.ts):
 // what each hostile character becomes, what is kept, and that JSON keeps the data exact.
 import { describe, expect, it } from 'vitest'
-import { jsonWithEscapedControls, plainText, shorten } from '../../src/shared/plain-text'
+import { isolatedName, isolatedParts, jsonWithEscapedControls, plainText, shorten } from '../../src/shared/plain-text'
 import { BIDI_CONTROLS, HOSTILE_NAMES, INVISIBLES, unsafeCharacters } from '../support/hostile-names'
 
 describe('plainText', () => {
@@ -55,5 +55,29 @@ describe('jsonWithEscapedControls', () => {
   it('is JSON.stringify for ordinary data', () => {
     const value = [{ name: 'Town hall 🚀 שלום', at: '2026-11-25T10:00:00Z' }]
     expect(jsonWithEscapedControls(value, 2)).toBe(JSON.stringify(value, null, 2))
+  })
+})
+
+describe('isolatedName and isolatedParts', () => {
+  it('isolates a name, made plain, so its own marks cannot end the isolate early', () => {
+    expect(isolatedName('Tel Aviv \u2069\u202e office')).toBe('\u2068Tel Aviv  office\u2069')
+    expect(plainText(`Cannot reach ${isolatedName('שלום')} · 2 alerts firing`)).toBe('Cannot reach שלום · 2 alerts firing')
+  })
+
+  it('splits a line into its words and its isolated names, in order, each plain', () => {
+    const line = `Cannot reach ${isolatedName('שלום')}, ${isolatedName('a\u001b[2Jb')} · 2 alerts firing`
+    expect(isolatedParts(line)).toEqual([
+      { text: 'Cannot reach ', isolated: false },
+      { text: 'שלום', isolated: true },
+      { text: ', ', isolated: false },
+      { text: 'a [2Jb', isolated: true },
+      { text: ' · 2 alerts firing', isolated: false }
+    ])
+    expect(isolatedParts(isolatedName('x'))).toEqual([{ text: 'x', isolated: true }])
+    expect(isolatedParts('No alerts')).toEqual([{ text: 'No alerts', isolated: false }])
+  })
+
+  it('leaves no mark or control in the words of a line made elsewhere', () => {
+    expect(isolatedParts('a\u2069b\u2068c\u202ed')).toEqual([{ text: 'abcd', isolated: false }])
   })
 })

@@ -14,6 +14,7 @@ import { sessionVerdict } from '../../../src/main/desktop/tray-menu'
 import type { AlertsPage, AlertSituation } from '../../../src/shared/alerts'
 import type { LiveBoard } from '../../../src/shared/domain'
 import type { AppCore } from '../../../src/main/core/app/types'
+import { plainText } from '../../../src/shared/plain-text'
 import { value } from '../../support/app-core'
 import { DETAIL_MS, realCore, type RealCore } from './real-core'
 
@@ -69,7 +70,7 @@ async function expectAgreement(core: AppCore, controller: TrayController, tray: 
   const situation = controller.situation!
   const now = shown(tray)
   expect(now.icon).toBe(`tray-${situation.tray}Template.png`)
-  expect(now.tooltip.startsWith(`Eventwatch — ${situation.headline}`)).toBe(true)
+  expect(now.tooltip.startsWith(`Eventwatch — ${plainText(situation.headline)}`)).toBe(true)
   expect(now.tooltip.includes('polling paused')).toBe(situation.pollingPaused)
   expect(now.labels.includes('Resume polling')).toBe(situation.pollingPaused)
   expect(now.title).toBe(situation.firing > 0 ? String(situation.firing) : '')

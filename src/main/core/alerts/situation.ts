@@ -1,8 +1,11 @@
 // The alert situation, decided once: from the open alerts counted by state and severity, the
 // conditions held back by a cooldown, the connections that cannot be polled and the pauses, one
 // verdict that every face shows (header, alerts view, wall, window title, tray, notifications).
-// Pure: test/unit/alert-situation.test.ts is its table.
+// Pure: test/unit/alert-situation.test.ts is its table. The headline quotes connection and window
+// names, anyone's text: each is made plain and isolated (shared/plain-text.ts), so a right-to-left
+// name cannot reorder the rest of the line, nor a control act on the screen showing it.
 import type { AlertSeverity, AlertSituation, SituationTone, TrayState } from '../../../shared/alerts'
+import { isolatedName } from '../../../shared/plain-text'
 import type { OpenState } from './engine'
 import type { WindowInForce } from './maintenance'
 
@@ -61,7 +64,7 @@ export function decideSituation(facts: SituationFacts): AlertSituation {
   const tray: TrayState = facts.pollingPaused ? 'paused' : facts.blind.length > 0 ? 'blind' : (worst ?? 'ok')
 
   const parts: string[] = []
-  if (facts.blind.length > 0) parts.push(`cannot reach ${facts.blind.map((b) => b.connectionName).join(', ')}`)
+  if (facts.blind.length > 0) parts.push(`cannot reach ${facts.blind.map((b) => isolatedName(b.connectionName)).join(', ')}`)
   if (firing > 0) parts.push(`${plural(firing, 'alert')} firing${acknowledged > 0 ? ` (${acknowledged} acknowledged)` : ''}`)
   if (pending > 0) parts.push(pending === 1 ? `1 pending ${worstPending}` : `${pending} pending (worst ${worstPending})`)
   if (snoozed > 0) parts.push(`${snoozed} snoozed`)
@@ -71,14 +74,14 @@ export function decideSituation(facts: SituationFacts): AlertSituation {
   const names = (why: 'connecting' | 'offline'): string =>
     unconfirmed
       .filter((u) => u.why === why)
-      .map((u) => u.connectionName)
+      .map((u) => isolatedName(u.connectionName))
       .join(', ')
   if (names('connecting')) parts.push(`waiting for the first poll of ${names('connecting')}`)
   if (names('offline')) parts.push(`${names('offline')} offline`)
   const inForce = facts.maintenance ?? []
   const named = inForce.slice(0, MAINTENANCE_NAMED)
   const more = inForce.length - named.length
-  const label = (w: WindowInForce): string => (w.longDays === null ? w.name : `${w.name} (${w.longDays} days)`)
+  const label = (w: WindowInForce): string => (w.longDays === null ? isolatedName(w.name) : `${isolatedName(w.name)} (${w.longDays} days)`)
   const all = named.filter((w) => w.everything).map(label)
   const some = named.filter((w) => !w.everything).map(label)
   // A window over everything leads: whatever else the line says, nothing of it is announced.
