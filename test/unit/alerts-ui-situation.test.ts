@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Alert } from '../../src/shared/alerts'
 import { navCount, patchAlerts, TONE_ICON, windowTitle } from '../../src/renderer/src/lib/alert-situation'
+import { isolatedName } from '../../src/shared/plain-text'
 import { alertOf as alert, situationOf as situation } from '../support/alert-fixtures'
 
 describe('the situation on the faces', () => {
@@ -10,6 +11,11 @@ describe('the situation on the faces', () => {
     expect(windowTitle(null)).toBe('Eventwatch')
     expect(windowTitle(situation())).toBe('✓ No alerts — Eventwatch')
     expect(windowTitle(situation({ tone: 'critical', firing: 2, headline: '2 alerts firing' }))).toBe('✖ 2 alerts firing — Eventwatch')
+  })
+
+  it('makes the title one plain line: no isolate mark, control or override from a name', () => {
+    const headline = `Cannot reach ${isolatedName('Con\u202etoso\u001b]0;x\u0007')} · 1 alert firing`
+    expect(windowTitle(situation({ tone: 'blind', headline }))).toBe('⊘ Cannot reach Contoso ]0;x  · 1 alert firing — Eventwatch')
   })
 
   it('has the tick for "ok" only: held, pending and worse each have their own icon', () => {

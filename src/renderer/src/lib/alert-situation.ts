@@ -3,6 +3,7 @@
 // an alert ended, and how a list of alerts follows the pushes. Nothing here judges: the tone, the
 // headline and the end reason are the core's (src/shared/alerts.ts).
 import type { Alert, AlertsChanged, AlertSituation, SituationTone } from '../../../shared/alerts'
+import { plainText } from '../../../shared/plain-text'
 
 /** One icon per tone; only 'ok' is the tick. */
 export const TONE_ICON: Record<SituationTone, string> = {
@@ -14,9 +15,10 @@ export const TONE_ICON: Record<SituationTone, string> = {
   blind: '⊘'
 }
 
-/** The window title: the situation's line, then the app ("✖ 2 alerts firing — Eventwatch"). */
+/** The window title: the situation's line, then the app ("✖ 2 alerts firing — Eventwatch"). A
+ *  title is one plain line: the headline's names lose their isolate marks (shared/plain-text.ts). */
 export function windowTitle(situation: AlertSituation | null): string {
-  return situation ? `${TONE_ICON[situation.tone]} ${situation.headline} — Eventwatch` : 'Eventwatch'
+  return situation ? `${TONE_ICON[situation.tone]} ${plainText(situation.headline)} — Eventwatch` : 'Eventwatch'
 }
 
 /** The count beside "Alerts" in the views' bar: alerts firing, else pending; null for none. */

@@ -107,10 +107,14 @@ export function alertSince(alert: Alert): string | null {
   return alert.firedAt ?? alert.transitions[0]?.at ?? null
 }
 
+/** What it is about: the event, else its session, else every session (a blind monitor). */
+export function alertSubject(alert: Pick<Alert, 'eventName' | 'eventSessionId'>): string {
+  return alert.eventName ?? (alert.eventSessionId ? `Session ${alert.eventSessionId}` : 'Every session')
+}
+
 /** Where it happened: the event (or the whole connection, for a blind monitor). */
 export function alertPlace(alert: Pick<Alert, 'eventName' | 'eventSessionId' | 'connectionName'>): string {
-  const what = alert.eventName ?? (alert.eventSessionId ? `Session ${alert.eventSessionId}` : 'Every session')
-  return `${what} · ${alert.connectionName}`
+  return `${alertSubject(alert)} · ${alert.connectionName}`
 }
 
 /** A duration as an operator reads it: "45 s", "12 min", "2 h 05 min". */
