@@ -23,6 +23,22 @@ const ALERTS_PAGE: AlertsPage = { alerts: [], situation: SITUATION }
 const STATUS: Status = {
   mode: 'demo',
   connectionName: 'Demo data',
+  connections: [
+    {
+      connectionId: 'demo',
+      connectionName: 'Demo data',
+      state: 'waiting',
+      tone: 'muted',
+      demo: true,
+      since: null,
+      reason: null,
+      lastError: null,
+      lastUpdateAt: null,
+      current: false
+    }
+  ],
+  summary: { state: 'waiting', tone: 'muted', lastUpdateAt: null, outdated: true },
+  problem: null,
   pollState: 'ok',
   lastUpdateAt: null,
   lastGoodAt: null,

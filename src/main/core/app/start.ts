@@ -109,7 +109,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     reconciling = reconciling.then(async () => {
       await pollers.stop()
       pollers.start(await chooseSources())
-      hub.emit('statusChanged', pollers.status())
+      pollers.publishStatus()
     })
     return reconciling
   }
