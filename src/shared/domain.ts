@@ -94,6 +94,8 @@ export type SessionsChanged = z.infer<typeof SessionsChangedSchema>
 export const DiagnosticSchema = z.object({
   id: z.number(),
   connectionId: z.string().nullable(),
+  /** The name of the connection it belongs to; null for the app's own (a webhook, the cache). */
+  connectionName: z.string().nullable(),
   at: z.string(),
   kind: z.enum(ERROR_KINDS),
   endpoint: z.string(),

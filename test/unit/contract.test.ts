@@ -439,6 +439,17 @@ describe('createDispatch', () => {
     expect(h.fetchRange).not.toHaveBeenCalled()
   })
 
+  it("takes Diagnostics' connection filter only as an id or null (the app's own)", async () => {
+    const h = fakeHandlers()
+    const dispatch = createDispatch(h)
+    for (const connectionId of ['', 42, 'x'.repeat(201), ['c1']]) {
+      expect(await dispatch('listDiagnostics', { connectionId }), JSON.stringify(connectionId)).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
+    }
+    expect(h.listDiagnostics).not.toHaveBeenCalled()
+    for (const connectionId of ['c1', null]) expect(await dispatch('listDiagnostics', { limit: 10, connectionId })).toMatchObject({ ok: true })
+    expect(h.listDiagnostics.mock.calls.map((call) => (call as unknown[])[0])).toEqual([{ limit: 10, connectionId: 'c1' }, { limit: 10, connectionId: null }])
+  })
+
   it('refuses settings out of range, and unknown ones, before a handler sees them', async () => {
     const h = fakeHandlers()
     const dispatch = createDispatch(h)

@@ -237,8 +237,8 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       if (thresholds) monitor.publishBoard()
       return saved
     },
-    listDiagnostics: ({ limit }) =>
-      listDiagnostics(db, limit).map((d) => ({ ...d, at: new Date(d.at).toISOString() })),
+    listDiagnostics: ({ limit, connectionId }) =>
+      listDiagnostics(db, limit, connectionId).map((d) => ({ ...d, at: new Date(d.at).toISOString() })),
     fetchRange: async ({ connectionId, from, to }) => {
       const source =
         pollers.sources.find((s) => s.target.id === connectionId) ??
