@@ -109,5 +109,24 @@ for (const liveSessions of [8, 20] as const) {
         await request(desk.host, 'saveSettings', { display: { theme: 'dark' } })
       }
     })
+
+    if (liveSessions === 20) {
+      // Last: it leaves most sessions in warning.
+      test('holds an alert storm in three lines of its strip and counts the rest, at 1366×768', async ({ page }) => {
+        test.setTimeout(120_000)
+        // A warning level above nearly every score: most sessions' alerts fire within a few polls.
+        await request(desk.host, 'saveSettings', { thresholds: { warning: 99.9, critical: 90 } })
+        await expect.poll(async () => (await deskNow(desk)).alerting, { timeout: 60_000, message: 'an alert storm' }).toBeGreaterThanOrEqual(12)
+        await openWall(page, desk, 1366, 768)
+        await expect(page.getByTestId('wall-firing-more')).toBeVisible()
+        await page.screenshot({ path: 'test-results/wall-20-1366x768-storm.png' })
+        const m = await measureWall(page)
+        const now = await deskNow(desk)
+        expectFits(m, 'an alert storm at 1366×768')
+        expect(m.stripShown + m.stripMore, 'alerts in the strip and its +N more').toBe(now.alerting)
+        const lines = await page.getByTestId('wall-firing').evaluate((strip) => new Set([...strip.children].map((li) => Math.round(li.getBoundingClientRect().top))).size)
+        expect(lines, "the strip's lines").toBe(3)
+      })
+    }
   })
 }
