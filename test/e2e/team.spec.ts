@@ -115,3 +115,56 @@ test('alice acknowledges; bob sees it as hers at once; val reads and cannot act'
   await expect(bob).toHaveURL(/\/signin$/)
   expect(problems.flat()).toEqual([])
 })
+
+test('a viewer is offered no action their role cannot take, and a forced one is refused in words (issue 24, item 7)', async ({ browser }) => {
+  test.setTimeout(120_000)
+  const val = await signedIn(browser, 'val')
+  const problems = watchProblems(val)
+  const views = val.getByRole('navigation', { name: 'Views' })
+
+  // Alerts: read, with no acknowledge, snooze, mute or pause.
+  const open = val.getByTestId('open-alerts').locator('[data-testid=alert]').first()
+  await expect(open).toBeVisible({ timeout: 90_000 })
+  const alertId = Number(await open.getAttribute('data-alert-id'))
+  for (const name of [/Acknowledge/, /Snooze/, /Mute/, /^15 min$/, /^1 h$/, /Resume notifications/]) {
+    await expect(val.getByRole('button', { name }), String(name)).toHaveCount(0)
+  }
+
+  // The drill-down of a live session: no "Refresh now" (the header's nor the session's).
+  await views.getByRole('button', { name: 'Live' }).click()
+  await val.getByTestId('live-row').first().click()
+  await expect(val.getByTestId('session-state')).toHaveText(/Live/, { timeout: 30_000 })
+  await expect(val.getByRole('button', { name: /Report/ })).toBeVisible()
+  await expect(val.getByRole('button', { name: /Refresh/ })).toHaveCount(0)
+  await val.screenshot({ path: 'test-results/team-viewer-drilldown.png' })
+  const key = await val.evaluate(() => {
+    const [connectionId, eventSessionId] = location.hash.replace(/^#session\//, '').split('/').map(decodeURIComponent)
+    return { connectionId: connectionId ?? '', eventSessionId: eventSessionId ?? '' }
+  })
+
+  // Settings: the note, and nothing to save, add, test or fetch.
+  await views.getByRole('button', { name: 'Settings' }).click()
+  await expect(val.getByTestId('team-settings-note')).toContainText('A viewer reads every screen and changes nothing')
+  await expect(val.locator('main form, main [role=form]')).toHaveCount(0)
+  await expect(val.getByRole('button', { name: /Save|Add|Test|Fetch|Name the site|Delete|Undo/ })).toHaveCount(0)
+  await val.screenshot({ path: 'test-results/team-viewer-settings.png' })
+
+  // Forced from the page anyway: refused, in words that name the action and never the request.
+  const ask = (name: string, args: unknown) =>
+    val.evaluate(
+      async ([name, args]) => (await (await fetch(`/api/request/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(args) })).json()) as { ok: boolean; error?: { code: string; message: string } },
+      [name, args] as const
+    )
+  const refused: [string, unknown, string][] = [
+    ['refreshSession', key, 'Refreshing a session needs the operator role; you are signed in as a viewer.'],
+    ['acknowledgeAlert', { id: alertId }, 'Acknowledging an alert needs the operator role; you are signed in as a viewer.'],
+    ['saveSettings', { thresholds: { warning: 80, critical: 70 } }, 'Saving the reliability level settings needs the operator role; you are signed in as a viewer.'],
+    ['fetchRange', { connectionId: key.connectionId, from: new Date(Date.now() - 86_400_000).toISOString(), to: new Date().toISOString() }, 'Fetching a date range from the service needs the operator role; you are signed in as a viewer.']
+  ]
+  for (const [name, args, words] of refused) {
+    const answer = await ask(name, args)
+    expect(answer, name).toEqual({ ok: false, error: { code: 'forbidden', message: words } })
+    expect(answer.error?.message, name).not.toContain(name)
+  }
+  expect(problems).toEqual([])
+})
