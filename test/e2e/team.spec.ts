@@ -4,56 +4,29 @@
 // their token on the sign-in page; alice acknowledges the demo incident on her page and bob's
 // open page shows it as hers at once, without a reload; val, a viewer, sees it all and no action.
 import { expect, test, type Browser, type Page } from '@playwright/test'
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
 import { watchProblems } from './support/problems'
+import { startTeamServe, type TeamServe } from './support/team-serve'
 
 test.use({ viewport: { width: 1400, height: 900 } })
 test.describe.configure({ mode: 'serial' })
 
-const root = resolve(import.meta.dirname, '../..')
-const cli = join(root, 'bin', 'eventwatch.js')
-let dir: string
-let server: ChildProcess
+let team: TeamServe
 let origin: string
-const tokens: Record<string, string> = {}
+let tokens: Record<string, string>
 
 test.beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'eventwatch-e2e-team-'))
-  const env = { ...process.env, HOME: dir, EVENTWATCH_DB: join(dir, 'team.db') }
-  for (const [name, role] of [['alice', 'operator'], ['bob', 'operator'], ['val', 'viewer']] as const) {
-    const out = execFileSync(process.execPath, [cli, 'users', 'add', name, '--role', role], { cwd: root, env, encoding: 'utf8' })
-    tokens[name] = /^(ewu_[\w-]+)$/m.exec(out)?.[1] ?? ''
-  }
-  server = spawn(process.execPath, [cli, 'serve', '--listen', '127.0.0.1:0', '--interval', '2', '--demo-incident', '3'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
-  let output = ''
-  origin = await new Promise<string>((resolveOrigin, reject) => {
-    const timer = setTimeout(() => reject(new Error(`team server did not start:\n${output}`)), 60_000)
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString()
-      const match = /serving on (http:\/\/127\.0\.0\.1:\d+)\//.exec(output)
-      if (match?.[1]) {
-        clearTimeout(timer)
-        resolveOrigin(match[1])
-      }
-    }
-    server.stdout?.on('data', onData)
-    server.stderr?.on('data', onData)
-  })
+  team = await startTeamServe(
+    [
+      ['alice', 'operator'],
+      ['bob', 'operator'],
+      ['val', 'viewer']
+    ],
+    ['--interval', '2', '--demo-incident', '3']
+  )
+  ;({ origin, tokens } = team)
 })
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server.once('exit', r))
-    server.kill('SIGTERM')
-    await exited
-  }
-  rmSync(dir, { recursive: true, force: true })
+  await team?.stop()
 })
 
 /** A browser of its own (its own cookies), signed in with `name`'s token, on the Alerts view. */
