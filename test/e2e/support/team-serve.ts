@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { UserRole } from '../../../src/shared/team'
+import { printedMatch, stopChild } from './child-output'
 
 export interface TeamServe {
   /** http://127.0.0.1:PORT: `${origin}/signin` is the sign-in page. */
@@ -26,33 +27,12 @@ export async function startTeamServe(users: [string, UserRole][], serveArgs: str
     tokens[name] = /^(ewu_[\w-]+)$/m.exec(out)?.[1] ?? ''
   }
   const server: ChildProcess = spawn(process.execPath, [cli, 'serve', '--listen', '127.0.0.1:0', ...serveArgs], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
-  let output = ''
-  const origin = await new Promise<string>((resolveOrigin, reject) => {
-    const timer = setTimeout(() => reject(new Error(`team server did not start:\n${output}`)), 60_000)
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString()
-      const match = /serving on (http:\/\/127\.0\.0\.1:\d+)\//.exec(output)
-      if (match?.[1]) {
-        clearTimeout(timer)
-        resolveOrigin(match[1])
-      }
-    }
-    server.stdout?.on('data', onData)
-    server.stderr?.on('data', onData)
-    server.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`team server exited (${code}):\n${output}`))
-    })
-  })
+  const origin = await printedMatch(server, /serving on (http:\/\/127\.0\.0\.1:\d+)\//, 'team server')
   return {
     origin,
     tokens,
     stop: async () => {
-      if (server.exitCode === null) {
-        const exited = new Promise((r) => server.once('exit', r))
-        server.kill('SIGTERM')
-        await exited
-      }
+      await stopChild(server)
       rmSync(dir, { recursive: true, force: true })
     }
   }
