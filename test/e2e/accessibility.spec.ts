@@ -92,7 +92,7 @@ test.describe('the team server sign-in page', () => {
     test(`has no axe violation of any impact, empty or refusing a token, ${theme} theme`, async ({ page }) => {
       await page.emulateMedia({ colorScheme: theme })
       await page.goto(`${team.origin}/signin`)
-      await expect(page.getByRole('main')).toBeVisible()
+      await expect(page.getByRole('heading', { name: 'Eventwatch team server' })).toBeVisible()
       await expectNoViolations(page, `sign-in page (${theme})`)
       await page.getByLabel('Access token').fill('ewu_not-a-token')
       await page.getByRole('button', { name: 'Sign in' }).click()
