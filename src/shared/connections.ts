@@ -5,14 +5,16 @@ import { ConnectionScaleSchema, ReliabilityScaleSettingSchema } from './reliabil
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]'])
 
-/** https:, or plain http: to this machine only (the simulator, local testing). */
-export function serviceUrlProblem(value: string): string | null {
+/** https:, or plain http: to this machine only (the simulator, local testing). With an example,
+ *  what is not an address at all says what one looks like. */
+export function serviceUrlProblem(value: string, example?: string): string | null {
   let url: URL
   try {
     url = new URL(value)
   } catch {
-    return 'not a valid URL'
+    return example ? `must be a full address such as ${example}` : 'not a valid URL'
   }
+  if (example && !url.hostname) return `must be a full address such as ${example}`
   if (url.username || url.password) return 'must not contain a user name or password'
   if (url.search || url.hash) return 'must not contain a query or fragment'
   if (url.protocol === 'https:') return null
@@ -32,8 +34,8 @@ export const checkedUrl = (problemOf: (value: string) => string | null) =>
       if (problem) ctx.addIssue({ code: 'custom', message: problem })
     })
 
-/** An address Eventwatch sends to: https:, or http: to this machine only. */
-export const serviceUrl = checkedUrl(serviceUrlProblem)
+/** An address Eventwatch sends to: https:, or http: to this machine only; `example` shows one. */
+const serviceUrl = (example: string) => checkedUrl((value) => serviceUrlProblem(value, example))
 
 /** A proxy: http(s)://[user[:password]@]host:port, nothing after. The password goes to the keychain. */
 export function proxyUrlProblem(value: string): string | null {
@@ -72,8 +74,8 @@ const identifier = (what: string) => z.string().trim().min(1, `${what} is requir
 export const ConnectionInputSchema = z
   .object({
     name: z.string().trim().min(1, 'a name is required').max(100),
-    baseUrl: serviceUrl,
-    authUrl: serviceUrl,
+    baseUrl: serviceUrl('https://api.example.com'),
+    authUrl: serviceUrl('https://auth.example.com'),
     platformId: identifier('platform-id'),
     tenantId: identifier('tenant-id'),
     clientId: identifier('client ID'),

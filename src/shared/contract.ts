@@ -98,6 +98,12 @@ export const requests = {
     result: ConnectionViewSchema
   },
   testConnection: { args: z.object({ id: Id }).strict(), result: ConnectionTestReportSchema },
+  /** Tests a connection as typed, before it is saved: the secret is used for this test only, never
+   *  stored nor logged. Editing (id given), an empty secret means the stored one. */
+  testConnectionDraft: {
+    args: z.object({ id: Id.optional(), settings: ConnectionInputSchema, secret: z.string().min(1).max(4096).optional() }).strict(),
+    result: ConnectionTestReportSchema
+  },
 
   /** Webhooks: alerts posted to a team channel or an on-call tool (a signing secret goes to the keychain). */
   listWebhooks: { args: NoArgs, result: z.array(WebhookViewSchema) },

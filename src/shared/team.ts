@@ -2,6 +2,7 @@
 // of the app API, the least role that may make it; every face asks the same question.
 import { z } from 'zod'
 import type { RequestName } from './contract'
+import { actionWords } from './request-words'
 
 /** A viewer reads; an operator also acts on alerts; the administrator (whoever runs the CLI or
  *  the desktop app on the machine itself) also changes connections, webhooks and global settings. */
@@ -80,6 +81,7 @@ const NEEDS: Record<RequestName, Need> = {
   deleteConnection: 'admin',
   setConnectionEnabled: 'admin',
   testConnection: 'admin',
+  testConnectionDraft: 'admin',
   // Webhook addresses are secrets of their own (a Slack or Teams URL lets anyone post).
   listWebhooks: 'admin',
   addWebhook: 'admin',
@@ -128,13 +130,22 @@ export function needOf(name: RequestName, args: unknown): Need {
 const RANK: Record<Role, number> = { viewer: 0, operator: 1, admin: 2 }
 const NEED_RANK: Record<Need, number> = { read: 0, operate: 1, admin: 2 }
 
-/** Whether `role` may make the request; the reason in words when not. */
+const WHO_MAY: Record<Exclude<Need, 'read'>, string> = {
+  operate: 'needs the operator role',
+  admin: "is for the server's administrator (on the server, with the eventwatch command)"
+}
+const A_ROLE: Record<Role, string> = { viewer: 'a viewer', operator: 'an operator', admin: 'the administrator' }
+
+/** Whether `role` may make the request; the reason in words when not, the action named as a
+ *  person knows it: "Refreshing a session needs the operator role; you are signed in as a viewer." */
 export function mayRequest(role: Role, name: RequestName, args: unknown): { allowed: true } | { allowed: false; message: string } {
   const need = needOf(name, args)
-  if (RANK[role] >= NEED_RANK[need]) return { allowed: true }
-  const who = need === 'admin' ? "the server's administrator (on the server, with the eventwatch command)" : 'an operator'
-  return { allowed: false, message: `${name} is for ${who}; you are signed in as a ${role}.` }
+  if (need === 'read' || RANK[role] >= NEED_RANK[need]) return { allowed: true }
+  return { allowed: false, message: `${actionWords(name, args)} ${WHO_MAY[need]}; you are signed in as ${A_ROLE[role]}.` }
 }
 
+/** Tests of what is typed but not saved change nothing, and their arguments carry a secret. */
+const PROBES: ReadonlySet<RequestName> = new Set(['testConnectionDraft'])
+
 /** Whether a request changes something (it goes to the audit log with its author). */
-export const isChange = (name: RequestName, args: unknown): boolean => needOf(name, args) !== 'read'
+export const isChange = (name: RequestName, args: unknown): boolean => needOf(name, args) !== 'read' && !PROBES.has(name)

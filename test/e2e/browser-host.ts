@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { printedMatch, stopChild } from './support/child-output'
 
 export interface BrowserHost {
   /** The printed address, http://127.0.0.1:PORT/?token=TOKEN; `${url}#hash` opens a view. */
@@ -24,36 +25,15 @@ export async function startBrowserHost(extraArgs: string[] = [], extraEnv: NodeJ
     [join(root, 'bin', 'eventwatch.js'), 'serve', '--port', '0', '--db', join(dir, 'cache.db'), ...extraArgs],
     { cwd: root, env: { ...process.env, HOME: dir, EVENTWATCH_DB: '', ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] }
   )
-  let output = ''
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`browser host did not start:\n${output}`)), 60_000)
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString()
-      // The printed address carries this launch's token; opening it sets the host's cookie.
-      const match = /serving on (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(output)
-      if (match?.[1]) {
-        clearTimeout(timer)
-        resolveUrl(match[1])
-      }
-    }
-    child.stdout?.on('data', onData)
-    child.stderr?.on('data', onData)
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`browser host exited (${code}):\n${output}`))
-    })
-  })
+  // The printed address carries this launch's token; opening it sets the host's cookie.
+  const url = await printedMatch(child, /serving on (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/, 'browser host')
   const printed = new URL(url)
   return {
     url,
     origin: printed.origin,
     token: printed.searchParams.get('token') ?? '',
     stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r))
-        child.kill('SIGTERM')
-        await exited
-      }
+      await stopChild(child)
       rmSync(dir, { recursive: true, force: true })
     }
   }

@@ -4,56 +4,29 @@
 // their token on the sign-in page; alice acknowledges the demo incident on her page and bob's
 // open page shows it as hers at once, without a reload; val, a viewer, sees it all and no action.
 import { expect, test, type Browser, type Page } from '@playwright/test'
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
 import { watchProblems } from './support/problems'
+import { startTeamServe, type TeamServe } from './support/team-serve'
 
 test.use({ viewport: { width: 1400, height: 900 } })
 test.describe.configure({ mode: 'serial' })
 
-const root = resolve(import.meta.dirname, '../..')
-const cli = join(root, 'bin', 'eventwatch.js')
-let dir: string
-let server: ChildProcess
+let team: TeamServe
 let origin: string
-const tokens: Record<string, string> = {}
+let tokens: Record<string, string>
 
 test.beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'eventwatch-e2e-team-'))
-  const env = { ...process.env, HOME: dir, EVENTWATCH_DB: join(dir, 'team.db') }
-  for (const [name, role] of [['alice', 'operator'], ['bob', 'operator'], ['val', 'viewer']] as const) {
-    const out = execFileSync(process.execPath, [cli, 'users', 'add', name, '--role', role], { cwd: root, env, encoding: 'utf8' })
-    tokens[name] = /^(ewu_[\w-]+)$/m.exec(out)?.[1] ?? ''
-  }
-  server = spawn(process.execPath, [cli, 'serve', '--listen', '127.0.0.1:0', '--interval', '2', '--demo-incident', '3'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
-  let output = ''
-  origin = await new Promise<string>((resolveOrigin, reject) => {
-    const timer = setTimeout(() => reject(new Error(`team server did not start:\n${output}`)), 60_000)
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString()
-      const match = /serving on (http:\/\/127\.0\.0\.1:\d+)\//.exec(output)
-      if (match?.[1]) {
-        clearTimeout(timer)
-        resolveOrigin(match[1])
-      }
-    }
-    server.stdout?.on('data', onData)
-    server.stderr?.on('data', onData)
-  })
+  team = await startTeamServe(
+    [
+      ['alice', 'operator'],
+      ['bob', 'operator'],
+      ['val', 'viewer']
+    ],
+    ['--interval', '2', '--demo-incident', '3']
+  )
+  ;({ origin, tokens } = team)
 })
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server.once('exit', r))
-    server.kill('SIGTERM')
-    await exited
-  }
-  rmSync(dir, { recursive: true, force: true })
+  await team?.stop()
 })
 
 /** A browser of its own (its own cookies), signed in with `name`'s token, on the Alerts view. */
@@ -114,4 +87,57 @@ test('alice acknowledges; bob sees it as hers at once; val reads and cannot act'
   await bob.getByRole('button', { name: 'Sign out' }).click()
   await expect(bob).toHaveURL(/\/signin$/)
   expect(problems.flat()).toEqual([])
+})
+
+test('a viewer is offered no action their role cannot take, and a forced one is refused in words (issue 24, item 7)', async ({ browser }) => {
+  test.setTimeout(120_000)
+  const val = await signedIn(browser, 'val')
+  const problems = watchProblems(val)
+  const views = val.getByRole('navigation', { name: 'Views' })
+
+  // Alerts: read, with no acknowledge, snooze, mute or pause.
+  const open = val.getByTestId('open-alerts').locator('[data-testid=alert]').first()
+  await expect(open).toBeVisible({ timeout: 90_000 })
+  const alertId = Number(await open.getAttribute('data-alert-id'))
+  for (const name of [/Acknowledge/, /Snooze/, /Mute/, /^15 min$/, /^1 h$/, /Resume notifications/]) {
+    await expect(val.getByRole('button', { name }), String(name)).toHaveCount(0)
+  }
+
+  // The drill-down of a live session: no "Refresh now" (the header's nor the session's).
+  await views.getByRole('button', { name: 'Live' }).click()
+  await val.getByTestId('live-row').first().click()
+  await expect(val.getByTestId('session-state')).toHaveText(/Live/, { timeout: 30_000 })
+  await expect(val.getByRole('button', { name: /Report/ })).toBeVisible()
+  await expect(val.getByRole('button', { name: /Refresh/ })).toHaveCount(0)
+  await val.screenshot({ path: 'test-results/team-viewer-drilldown.png' })
+  const key = await val.evaluate(() => {
+    const [connectionId, eventSessionId] = location.hash.replace(/^#session\//, '').split('/').map(decodeURIComponent)
+    return { connectionId: connectionId ?? '', eventSessionId: eventSessionId ?? '' }
+  })
+
+  // Settings: the note, and nothing to save, add, test or fetch.
+  await views.getByRole('button', { name: 'Settings' }).click()
+  await expect(val.getByTestId('team-settings-note')).toContainText('A viewer reads every screen and changes nothing')
+  await expect(val.locator('main form, main [role=form]')).toHaveCount(0)
+  await expect(val.getByRole('button', { name: /Save|Add|Test|Fetch|Name the site|Delete|Undo/ })).toHaveCount(0)
+  await val.screenshot({ path: 'test-results/team-viewer-settings.png' })
+
+  // Forced from the page anyway: refused, in words that name the action and never the request.
+  const ask = (name: string, args: unknown) =>
+    val.evaluate(
+      async ([name, args]) => (await (await fetch(`/api/request/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(args) })).json()) as { ok: boolean; error?: { code: string; message: string } },
+      [name, args] as const
+    )
+  const refused: [string, unknown, string][] = [
+    ['refreshSession', key, 'Refreshing a session needs the operator role; you are signed in as a viewer.'],
+    ['acknowledgeAlert', { id: alertId }, 'Acknowledging an alert needs the operator role; you are signed in as a viewer.'],
+    ['saveSettings', { thresholds: { warning: 80, critical: 70 } }, 'Saving the reliability level settings needs the operator role; you are signed in as a viewer.'],
+    ['fetchRange', { connectionId: key.connectionId, from: new Date(Date.now() - 86_400_000).toISOString(), to: new Date().toISOString() }, 'Fetching a date range from the service needs the operator role; you are signed in as a viewer.']
+  ]
+  for (const [name, args, words] of refused) {
+    const answer = await ask(name, args)
+    expect(answer, name).toEqual({ ok: false, error: { code: 'forbidden', message: words } })
+    expect(answer.error?.message, name).not.toContain(name)
+  }
+  expect(problems).toEqual([])
 })

@@ -9,7 +9,8 @@ import { startAppCore } from '../../src/main/core/app/start'
 import type { AppCore } from '../../src/main/core/app/types'
 import { osKeychain } from '../../src/main/core/secrets/keychain'
 import { startSimulator, type RunningSimulator } from '../../src/main/core/simulator/server'
-import type { ConnectionView } from '../../src/shared/connections'
+import type { ConnectionTestReport, ConnectionView } from '../../src/shared/connections'
+import type { AuditEntry } from '../../src/shared/team'
 import type { Status } from '../../src/shared/domain'
 
 let dir: string
@@ -86,3 +87,59 @@ describe('connections through the app API', () => {
     expect(await value<ConnectionView[]>('listConnections', {})).toEqual([])
   })
 })
+
+describe('testing a connection before it is saved (issue 24, item 9)', () => {
+  const draftOf = (name: string) => ({
+    name,
+    baseUrl: sim.baseUrl,
+    authUrl: sim.authUrl,
+    platformId: sim.credentials.platformId,
+    tenantId: sim.credentials.tenantId,
+    clientId: sim.credentials.clientId
+  })
+
+  it('tests a draft with its typed secret, says a wrong secret in words, and keeps nothing', async () => {
+    const right = await value<ConnectionTestReport>('testConnectionDraft', { settings: draftOf('Draft tenant'), secret: sim.credentials.clientSecret })
+    expect(right.ok).toBe(true)
+    expect(right.steps.map((s) => s.step)).toEqual(['secret', 'token', 'sessions'])
+    expect(JSON.stringify(right)).not.toContain(sim.credentials.clientSecret)
+
+    const wrong = await value<ConnectionTestReport>('testConnectionDraft', { settings: draftOf('Draft tenant'), secret: 'not-the-secret' })
+    expect(wrong.ok).toBe(false)
+    expect(wrong.steps.at(-1)).toMatchObject({ step: 'token', ok: false, message: expect.stringMatching(/^wrong client ID or client secret: the service refused them/) })
+    expect(JSON.stringify(wrong)).not.toContain('not-the-secret')
+
+    // Nothing kept: no connection, no secret under the draft's name, no audit entry with the secret.
+    expect(await value<ConnectionView[]>('listConnections', {})).toEqual([])
+    expect(await secrets.read('draft')).toBeNull()
+    const audit = await value<AuditEntry[]>('listAudit', {})
+    expect(audit.filter((e) => e.action === 'testConnectionDraft')).toEqual([])
+    expect(JSON.stringify(audit)).not.toContain(sim.credentials.clientSecret)
+  }, 30_000)
+
+  it('editing, an empty secret stands for the stored one and a typed one replaces it for the test only', async () => {
+    const saved = await value<ConnectionView>('saveConnection', { settings: draftOf('Saved tenant'), secret: sim.credentials.clientSecret })
+    try {
+      const stored = await value<ConnectionTestReport>('testConnectionDraft', { id: saved.id, settings: { ...draftOf('Saved tenant'), enabled: false } })
+      expect(stored.ok).toBe(true)
+      const typed = await value<ConnectionTestReport>('testConnectionDraft', { id: saved.id, settings: draftOf('Saved tenant'), secret: 'typed-but-wrong' })
+      expect(typed.ok).toBe(false)
+      expect(await secrets.read(saved.id)).toBe(sim.credentials.clientSecret)
+      expect((await value<ConnectionView[]>('listConnections', {}))[0]).toMatchObject({ name: 'Saved tenant', enabled: true })
+      // The audit log keeps changes (the save) and not a test of what was typed.
+      const actions = (await value<AuditEntry[]>('listAudit', {})).map((e) => e.action)
+      expect(actions).toContain('saveConnection')
+      expect(actions).not.toContain('testConnectionDraft')
+    } finally {
+      await value('deleteConnection', { id: saved.id })
+    }
+  }, 30_000)
+
+  it('a new draft without a secret is refused by the contract, in words naming the field', async () => {
+    const result = await core.dispatch('testConnectionDraft', { settings: { ...draftOf('No secret'), platformId: '' } })
+    expect(result).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
+    const noSecret = await value<ConnectionTestReport>('testConnectionDraft', { settings: draftOf('No secret') })
+    expect(noSecret).toEqual({ ok: false, steps: [{ step: 'secret', ok: false, message: 'no client secret: type the client secret to test' }] })
+  })
+})
+

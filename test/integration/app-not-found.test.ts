@@ -29,17 +29,17 @@ afterAll(async () => {
 
 describe('unknown ids through the app API', () => {
   it.each([
-    ['acknowledgeAlert', { id: 987654 }, 'there is no alert 987654'],
-    ['snoozeAlert', { id: 987654, until: '15m' }, 'there is no alert 987654'],
-    ['setConnectionEnabled', { id: 'no-such-connection', enabled: false }, 'no connection with id no-such-connection'],
-    ['testConnection', { id: 'no-such-connection' }, 'no connection with id no-such-connection'],
+    ['acknowledgeAlert', { id: 987654 }, 'Acknowledging an alert failed: there is no alert 987654'],
+    ['snoozeAlert', { id: 987654, until: '15m' }, 'Snoozing an alert failed: there is no alert 987654'],
+    ['setConnectionEnabled', { id: 'no-such-connection', enabled: false }, 'Enabling or disabling a connection failed: no connection with id no-such-connection'],
+    ['testConnection', { id: 'no-such-connection' }, 'Testing a connection failed: no connection with id no-such-connection'],
     [
       'setSessionAlertOverride',
       { connectionId: 'no-such-connection', eventSessionId: 's-1', muted: true },
-      'there is no connection no-such-connection'
+      'Muting a session or setting its own levels failed: there is no connection no-such-connection'
     ]
-  ])('%s answers not-found with the reason', async (name, args, reason) => {
+  ])('%s answers not-found with the reason, the action in words', async (name, args, message) => {
     const result = await core.dispatch(name, args)
-    expect(result).toEqual({ ok: false, error: { code: 'not-found', message: `${name} failed: ${reason}` } })
+    expect(result).toEqual({ ok: false, error: { code: 'not-found', message } })
   })
 })

@@ -165,7 +165,8 @@ describe('saving connections', () => {
       [{ baseUrl: 'http://api.example.com' }, 'baseUrl', /must use https/],
       [{ authUrl: 'ftp://auth.example.com' }, 'authUrl', /must use https/],
       [{ baseUrl: 'https://user:pw@api.example.com' }, 'baseUrl', /user name or password/],
-      [{ baseUrl: 'not a url' }, 'baseUrl', /not a valid URL/],
+      [{ baseUrl: 'not a url' }, 'baseUrl', /must be a full address such as https:\/\/api\.example\.com/],
+      [{ authUrl: 'https://' }, 'authUrl', /must be a full address such as https:\/\/auth\.example\.com/],
       [{ tenantId: '  ' }, 'tenantId', /tenant-id is required/]
     ]
     for (const [overrides, field, reason] of cases) {

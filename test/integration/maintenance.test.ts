@@ -99,7 +99,7 @@ describe('maintenance windows through the app API', () => {
     const refused = await core.dispatch('addMaintenance', { window })
     expect(refused).toMatchObject({ ok: false })
     expect(!refused.ok && refused.error.message).toBe(
-      'addMaintenance failed: not added without a confirmation (confirmBroad): it covers everything (no connection, content or session chosen), so no alert of any connection would be notified or sent to a webhook while it is in force'
+      'Adding a maintenance window failed: not added without a confirmation (confirmBroad): it covers everything (no connection, content or session chosen), so no alert of any connection would be notified or sent to a webhook while it is in force'
     )
     const bare = await core.dispatch('addMaintenance', { window: { ...window, startsAt: '2026-03-21T22:00' }, confirmBroad: true })
     expect(!bare.ok && bare.error.message).toMatch(/startsAt.*needs a date, a time and an offset/)

@@ -114,9 +114,12 @@ describe('team server', () => {
     expect(sessions.body.ok && sessions.body.value.sessions.length).toBeGreaterThan(0)
 
     const ack = await ask('acknowledgeAlert', { id: firing.id }, bearer(tokens.val))
-    expect(ack.body).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringMatching(/acknowledgeAlert is for an operator; you are signed in as a viewer/) } })
+    expect(ack.body).toMatchObject({ ok: false, error: { code: 'forbidden', message: 'Acknowledging an alert needs the operator role; you are signed in as a viewer.' } })
     const levels = await ask('saveSettings', { thresholds: { warning: 80, critical: 70 } }, bearer(tokens.val))
-    expect(levels.body).toMatchObject({ ok: false, error: { code: 'forbidden' } })
+    expect(levels.body).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden', message: 'Saving the reliability level settings needs the operator role; you are signed in as a viewer.' }
+    })
     // Nothing moved.
     const after = await ask<AlertsPage>('listAlerts', {}, bearer(tokens.val))
     expect(after.body.ok && after.body.value.alerts.find((a) => a.id === firing.id)?.state).toBe('firing')

@@ -40,6 +40,11 @@ export const VALID_ARGS: { [N in RequestName]: RequestArgs<N> } = {
   deleteConnection: { id: 'no-such-connection' },
   setConnectionEnabled: { id: 'no-such-connection', enabled: true },
   testConnection: { id: 'no-such-connection' },
+  // A closed loopback port: the token step fails at once and nothing is kept.
+  testConnectionDraft: {
+    settings: { name: 'Fuzz draft', baseUrl: 'http://127.0.0.1:9', authUrl: 'http://127.0.0.1:9', platformId: 'platform', tenantId: 'tenant', clientId: 'client' },
+    secret: 'fuzz-secret'
+  },
   listWebhooks: {},
   addWebhook: { settings: { name: 'Team channel', url: 'https://hooks.example.com/x', format: 'slack' } },
   deleteWebhook: { id: 'no-such-webhook' },

@@ -147,6 +147,7 @@ function fakeHandlers() {
     deleteConnection: vi.fn(async () => ({ deleted: true })),
     setConnectionEnabled: vi.fn(async () => CONNECTION),
     testConnection: vi.fn(async () => ({ ok: true, steps: [] })),
+    testConnectionDraft: vi.fn(async () => ({ ok: true, steps: [] })),
     listWebhooks: vi.fn(async () => []),
     addWebhook: vi.fn(async () => WEBHOOK),
     deleteWebhook: vi.fn(async () => ({ deleted: true })),
@@ -384,11 +385,11 @@ describe('createDispatch', () => {
     const dispatch = createDispatch(h)
     expect(await dispatch('getStatus', {})).toEqual({
       ok: false,
-      error: { code: 'not-found', message: 'getStatus failed: no connection with id x' }
+      error: { code: 'not-found', message: 'Reading the polling status failed: no connection with id x' }
     })
     expect(await dispatch('listLiveSessions', {})).toEqual({
       ok: false,
-      error: { code: 'not-found', message: 'listLiveSessions failed: there is no alert 7' }
+      error: { code: 'not-found', message: 'Reading the live sessions failed: there is no alert 7' }
     })
     // Other kinds stay internal.
     expect(await dispatch('refreshNow', {})).toMatchObject({ ok: false, error: { code: 'internal' } })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { draftOf, emptyDraft, inputOf } from '../../src/renderer/src/components/settings/connection-draft'
+import { fieldIssues } from '../../src/renderer/src/components/settings/field-issues'
 import { ConnectionInputSchema, type ConnectionView } from '../../src/shared/connections'
 
 const saved: ConnectionView = {
@@ -26,6 +27,20 @@ describe('connection form drafts', () => {
 
   it('starts a new connection invalid until it is filled in', () => {
     expect(ConnectionInputSchema.safeParse(inputOf(emptyDraft())).success).toBe(false)
+  })
+
+  it('says what an empty form lacks in plain words: required, and what a full address looks like (issue 24, item 9)', () => {
+    expect(fieldIssues(ConnectionInputSchema, inputOf(emptyDraft()))).toEqual({
+      name: 'is required',
+      baseUrl: 'must be a full address such as https://api.example.com',
+      authUrl: 'must be a full address such as https://auth.example.com',
+      platformId: 'is required',
+      tenantId: 'is required',
+      clientId: 'is required'
+    })
+    expect(fieldIssues(ConnectionInputSchema, inputOf({ ...emptyDraft(), authUrl: 'auth.example.com' })).authUrl).toBe(
+      'must be a full address such as https://auth.example.com'
+    )
   })
 
   it('starts a new connection on an automatic reliability scale, and keeps the setting (not the scale detected) of a saved one', () => {

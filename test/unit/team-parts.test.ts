@@ -23,6 +23,24 @@ describe('roles', () => {
     expect(mayRequest('operator', 'saveSettings', { thresholds: {}, cadences: {} }).allowed).toBe(false)
     expect(mayRequest('operator', 'acknowledgeAlert', {}).allowed).toBe(true)
   })
+
+  it('says a refusal in words: the action as a person knows it and the role it needs, never the request name (issue 24, item 7)', () => {
+    expect(mayRequest('viewer', 'refreshSession', {})).toEqual({
+      allowed: false,
+      message: 'Refreshing a session needs the operator role; you are signed in as a viewer.'
+    })
+    expect(mayRequest('operator', 'saveSettings', { display: {}, cadences: {} })).toEqual({
+      allowed: false,
+      message: "Saving the display and polling settings is for the server's administrator (on the server, with the eventwatch command); you are signed in as an operator."
+    })
+    for (const name of requestNames) {
+      for (const role of ['viewer', 'operator'] as const) {
+        const verdict = mayRequest(role, name, {})
+        if (!verdict.allowed) expect(verdict.message, name).not.toContain(name)
+        if (!verdict.allowed) expect(verdict.message, name).toMatch(/^[A-Z][a-z]+ [^;]+; you are signed in as an? (viewer|operator)\.$/)
+      }
+    }
+  })
 })
 
 describe('team hosts', () => {

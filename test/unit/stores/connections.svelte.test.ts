@@ -162,3 +162,26 @@ describe('ConnectionsStore.fetchRange', () => {
     expect(connections).toMatchObject({ fetching: false, fetchMessage: 'Could not fetch: The service asked us to wait.' })
   })
 })
+
+describe('ConnectionsStore.testDraft', () => {
+  const settings = { name: 'Draft', baseUrl: 'https://api.example.com', authUrl: 'https://auth.example.com', platformId: 'p', tenantId: 't', clientId: 'c' } as ConnectionInput
+
+  it('sends what is typed, the secret only when one was typed, and answers the report', async () => {
+    const client = new FakeClient().succeed('testConnectionDraft', passed)
+    const connections = new ConnectionsStore()
+    expect(await connections.testDraft(client, undefined, settings, 'typed')).toEqual(passed)
+    expect(await connections.testDraft(client, 'c1', settings, undefined)).toEqual(passed)
+    expect(client.argsOf('testConnectionDraft')).toEqual([{ settings, secret: 'typed' }, { id: 'c1', settings }])
+    // Nothing of it is kept in the store: no report under any id, no list change.
+    expect(connections.reports).toEqual({})
+  })
+
+  it('turns a refused request into a failed report that says why', async () => {
+    const connections = new ConnectionsStore()
+    const client = new FakeClient().refuse('testConnectionDraft', 'Testing a connection before it is saved is for the server’s administrator.')
+    expect(await connections.testDraft(client, undefined, settings, 'typed')).toEqual({
+      ok: false,
+      steps: [{ step: 'token', ok: false, message: 'Testing a connection before it is saved is for the server’s administrator.' }]
+    })
+  })
+})

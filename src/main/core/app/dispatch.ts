@@ -1,6 +1,7 @@
 // Turns a raw (name, args) pair from any face into a validated handler call and a Result.
 import { isRequestName, requests, type RequestContext, type RequestHandlers, type RequestName } from '../../../shared/contract'
 import { fail, ok, type Result } from '../../../shared/result'
+import { actionWords } from '../../../shared/request-words'
 import { isChange, mayRequest } from '../../../shared/team'
 import { findNonPlainData } from './plain-data'
 import { localContext } from '../team/local-actor'
@@ -41,7 +42,8 @@ export function createDispatch(handlers: Handlers, hooks: DispatchHooks = {}): D
       return ok(value)
     } catch (error) {
       const reason = error instanceof Error ? error.message : 'a non-Error value was thrown'
-      return fail(errorCode(error), clip(`${name} failed: ${reason}`, MAX_MESSAGE_LENGTH))
+      // The action in words: a person reads this, not the request's name in the code.
+      return fail(errorCode(error), clip(`${actionWords(name, parsed.data)} failed: ${reason}`, MAX_MESSAGE_LENGTH))
     }
   }
 }

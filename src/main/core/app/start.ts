@@ -200,6 +200,10 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       return view
     },
     testConnection: ({ id }) => testConnection(connections.target(id), () => connections.credentialsFor(id)),
+    testConnectionDraft: ({ id, settings, secret }) => {
+      const draft = connections.draft(settings, secret, id)
+      return testConnection(draft.target, draft.credentials)
+    },
     listWebhooks: () => webhooks.list(),
     addWebhook: ({ settings, secret }) => webhooks.add(settings, secret),
     deleteWebhook: async ({ id }) => ({ deleted: await webhooks.remove(id) }),

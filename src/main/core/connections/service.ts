@@ -186,25 +186,27 @@ export class ConnectionService {
   /** What the API client needs to reach this connection's tenant. */
   target(id: string): ConnectionTargetWithHeaders {
     const r = this.record(id)
+    return targetOf(r.id, r, () => this.secrets.read(proxyPasswordAccount(r.id)).catch(() => null))
+  }
+
+  /**
+   * A connection as typed, to be tested before it is saved: its target and credentials, and
+   * nothing stored. The secret lives in the closure for this one test. Editing (`id` given), an
+   * empty secret or proxy password stands for the stored one.
+   */
+  draft(input: unknown, secret: string | undefined, id: string | undefined): { target: ConnectionTargetWithHeaders; credentials: () => Promise<Credentials> } {
+    const { settings, proxyPassword } = splitProxyPassword(validate(input))
+    checkCaCertificate(settings.caCertificate)
+    const existing = id === undefined ? null : this.record(id)
+    const storedProxyPassword = (): Promise<string | null> =>
+      existing ? this.secrets.read(proxyPasswordAccount(existing.id)).catch(() => null) : Promise.resolve(null)
     return {
-      id: r.id,
-      name: r.name,
-      baseUrl: r.baseUrl,
-      authUrl: r.authUrl,
-      platformId: r.platformId,
-      tenantId: r.tenantId,
-      clientId: r.clientId,
-      ...(r.origin ? { origin: r.origin } : {}),
-      ...(r.referer ? { referer: r.referer } : {}),
-      ...(r.proxyUrl || r.caCertificate
-        ? {
-            network: {
-              ...(r.proxyUrl ? { proxyUrl: r.proxyUrl } : {}),
-              ...(r.caCertificate ? { caCertificate: r.caCertificate } : {}),
-              proxyPassword: () => this.secrets.read(proxyPasswordAccount(r.id)).catch(() => null)
-            }
-          }
-        : {})
+      target: targetOf(existing?.id ?? 'draft', settings, async () => proxyPassword ?? (await storedProxyPassword())),
+      credentials: async () => {
+        if (secret) return { clientId: settings.clientId, clientSecret: secret }
+        if (existing) return { ...(await this.credentialsFor(existing.id)), clientId: settings.clientId }
+        throw new ConnectionError('configuration', 'no client secret: type the client secret to test', 'clientSecret')
+      }
     }
   }
 
@@ -254,6 +256,21 @@ export class ConnectionService {
     } catch {
       // The row write failed; that error is the one worth reporting.
     }
+  }
+}
+
+/** A saved connection's fields, or a draft's (its optional ones absent rather than null). */
+type TargetFields = Pick<ConnectionRecord, 'name' | 'baseUrl' | 'authUrl' | 'platformId' | 'tenantId' | 'clientId'> &
+  Partial<Pick<ConnectionRecord, 'origin' | 'referer' | 'proxyUrl' | 'caCertificate'>>
+
+/** A connection's fields as the API client takes them; its proxy password read only when needed. */
+function targetOf(id: string, fields: TargetFields, proxyPassword: () => Promise<string | null>): ConnectionTargetWithHeaders {
+  const { name, baseUrl, authUrl, platformId, tenantId, clientId, origin, referer, proxyUrl, caCertificate } = fields
+  return {
+    ...{ id, name, baseUrl, authUrl, platformId, tenantId, clientId },
+    ...(origin ? { origin } : {}),
+    ...(referer ? { referer } : {}),
+    ...(proxyUrl || caCertificate ? { network: { ...(proxyUrl ? { proxyUrl } : {}), ...(caCertificate ? { caCertificate } : {}), proxyPassword } } : {})
   }
 }
 

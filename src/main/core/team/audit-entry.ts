@@ -1,5 +1,6 @@
 // What the audit log keeps of a change: who, which request, about what, and its arguments with
-// every secret taken out (a connection's client secret, a webhook's signing secret and its URL's query).
+// every secret taken out (a connection's client secret and proxy password, a webhook's signing
+// secret and its URL's query).
 import type { RequestContext, RequestName } from '../../../shared/contract'
 import { hideUrlQueries } from '../../../shared/webhooks'
 import type { AuditRecord } from '../store/audit'
@@ -15,8 +16,25 @@ function withoutSecrets(value: unknown): unknown {
   )
 }
 
-/** A webhook's URL without its query (a Teams Workflows sig is a secret); undefined for anything else. */
-const hiddenQuery = (key: string, value: unknown): string | undefined => (key === 'url' && typeof value === 'string' ? hideUrlQueries(value) : undefined)
+/** A webhook's URL without its query (a Teams Workflows sig is a secret), a proxy's without its
+ *  password (the connection form sends it there, for the keychain); undefined for anything else. */
+function hiddenQuery(key: string, value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined
+  if (key === 'url') return hideUrlQueries(value)
+  if (key === 'proxyUrl') return withoutPassword(value)
+  return undefined
+}
+
+function withoutPassword(address: string): string {
+  try {
+    const url = new URL(address)
+    if (!url.password) return address
+    url.password = 'hidden'
+    return url.href
+  } catch {
+    return '(unreadable address hidden)'
+  }
+}
 
 /** "alert 12", "session <connection>/<session>", "connection <id>", or null. */
 function subjectOf(name: RequestName, args: Record<string, unknown>): string | null {

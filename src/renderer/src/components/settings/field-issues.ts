@@ -20,6 +20,8 @@ const amount = (n: unknown, unit: string | undefined): string =>
 export function describeIssue(issue: z.core.$ZodIssue, words: FieldWords = {}, input?: unknown): string {
   switch (issue.code) {
     case 'too_small':
+      // A text that must have at least one character is simply required.
+      if (issue.origin === 'string' && Number(issue.minimum) === 1) return 'is required'
       return `must be at least ${amount(issue.minimum, words.unit)}`
     case 'too_big':
       return `must be at most ${amount(issue.maximum, words.unit)}`

@@ -3,6 +3,7 @@
 import type { AppClient } from '../../../../shared/client'
 import type { ConnectionInput, ConnectionTestReport, ConnectionView } from '../../../../shared/connections'
 import { localDayRange } from '../../../../shared/day-range'
+import type { Result } from '../../../../shared/result'
 
 export class ConnectionsStore {
   list = $state<ConnectionView[]>([])
@@ -21,11 +22,13 @@ export class ConnectionsStore {
 
   async test(client: AppClient, id: string): Promise<void> {
     this.reports = { ...this.reports, [id]: 'testing' }
-    const result = await client.request('testConnection', { id })
-    this.reports = {
-      ...this.reports,
-      [id]: result.ok ? result.value : { ok: false, steps: [{ step: 'token', ok: false, message: result.error.message }] }
-    }
+    this.reports = { ...this.reports, [id]: reportOf(await client.request('testConnection', { id })) }
+  }
+
+  /** Tests settings as typed, before they are saved (editing: an empty secret means the stored
+   *  one). The secret goes with this one request and is kept nowhere. */
+  async testDraft(client: AppClient, id: string | undefined, settings: ConnectionInput, secret: string | undefined): Promise<ConnectionTestReport> {
+    return reportOf(await client.request('testConnectionDraft', { ...(id ? { id } : {}), settings, ...(secret ? { secret } : {}) }))
   }
 
   async setEnabled(client: AppClient, id: string, enabled: boolean): Promise<void> {
@@ -69,5 +72,9 @@ export class ConnectionsStore {
       : `Could not fetch: ${result.error.message}`
   }
 }
+
+/** A test's report; a request that failed is a report that failed, saying why. */
+const reportOf = (result: Result<ConnectionTestReport>): ConnectionTestReport =>
+  result.ok ? result.value : { ok: false, steps: [{ step: 'token', ok: false, message: result.error.message }] }
 
 export const connections = new ConnectionsStore()

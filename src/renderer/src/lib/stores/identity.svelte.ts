@@ -1,7 +1,8 @@
 // Who this page is to the core: a team server's user (name and role) or the machine's own
-// administrator. Read once; a viewer's page offers no action it would be refused.
+// administrator. Read once; a page offers no action its role would be refused.
 import type { AppClient } from '../../../../shared/client'
-import type { Identity } from '../../../../shared/team'
+import type { RequestName } from '../../../../shared/contract'
+import { mayRequest, type Identity } from '../../../../shared/team'
 
 export class IdentityStore {
   current = $state<Identity | null>(null)
@@ -9,6 +10,12 @@ export class IdentityStore {
   /** A viewer reads only: the screens hide what they may not do. */
   get readOnly(): boolean {
     return this.current?.role === 'viewer'
+  }
+
+  /** Whether this page may make the request, by the table the core checks (shared/team.ts).
+   *  False until the identity is known: an action appears once it is certain to be allowed. */
+  may(name: RequestName, args: unknown = {}): boolean {
+    return this.current !== null && mayRequest(this.current.role, name, args).allowed
   }
 
   async load(client: AppClient): Promise<void> {
