@@ -189,6 +189,29 @@ describe('the tray agrees with the core', () => {
     await expectAgreement(world.core, controller, tray)
   })
 
+  // A poll that hangs (its requests answered only after a while): no poll starts or ends, yet the
+  // core's clock alone turns the connection stale and pushes it, and the tray says so.
+  it('when a poll hangs: stale from the clock alone, said by the tooltip', async () => {
+    const world = await realCore(2)
+    const { controller, tray } = startTray(world)
+    await controller.ready
+    await world.advance(1_000)
+    expect(shown(tray).tooltip).toBe('Eventwatch — No alerts')
+    const statuses: Status[] = []
+    world.core.onEvent((name, payload) => {
+      if (name === 'statusChanged') statuses.push(payload as Status)
+    })
+
+    world.sim.faults.slowResponses(10, 60_000) // the next poll's requests hang (in real time)
+    // The clock moves on while the poll hangs: no poll ends, only the core's own clock ticks.
+    await world.timers.advance(60_000, () => new Promise<void>((resolve) => setImmediate(resolve)))
+
+    const stale = statuses.find((s) => s.summary.state === 'stale')
+    expect(stale?.connections.map((c) => [c.connectionName, c.state])).toEqual([['Tenant', 'stale']])
+    expect(stale?.summary.outdated).toBe(true)
+    expect(shown(tray).tooltip).toBe('Eventwatch — No alerts\nTenant stale')
+  })
+
   it('while polling is paused', async () => {
     const { core, controller, tray, advance } = await setup()
     await value(core, 'setPaused', { paused: true })
