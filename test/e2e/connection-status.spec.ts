@@ -124,3 +124,19 @@ test("Diagnostics names each entry's connection and, filtered to Contoso, lists 
   await expectNoViolations(page)
   expect(problems).toEqual([])
 })
+
+test('the header, the wall and Diagnostics in the light theme: no axe violation', async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 768 })
+  await request(desk.host, 'saveSettings', { display: { theme: 'light' } })
+  try {
+    for (const view of ['', '#wall', '#diagnostics']) {
+      await page.goto(`${desk.host.url}${view}`)
+      await expect(page.locator('html')).toHaveAttribute('data-theme', 'light')
+      await expect(view === '#wall' ? page.getByTestId('wall-status') : page.getByTestId('poll-state')).toContainText(OFFLINE, { timeout: 30_000 })
+      if (view === '') await page.screenshot({ path: 'test-results/connection-status-header-light.png' })
+      expect(await axeViolations(page), view || 'Live').toEqual([])
+    }
+  } finally {
+    await request(desk.host, 'saveSettings', { display: { theme: 'dark' } })
+  }
+})
