@@ -213,9 +213,10 @@ export const requests = {
   /** One chunk of a session's export (the session, its snapshots or its viewers). */
   exportChunk: { args: ExportChunkArgsSchema, result: ExportChunkSchema },
 
-  /** Recent trouble with the service: skipped records, failed and retried requests. */
+  /** Recent trouble with the service: skipped records, failed and retried requests; one
+   *  connection's only when it is named (null: the app's own, of no connection). */
   listDiagnostics: {
-    args: z.object({ limit: z.number().int().min(1).max(5000).optional() }).strict(),
+    args: z.object({ limit: z.number().int().min(1).max(5000).optional(), connectionId: Id.nullable().optional() }).strict(),
     result: z.array(DiagnosticSchema)
   },
   /** Fetches one date range of sessions from the service into the cache, through the

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { SessionAlertSchema } from './alerts'
 import { ChartPointSchema } from './chart-point'
 import { ERROR_KINDS } from './error-kinds'
+import { ConnectionPollStatusSchema, PollSummarySchema } from './poll-status'
 import { EffectiveLevelsSchema, HealthSchema } from './reliability'
 import { SessionKeySchema } from './schema-parts'
 
@@ -53,15 +54,23 @@ export const StatusSchema = z.object({
   /** "demo" while the embedded simulator is the only source of data. */
   mode: z.enum(['demo', 'connected']),
   connectionName: z.string(),
+  /** Each connection's polling status, decided by the core: what the faces show, worst first. */
+  connections: z.array(ConnectionPollStatusSchema),
+  /** The app's polling status summed from the connections' (offline only when none polls). */
+  summary: PollSummarySchema,
+  /** A problem of the app's own, no connection's (alerts that could not be stored). */
+  problem: z.string().nullable(),
+  /** The pollers' states summed, worst first (for scripts and tests; screens show `connections`). */
   pollState: PollStateSchema,
-  /** Time of the last successful poll, if any. */
+  /** Time of the last successful poll of every connection (the oldest of them), if any. */
   lastUpdateAt: z.string().nullable(),
   /** The newest data the cache holds of the connections polled, from this run or an earlier one:
    *  what the screens show while no poll has succeeded yet. */
   lastGoodAt: z.string().nullable(),
-  /** Short reason of the last failed poll; cleared by the next success. */
+  /** Short reason of the last failed poll of any connection, or a problem of the app's own
+   *  (alerts that could not be stored); cleared by the next success. */
   lastError: z.string().nullable(),
-  /** Since when the service has been unreachable, while it is. */
+  /** Since when a service has been unreachable (the earliest), while one is. */
   offlineSince: z.string().nullable(),
   paused: z.boolean(),
   pollIntervalSeconds: z.number()
@@ -85,6 +94,8 @@ export type SessionsChanged = z.infer<typeof SessionsChangedSchema>
 export const DiagnosticSchema = z.object({
   id: z.number(),
   connectionId: z.string().nullable(),
+  /** The name of the connection it belongs to; null for the app's own (a webhook, the cache). */
+  connectionName: z.string().nullable(),
   at: z.string(),
   kind: z.enum(ERROR_KINDS),
   endpoint: z.string(),

@@ -433,6 +433,13 @@ describe('diagnostics per connection', () => {
     recordDiagnostic(db, { connectionId: null, at: T0, kind: 'network', endpoint: 'app', message: 'app-wide' })
     expect(listDiagnostics(db, 10, 'A').map((d) => d.message)).toEqual(['a'])
     expect(listDiagnostics(db, 10).map((d) => d.message)).toEqual(['app-wide', 'b', 'a'])
+    // Each with its connection's name (Diagnostics' Connection column); the app's own by null.
+    expect(listDiagnostics(db, 10).map((d) => [d.message, d.connectionId, d.connectionName])).toEqual([
+      ['app-wide', null, null],
+      ['b', 'B', 'Tenant B'],
+      ['a', 'A', 'Tenant A']
+    ])
+    expect(listDiagnostics(db, 10, null).map((d) => d.message)).toEqual(['app-wide'])
   })
 })
 

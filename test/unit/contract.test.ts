@@ -23,6 +23,22 @@ const ALERTS_PAGE: AlertsPage = { alerts: [], situation: SITUATION }
 const STATUS: Status = {
   mode: 'demo',
   connectionName: 'Demo data',
+  connections: [
+    {
+      connectionId: 'demo',
+      connectionName: 'Demo data',
+      state: 'waiting',
+      tone: 'muted',
+      demo: true,
+      since: null,
+      reason: null,
+      lastError: null,
+      lastUpdateAt: null,
+      current: false
+    }
+  ],
+  summary: { state: 'waiting', tone: 'muted', lastUpdateAt: null, outdated: true },
+  problem: null,
   pollState: 'ok',
   lastUpdateAt: null,
   lastGoodAt: null,
@@ -422,6 +438,17 @@ describe('createDispatch', () => {
     })
     expect(await dispatch('listDiagnostics', { limit: 0 })).toMatchObject({ ok: false })
     expect(h.fetchRange).not.toHaveBeenCalled()
+  })
+
+  it("takes Diagnostics' connection filter only as an id or null (the app's own)", async () => {
+    const h = fakeHandlers()
+    const dispatch = createDispatch(h)
+    for (const connectionId of ['', 42, 'x'.repeat(201), ['c1']]) {
+      expect(await dispatch('listDiagnostics', { connectionId }), JSON.stringify(connectionId)).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } })
+    }
+    expect(h.listDiagnostics).not.toHaveBeenCalled()
+    for (const connectionId of ['c1', null]) expect(await dispatch('listDiagnostics', { limit: 10, connectionId })).toMatchObject({ ok: true })
+    expect(h.listDiagnostics.mock.calls.map((call) => (call as unknown[])[0])).toEqual([{ limit: 10, connectionId: 'c1' }, { limit: 10, connectionId: null }])
   })
 
   it('refuses settings out of range, and unknown ones, before a handler sees them', async () => {

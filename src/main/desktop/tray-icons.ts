@@ -31,18 +31,21 @@ export const MAX_TOOLTIP_LENGTH = 127
 
 /**
  * "Eventwatch — 2 alerts firing (1 acknowledged) · 1 pending critical · polling paused": the
- * core's headline, then the pauses. No situation yet (the core has not answered): says so
- * rather than "all clear".
+ * core's headline, then the pauses; on a second line, when a connection is not simply connected,
+ * the polling status per connection ("Contoso offline since 06:10 (connection refused) · Fabrikam
+ * connected"). No situation yet (the core has not answered): says so rather than "all clear".
  * `notificationsPausedUntil`: set while notifications are paused, already formatted.
  */
 export function trayTooltip(
   situation: Pick<AlertSituation, 'headline' | 'pollingPaused'> | undefined,
-  notificationsPausedUntil?: string
+  notificationsPausedUntil?: string,
+  polling?: string
 ): string {
-  if (!situation) return 'Eventwatch — alerts not known yet'
+  const second = polling ? `\n${plainText(polling)}` : ''
+  if (!situation) return shorten(`Eventwatch — alerts not known yet${second}`, MAX_TOOLTIP_LENGTH)
   const parts = [situation.headline]
   if (situation.pollingPaused) parts.push('polling paused')
   if (notificationsPausedUntil) parts.push(`notifications paused until ${notificationsPausedUntil}`)
   // The headline names events and connections: anyone's text, made plain (shared/plain-text.ts).
-  return shorten(plainText(`Eventwatch — ${parts.join(' · ')}`), MAX_TOOLTIP_LENGTH)
+  return shorten(`${plainText(`Eventwatch — ${parts.join(' · ')}`)}${second}`, MAX_TOOLTIP_LENGTH)
 }

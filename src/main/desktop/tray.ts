@@ -1,14 +1,18 @@
 // The tray shows the core's one verdict and nothing of its own: the icon is the situation's
-// tray state, the tooltip its headline (with the pauses), the macOS title its firing count
-// (acknowledged alerts included, as in the header), and the menu lists the live rows with the
-// health and alert the core decided. The situation and the live board are read once at start
-// (so a tray started mid-incident is right at once), then followed from the pushes, which carry
-// them: alertsChanged the situation, sessionsChanged the changed rows and the removed keys. The
-// icon and tooltip follow at once; the menu is rebuilt at most once per throttle period.
+// tray state, the tooltip its headline (with the pauses) and, when a connection is not simply
+// connected, each connection's polling status in the header's words, the macOS title its firing
+// count (acknowledged alerts included, as in the header), and the menu lists the live rows with the
+// health and alert the core decided. The situation, the status and the live board are read once at
+// start (so a tray started mid-incident is right at once), then followed from the pushes, which
+// carry them: alertsChanged the situation, statusChanged the status, sessionsChanged the changed
+// rows and the removed keys. The icon and tooltip follow at once; the menu is rebuilt at most once
+// per throttle period.
 import { Menu, Tray } from 'electron'
 import { notificationsPaused, type AlertsChanged, type AlertSituation, type TrayState } from '../../shared/alerts'
+import { events } from '../../shared/contract'
 import type { AppTarget } from '../../shared/deep-link'
-import type { SessionsChanged } from '../../shared/domain'
+import type { SessionsChanged, Status } from '../../shared/domain'
+import { pollPhrases } from '../../shared/poll-words'
 import type { Timers } from '../../shared/timers'
 import type { AppCore } from '../core/app/types'
 import { ask } from './core-requests'
@@ -50,6 +54,8 @@ export function createTrayController(deps: TrayControllerDeps): TrayController {
   const throttleMs = deps.menuThrottleMs ?? 1000
 
   let situation: AlertSituation | undefined
+  /** The polling status, as the core last told it; undefined before its first word. */
+  let status: Status | undefined
   const rows = new LiveRows()
   let shownState: TrayState = 'ok'
   let scheduled: unknown
@@ -84,9 +90,19 @@ export function createTrayController(deps: TrayControllerDeps): TrayController {
       shownState = state
     }
     const until = pausedUntil()
-    tray.setToolTip(trayTooltip(situation, until === undefined ? undefined : formatTime(until)))
+    tray.setToolTip(trayTooltip(situation, until === undefined ? undefined : formatTime(until), pollingWords()))
     // The count beside the icon in the macOS menu bar: every alert still firing.
     if (deps.platform === 'darwin') tray.setTitle(situation && situation.firing > 0 ? String(situation.firing) : '')
+  }
+
+  /** Each connection's polling status, named (the tray has no badge), when one is not simply
+   *  connected; all paused is said by the first line already. */
+  const pollingWords = (): string | undefined => {
+    if (!status || status.summary.state === 'paused') return undefined
+    if (status.connections.every((c) => c.state === 'connected' || c.state === 'disabled')) return undefined
+    return pollPhrases(status.connections, (iso) => formatTime(Date.parse(iso)), true)
+      .map((p) => p.line)
+      .join(' · ')
   }
 
   const actions = {
@@ -125,17 +141,20 @@ export function createTrayController(deps: TrayControllerDeps): TrayController {
     pauseEnds = until === undefined ? undefined : deps.timers.setTimeout(rebuildMenu, until - deps.now())
   }
 
-  /** Asks for what is not known yet: at start the situation and the live board; later only one
-   *  whose answer never came. One read at a time. */
+  /** Asks for what is not known yet: at start the situation, the status and the live board; later
+   *  only one whose answer never came. One read at a time. */
   const readMissing = (): Promise<void> => {
     reading ??= (async () => {
       const needBoard = !rows.loaded
       if (needBoard) rows.reading()
-      const [page, board] = await Promise.all([
+      const [page, board, answered] = await Promise.all([
         situation ? undefined : ask(deps.core, 'listAlerts', { historyHours: 0, limit: 1 }),
-        needBoard ? ask(deps.core, 'listLiveSessions', {}) : undefined
+        needBoard ? ask(deps.core, 'listLiveSessions', {}) : undefined,
+        status ? undefined : ask(deps.core, 'getStatus', {})
       ])
       if (page) take(page.situation, true)
+      // A push that came meanwhile is newer than the answer.
+      status ??= answered
       if (needBoard) rows.load(board)
     })().finally(() => {
       reading = undefined
@@ -157,6 +176,12 @@ export function createTrayController(deps: TrayControllerDeps): TrayController {
       if (!take((payload as AlertsChanged).situation, false)) return
       applyIcon()
       scheduleRebuild()
+    } else if (name === 'statusChanged') {
+      // Checked like an answer: a team server's push crossed the network.
+      const parsed = events.statusChanged.safeParse(payload)
+      if (!parsed.success) return
+      status = parsed.data
+      applyIcon()
     } else if (name === 'sessionsChanged') {
       if (rows.patch(payload as SessionsChanged) || !rows.loaded) scheduleRebuild()
     }

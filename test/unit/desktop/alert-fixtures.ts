@@ -104,6 +104,22 @@ export function answeringCore(w: CoreWorld, now: () => number = () => Date.parse
   const status = () => ({
     mode: 'demo',
     connectionName: 'Demo',
+    connections: [
+      {
+        connectionId: 'demo',
+        connectionName: 'Demo',
+        state: w.facts.pollingPaused ? 'paused' : 'connected',
+        tone: w.facts.pollingPaused ? 'muted' : 'ok',
+        demo: true,
+        since: null,
+        reason: null,
+        lastError: null,
+        lastUpdateAt: AT,
+        current: true
+      }
+    ],
+    summary: { state: w.facts.pollingPaused ? 'paused' : 'connected', tone: w.facts.pollingPaused ? 'muted' : 'ok', lastUpdateAt: AT, outdated: false },
+    problem: null,
     pollState: w.facts.pollingPaused ? 'paused' : 'ok',
     lastUpdateAt: AT,
     lastGoodAt: AT,

@@ -14,37 +14,51 @@ import { startSimulator } from '../../../src/main/core/simulator/server'
 import { getAlertRules, setAlertRules } from '../../../src/main/core/store/settings'
 import { T0 } from '../../support/fake-clock'
 import { ManualTimers } from '../../support/manual-timers'
-import { simulatorCache } from '../../support/simulator-connection'
+import { saveSimulatorConnection, simulatorCache } from '../../support/simulator-connection'
+import type { RunningSimulator } from '../../../src/main/core/simulator/server'
+import type { DataSource } from '../../../src/main/core/app/demo-source'
 
 /** Details every 15 s (the app's default), as the alert rules count polls. */
 export const DETAIL_MS = 15_000
 
 /**
- * A core polling a quiet simulated tenant ("Tenant", connection c1) of `liveSessions` sessions.
- * Only the reliability-below rule is on, so each test's trouble raises exactly the alert it
- * builds. Closed when the test ends.
+ * A core polling a quiet simulated tenant ("Tenant", connection c1) of `liveSessions` sessions,
+ * and one more tenant of its own simulator for each of `others` (connections c2, c3, …). Only the
+ * reliability-below rule is on, so each test's trouble raises exactly the alert it builds. Closed
+ * when the test ends.
  */
-export async function realCore(liveSessions = 3) {
+export async function realCore(liveSessions = 3, others: readonly string[] = []) {
   const timers = new ManualTimers(T0)
-  const sim = await startSimulator({
-    clock: timers.clock,
-    liveSessions,
-    endedSessions: 0,
-    viewersPerSession: 50,
-    churnSessions: false,
-    randomIncidents: false
-  })
-  onTestFinished(() => sim.close())
+  const quiet = async (): Promise<RunningSimulator> => {
+    const started = await startSimulator({
+      clock: timers.clock,
+      liveSessions,
+      endedSessions: 0,
+      viewersPerSession: 50,
+      churnSessions: false,
+      randomIncidents: false
+    })
+    onTestFinished(() => started.close())
+    return started
+  }
+  const sim = await quiet()
   const { db, target } = simulatorCache(sim)
+  const otherSims = await Promise.all(others.map(() => quiet()))
   const rules = getAlertRules(db)
   setAlertRules(db, {
     ...rules,
     reliabilityFalling: { ...rules.reliabilityFalling, enabled: false },
     viewersDropping: { ...rules.viewersDropping, enabled: false }
   })
-  const client = new ReportingClient(target, async () => sim.credentials, {
-    clock: timers.clock,
-    retry: { sleep: async () => undefined, maxAttempts: 2 }
+  const sourceOf = (tenant: RunningSimulator, to: typeof target): DataSource => ({
+    target: to,
+    client: new ReportingClient(to, async () => tenant.credentials, {
+      clock: timers.clock,
+      retry: { sleep: async () => undefined, maxAttempts: 2 }
+    }),
+    lookbackDays: 1,
+    isDemo: false,
+    close: async () => undefined
   })
   const hub = new EventHub()
   const group = new PollerGroup(db, hub, { discoveryMs: 30_000, detailMs: DETAIL_MS, viewersMs: 60_000 }, { clock: timers.clock, timers })
@@ -71,7 +85,10 @@ export async function realCore(liveSessions = 3) {
     recordProblem: () => undefined,
     close: () => group.stop()
   }
-  group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
+  group.start([
+    sourceOf(sim, target),
+    ...otherSims.map((other, i) => sourceOf(other, saveSimulatorConnection(db, other, `c${i + 2}`, others[i])))
+  ])
   onTestFinished(() => group.stop())
   await group.idle()
 
@@ -91,7 +108,7 @@ export async function realCore(liveSessions = 3) {
     sim.faults.incident(eventSessionId, { drop: session.baselineReliability - level, minutes: 60 })
   }
 
-  return { core, timers, sim, db, group, advance, settle, live, holdReliability }
+  return { core, timers, sim, otherSims, db, group, advance, settle, live, holdReliability }
 }
 
 export type RealCore = Awaited<ReturnType<typeof realCore>>

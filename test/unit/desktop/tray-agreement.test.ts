@@ -12,7 +12,7 @@ import { resetFakeElectron, Tray } from '../../support/fake-electron'
 import { createTrayController, type TrayController } from '../../../src/main/desktop/tray'
 import { sessionVerdict } from '../../../src/main/desktop/tray-menu'
 import type { AlertsPage, AlertSituation } from '../../../src/shared/alerts'
-import type { LiveBoard } from '../../../src/shared/domain'
+import type { LiveBoard, Status } from '../../../src/shared/domain'
 import type { AppCore } from '../../../src/main/core/app/types'
 import { plainText } from '../../../src/shared/plain-text'
 import { value } from '../../support/app-core'
@@ -165,8 +165,51 @@ describe('the tray agrees with the core', () => {
     const situation = await expectAgreement(core, controller, tray)
     expect(situation).toMatchObject({ blind: [{ connectionId: 'c1', connectionName: 'Tenant' }], tone: 'blind', tray: 'blind' })
     expect(shown(tray).icon).toBe('tray-blindTemplate.png')
-    expect(shown(tray).tooltip).toMatch(/^Eventwatch — Cannot reach Tenant( · |$)/)
+    expect(shown(tray).tooltip).toMatch(/^Eventwatch — Cannot reach Tenant( · |\n|$)/)
+    // The polling status as well: since when, and why.
+    expect(shown(tray).tooltip).toContain('\nTenant offline since 09:00 (HTTP 500')
     expect(shown(tray).entries.sort()).toEqual([victim, ...others].map((s) => `${s.name} — cannot reach the service`).sort())
+  })
+
+  // Issue 24: one service of three stopped answering and the header said "Offline" for the app.
+  it('while one connection of three is offline: names it, since when and why, and the others connected', async () => {
+    const world = await realCore(2, ['Fabrikam', 'Northwind'])
+    const { controller, tray } = startTray(world)
+    await controller.ready
+    await world.advance(1_000)
+    expect(shown(tray).tooltip).toBe('Eventwatch — No alerts') // every one connected: nothing to add
+
+    await world.sim.close() // Tenant's service stops answering: connection refused
+    await world.advance(DETAIL_MS)
+
+    expect(shown(tray).tooltip).toBe(
+      'Eventwatch — No alerts · Tenant offline\nTenant offline since 09:00 (connection refused) · Fabrikam, Northwind connected'
+    )
+    expect((await value<Status>(world.core, 'getStatus')).summary.state).toBe('partial') // not 'offline'
+    await expectAgreement(world.core, controller, tray)
+  })
+
+  // A poll that hangs (its requests answered only after a while): no poll starts or ends, yet the
+  // core's clock alone turns the connection stale and pushes it, and the tray says so.
+  it('when a poll hangs: stale from the clock alone, said by the tooltip', async () => {
+    const world = await realCore(2)
+    const { controller, tray } = startTray(world)
+    await controller.ready
+    await world.advance(1_000)
+    expect(shown(tray).tooltip).toBe('Eventwatch — No alerts')
+    const statuses: Status[] = []
+    world.core.onEvent((name, payload) => {
+      if (name === 'statusChanged') statuses.push(payload as Status)
+    })
+
+    world.sim.faults.slowResponses(10, 60_000) // the next poll's requests hang (in real time)
+    // The clock moves on while the poll hangs: no poll ends, only the core's own clock ticks.
+    await world.timers.advance(60_000, () => new Promise<void>((resolve) => setImmediate(resolve)))
+
+    const stale = statuses.find((s) => s.summary.state === 'stale')
+    expect(stale?.connections.map((c) => [c.connectionName, c.state])).toEqual([['Tenant', 'stale']])
+    expect(stale?.summary.outdated).toBe(true)
+    expect(shown(tray).tooltip).toBe('Eventwatch — No alerts\nTenant stale')
   })
 
   it('while polling is paused', async () => {

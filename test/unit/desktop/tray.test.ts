@@ -95,7 +95,7 @@ describe('the tray icon and tooltip', () => {
     expect(iconOf(tray)).toBe('/res/tray/tray-warning.png')
     expect(tooltipOf(tray)).toBe('Eventwatch — 1 alert firing (1 acknowledged)')
     expect(asked('listAlerts')).toBe(1)
-    expect(asked('getStatus')).toBe(0) // the situation says whether polling is paused
+    expect(asked('getStatus')).toBe(1) // each connection's polling status, once: pushes follow
   })
 
   it('ignore a situation no newer than the one shown', async () => {

@@ -39,6 +39,12 @@ export class ApiError extends Error {
   }
 }
 
+/** An ApiError's message ("GET /v1/events/sessions: connection refused") without the request in
+ *  front ("connection refused"), for a line that names the connection instead; any other text as it is. */
+export function reasonOfMessage(message: string): string {
+  return message.replace(/^[A-Z]+ \/\S*: /, '')
+}
+
 /** The taxonomy kind of an HTTP status. */
 export function kindOfStatus(status: number): ErrorKind {
   if (status === 401) return 'authentication'

@@ -1,11 +1,13 @@
-// One poller per data source, and the app's status as the sum of theirs: an operator sees
-// the worst state and the oldest update, never a rosier picture than the truth.
+// One poller per data source, and the app's status from theirs: each connection's own verdict
+// (core/sync/connection-status.ts) and the app's summed from them, pushed whenever one changes.
 import type { Status } from '../../../shared/domain'
 import { nothingApplied } from '../alerts/apply'
 import type { UnconfirmedConnection } from '../alerts/situation'
 import type { Db } from '../store/db'
+import { listConnections } from '../store/connections'
 import { newestPollAt } from '../store/sessions'
 import type { ViewerListStore } from '../store/viewer-store'
+import { decideConnectionStatuses, decidePollSummary, type ConnectionFacts } from '../sync/connection-status'
 import { Poller, type Cadences, type PollerStatus, type Timers } from '../sync/poller'
 import type { DataSource } from './demo-source'
 import type { EventHub } from './event-hub'
@@ -25,6 +27,8 @@ export class PollerGroup {
   private running: { source: DataSource; poller: Poller }[] = []
   private stopBlindClock: (() => void) | undefined
   private pausedAll = false
+  /** The verdicts last pushed: time alone (a connection going stale) changes them too. */
+  private verdictsPushed = ''
   private readonly clock: () => number
   /** Judges every unit of work (alerts, situation, live rows) and pushes what changed. */
   readonly monitor: Monitor
@@ -60,7 +64,8 @@ export class PollerGroup {
         this.monitor.afterWork(source.target.id, poller.currentStatus.lastUpdateAt)
       } catch (error) {
         // An alert that cannot be stored must not stop polling; the status says why.
-        this.hub.emit('statusChanged', { ...this.status(), lastError: `alerts: ${error instanceof Error ? error.message : String(error)}` })
+        const problem = `alerts: ${error instanceof Error ? error.message : String(error)}`
+        this.hub.emit('statusChanged', { ...this.status(), lastError: problem, problem })
       }
     }
     this.running = sources.map((source) => {
@@ -72,7 +77,7 @@ export class PollerGroup {
         ...(this.options.timers ? { timers: this.options.timers } : {}),
         ...(this.options.viewerStore ? { viewerStore: this.options.viewerStore } : {}),
         onStatus: () => {
-          this.hub.emit('statusChanged', this.status())
+          this.publishStatus()
           this.monitor.statusChanged()
         },
         onWork: () => afterWork(source, poller),
@@ -98,6 +103,7 @@ export class PollerGroup {
     this.stopBlindClock?.()
     this.stopBlindClock = startBlindClock(this.options.timers ?? realTimers, () => {
       for (const { source, poller } of this.running) if (!poller.isPaused) afterWork(source, poller)
+      this.publishStatusIfChanged()
       try {
         this.monitor.repeatTick()
       } catch (error) {
@@ -164,7 +170,7 @@ export class PollerGroup {
       if (paused) poller.pause()
       else poller.resume()
     }
-    this.hub.emit('statusChanged', this.status())
+    this.publishStatus()
     this.monitor.publishAlerts(nothingApplied())
   }
 
@@ -196,23 +202,59 @@ export class PollerGroup {
     return times.length ? new Date(Math.max(...times)).toISOString() : null
   }
 
+  /** Pushes the status (every face shows it as it comes). */
+  publishStatus(status = this.status()): void {
+    this.verdictsPushed = verdictsOf(status)
+    this.hub.emit('statusChanged', status)
+  }
+
+  /** Between polls: pushed only when a verdict changed (a connection went stale). */
+  private publishStatusIfChanged(): void {
+    const status = this.status()
+    if (verdictsOf(status) !== this.verdictsPushed) this.publishStatus(status)
+  }
+
+  /** What the verdicts are decided from: each connection polled, and each saved one switched off. */
+  private connectionFacts(): ConnectionFacts[] {
+    const polled: ConnectionFacts[] = this.running.map(({ source, poller }) => ({
+      connectionId: source.target.id,
+      connectionName: source.target.name,
+      demo: source.isDemo,
+      disabled: false,
+      paused: poller.isPaused,
+      ...poller.currentStatus
+    }))
+    const disabled: ConnectionFacts[] = listConnections(this.db)
+      .filter((c) => !c.enabled && !polled.some((p) => p.connectionId === c.id))
+      .map((c) => ({ connectionId: c.id, connectionName: c.name, demo: false, disabled: true, paused: false, state: 'stopped', lastUpdateAt: null, lastError: null, offlineSince: null }))
+    return [...polled, ...disabled]
+  }
+
   status(): Status {
     const statuses = this.running.map((r) => r.poller.currentStatus)
     const demo = this.running.length > 0 && this.running.every((r) => r.source.isDemo)
     const offline = statuses.map((s) => s.offlineSince).filter((t): t is number => t !== null)
+    const pollIntervalSeconds = (this.cadences.detailMs ?? 15_000) / 1000
+    const connections = decideConnectionStatuses(this.connectionFacts(), { now: this.clock(), pollIntervalSeconds })
     return {
       mode: demo ? 'demo' : 'connected',
       connectionName: this.running.map((r) => r.source.target.name).join(', ') || 'No connection',
+      connections,
+      summary: decidePollSummary(connections),
+      problem: null,
       pollState: worstState(statuses),
       lastUpdateAt: oldestUpdate(statuses),
       lastGoodAt: this.lastGoodAt(),
       lastError: statuses.find((s) => s.lastError)?.lastError ?? null,
       offlineSince: offline.length ? new Date(Math.min(...offline)).toISOString() : null,
       paused: this.pollingPaused(),
-      pollIntervalSeconds: (this.cadences.detailMs ?? 15_000) / 1000
+      pollIntervalSeconds
     }
   }
 }
+
+const verdictsOf = (status: Status): string =>
+  JSON.stringify([status.summary, status.connections.map((c) => [c.connectionId, c.state, c.current])])
 
 const STATE_ORDER: PollerStatus['state'][] = ['offline', 'error', 'starting', 'polling', 'paused', 'stopped', 'ok']
 

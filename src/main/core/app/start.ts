@@ -109,7 +109,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     reconciling = reconciling.then(async () => {
       await pollers.stop()
       pollers.start(await chooseSources())
-      hub.emit('statusChanged', pollers.status())
+      pollers.publishStatus()
     })
     return reconciling
   }
@@ -241,8 +241,8 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       if (thresholds) monitor.publishBoard()
       return saved
     },
-    listDiagnostics: ({ limit }) =>
-      listDiagnostics(db, limit).map((d) => ({ ...d, at: new Date(d.at).toISOString() })),
+    listDiagnostics: ({ limit, connectionId }) =>
+      listDiagnostics(db, limit, connectionId).map((d) => ({ ...d, at: new Date(d.at).toISOString() })),
     fetchRange: async ({ connectionId, from, to }) => {
       const source =
         pollers.sources.find((s) => s.target.id === connectionId) ??

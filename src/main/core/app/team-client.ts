@@ -15,6 +15,7 @@ import { fail, ok, type Result } from '../../../shared/result'
 import { realTimers, type Timers } from '../../../shared/timers'
 import { pinnedAgent } from '../net/pinned-agent'
 import { readServerSentEvents } from '../net/sse-reader'
+import { decideConnectionStatuses, decidePollSummary } from '../sync/connection-status'
 import { EventHub } from './event-hub'
 import { shiftSituationRevision } from './team-revisions'
 import type { AppCore } from './types'
@@ -100,18 +101,40 @@ export function connectTeamServer(target: TeamServerTarget, options: TeamClientO
     return raw ? answer : shifted(answer)
   }
 
-  const offlineStatus = (): Status => ({
-    mode: 'connected',
-    connectionName: `Team server ${new URL(origin).host}`,
-    paused: false,
-    pollIntervalSeconds: 0,
-    lastUpdateAt: null,
-    lastGoodAt: null,
-    ...lastStatus,
-    pollState: 'offline',
-    offlineSince: new Date(offlineSince ?? clock()).toISOString(),
-    lastError: `Team server ${origin} unreachable: ${lastError ?? 'no answer'}`
-  })
+  /** Offline, this desk knows nothing of the server's connections: the team server is the one
+   *  connection it has, offline since the stream broke, with the last update it had. */
+  const offlineStatus = (): Status => {
+    const since = offlineSince ?? clock()
+    const lastUpdate = lastStatus?.summary.lastUpdateAt ?? null
+    const facts = {
+      connectionId: 'team-server',
+      connectionName: `Team server ${new URL(origin).host}`,
+      demo: false,
+      disabled: false,
+      paused: false,
+      state: 'offline',
+      lastUpdateAt: lastUpdate === null ? null : Date.parse(lastUpdate),
+      lastError: `Team server ${origin} unreachable: ${lastError ?? 'no answer'}`,
+      offlineSince: since,
+      reason: lastError ?? 'no answer'
+    } as const
+    const connections = decideConnectionStatuses([facts], { now: clock(), pollIntervalSeconds: lastStatus?.pollIntervalSeconds ?? 15 })
+    return {
+      mode: 'connected',
+      connectionName: facts.connectionName,
+      paused: false,
+      pollIntervalSeconds: 0,
+      lastUpdateAt: null,
+      lastGoodAt: null,
+      problem: null,
+      ...lastStatus,
+      connections,
+      summary: decidePollSummary(connections),
+      pollState: 'offline',
+      offlineSince: new Date(since).toISOString(),
+      lastError: facts.lastError
+    }
+  }
 
   const timeOfDay = (ms: number): string => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
 

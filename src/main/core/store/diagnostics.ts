@@ -29,9 +29,14 @@ export function recordDiagnostic(db: Db, entry: Omit<DiagnosticEntry, 'id'>): vo
   statement(db, 'DELETE FROM diagnostics WHERE id <= (SELECT MAX(id) FROM diagnostics) - ?').run(KEEP)
 }
 
-/** Newest first; only `connectionId`'s rows when given (rows of no connection are app-wide). */
-export function listDiagnostics(db: Db, limit = 200, connectionId?: string): DiagnosticEntry[] {
-  const columns = 'SELECT id, connection_id AS connectionId, at, kind, endpoint, message FROM diagnostics'
-  if (connectionId === undefined) return statement(db, `${columns} ORDER BY id DESC LIMIT ?`).all(limit) as DiagnosticEntry[]
-  return statement(db, `${columns} WHERE connection_id = ? ORDER BY id DESC LIMIT ?`).all(connectionId, limit) as DiagnosticEntry[]
+/** An entry as listed: with the name of its connection (null for the app's own). */
+export type ListedDiagnostic = DiagnosticEntry & { connectionName: string | null }
+
+/** Newest first; only `connectionId`'s rows when given, only the app-wide ones (of no connection) for null. */
+export function listDiagnostics(db: Db, limit = 200, connectionId?: string | null): ListedDiagnostic[] {
+  const columns = `SELECT d.id, d.connection_id AS connectionId, c.name AS connectionName, d.at, d.kind, d.endpoint, d.message
+    FROM diagnostics d LEFT JOIN connections c ON c.id = d.connection_id`
+  if (connectionId === undefined) return statement(db, `${columns} ORDER BY d.id DESC LIMIT ?`).all(limit) as ListedDiagnostic[]
+  if (connectionId === null) return statement(db, `${columns} WHERE d.connection_id IS NULL ORDER BY d.id DESC LIMIT ?`).all(limit) as ListedDiagnostic[]
+  return statement(db, `${columns} WHERE d.connection_id = ? ORDER BY d.id DESC LIMIT ?`).all(connectionId, limit) as ListedDiagnostic[]
 }

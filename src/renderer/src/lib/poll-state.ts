@@ -1,27 +1,40 @@
-// The connection state in one word and a tone, for the header and the wall's status line alike:
-// offline, stale or not yet polled must never look like "live".
+// The core's polling status as the header and the wall's status line show it: the phrases of
+// shared/poll-words.ts with times in the display's zone, each connection's own freshness for the
+// tooltip, and what stands in for "Last update" before there is one. Nothing is decided here:
+// each connection's state and the app's summary come with the status (core/sync/connection-status.ts).
 import type { Status } from '../../../shared/domain'
-import { isStale } from '../../../shared/format'
+import { formatAge } from '../../../shared/format'
+import { plainText } from '../../../shared/plain-text'
+import { connectionWords, pollPhrases, type PollPhrase } from '../../../shared/poll-words'
 import { display } from './stores/display.svelte'
 
-export interface PollState {
-  label: string
-  tone: 'ok' | 'bad' | 'muted'
-  /** Data on screen is not current: offline, failing, stopped or stale. */
-  outdated: boolean
+const timeOfDay = (iso: string): string => display.formatTime(iso).slice(0, 5)
+
+/** Worst first: "Contoso offline since 06:10 (connection refused)", "Fabrikam, Northwind connected". */
+export function statusPhrases(status: Status | null): PollPhrase[] {
+  if (!status) return [{ tone: 'muted', line: 'Connecting…' }]
+  return pollPhrases(status.connections, timeOfDay)
 }
 
-export function pollState(status: Status | null, now: number): PollState {
-  if (!status) return { label: 'Connecting…', tone: 'muted', outdated: false }
-  const stale = isStale(status.lastUpdateAt, now, status.pollIntervalSeconds)
-  if (status.paused) return { label: 'Paused', tone: 'muted', outdated: stale }
-  if (status.offlineSince) return { label: `Offline since ${display.formatTime(status.offlineSince).slice(0, 5)}`, tone: 'bad', outdated: true }
-  if (status.pollState === 'error') return { label: status.lastUpdateAt ? 'Cannot reach the service' : 'Not connected', tone: 'bad', outdated: true }
-  if (status.pollState === 'stopped') return { label: 'Stopped', tone: 'bad', outdated: true }
-  if (stale) return { label: 'Stale', tone: 'bad', outdated: true }
-  // Nothing polled yet: the screen shows the cache, not the service's present.
-  if (!status.lastUpdateAt) return { label: 'Connecting…', tone: 'muted', outdated: true }
-  return { label: status.mode === 'demo' ? 'Live (demo)' : 'Connected', tone: 'ok', outdated: false }
+/** Each connection on a line of its own, with its own last update and failure in full. */
+export function connectionLines(status: Status | null, now: number): string {
+  if (!status) return ''
+  return status.connections
+    .map((c) => {
+      const updated = c.lastUpdateAt ? `last update ${display.formatTime(c.lastUpdateAt)} (${formatAge(c.lastUpdateAt, now)})` : 'no update yet'
+      const failure = c.lastError ? ` — ${plainText(c.lastError)}` : ''
+      return `${plainText(c.connectionName)}: ${connectionWords(c, timeOfDay)}; ${updated}${failure}`
+    })
+    .join('\n')
+}
+
+/** The failure to show beside the words: one connection's in full, or the app's own problem. */
+export function shownError(status: Status | null): string | null {
+  if (!status) return null
+  if (status.problem) return status.problem
+  const polled = status.connections.filter((c) => c.state !== 'disabled')
+  // With several, each failure is in its connection's phrase (and in full in the tooltip).
+  return polled.length === 1 ? polled[0]!.lastError : null
 }
 
 /**
@@ -33,7 +46,8 @@ export function noUpdateWords(status: Status | null): string {
   if (!status) return 'Waiting for the first update…'
   // The last good data, from an earlier run or before a restart of polling, is never dropped.
   const cached = status.lastGoodAt ? `showing cached data of ${display.formatMoment(status.lastGoodAt)}` : 'showing cached data'
-  if (status.paused) return `No update yet: polling is paused; ${cached}`
-  if (status.offlineSince || status.pollState === 'error' || status.pollState === 'stopped') return `No successful poll yet: ${cached}`
+  const state = status.summary.state
+  if (state === 'paused') return `No update yet: polling is paused; ${cached}`
+  if (state === 'offline' || state === 'partial') return `No successful poll yet: ${cached}`
   return status.lastGoodAt ? `Waiting for the first update… (${cached})` : 'Waiting for the first update…'
 }
