@@ -88,6 +88,7 @@ function event(over: Partial<Alert> = {}, kind: AlertEvent['event'] = 'fired'): 
       resolvedAt: null,
       snoozedUntil: null,
       endReason: null,
+      endKind: null,
       transitions: [],
       ...over
     }
@@ -137,7 +138,7 @@ describe('webhook bodies', () => {
       level: 90,
       note: 'on it',
       by: 'alice',
-      alert: { id: 7, firedAt: '2026-11-25T10:00:00.000Z', resolvedAt: null, endReason: null },
+      alert: { id: 7, firedAt: '2026-11-25T10:00:00.000Z', resolvedAt: null, endReason: null, endKind: null },
       connection: { id: 'c1', name: 'Contoso' },
       session: { id: 's-42', name: 'Town hall' },
       site: null
