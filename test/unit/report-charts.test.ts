@@ -65,8 +65,9 @@ describe('time ticks', () => {
     expect(hhmm(timeTicks(T0, T0 + 9 * MIN).ticks)).toEqual(['10:04', '10:06', '10:08', '10:10', '10:12'])
   })
 
-  it("label a span too short for two steps at its ends: a report in a session's first minute", () => {
-    expect(timeTicks(T0, T0 + 40_000).ticks).toEqual([T0, T0 + 40_000])
+  it("step by seconds over a minute, and label a span too short for two steps at its ends", () => {
+    expect(timeTicks(T0, T0 + 40_000).ticks.map((t) => new Date(t).toISOString().slice(14, 19))).toEqual(['03:20', '03:30', '03:40', '03:50'])
+    expect(timeTicks(T0, T0 + 3_000).ticks).toEqual([T0, T0 + 3_000])
   })
 })
 

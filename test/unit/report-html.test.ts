@@ -20,7 +20,7 @@ function report(overrides: Partial<SessionReport> = {}): SessionReport {
       lastPolledAt: new Date(T0 + 3_600_000).toISOString()
     },
     audience: { peakViewers: 1234, peakAt: new Date(T0 + 1_800_000).toISOString(), peakSource: 'viewers', peakUntimed: 0, viewers: 1500, stillWatching: 0, viewingTime: 7_200_000, viewerListFetchedAt: new Date(T0 + 4_000_000).toISOString() },
-    quality: { lowest: { reliability: 85.1, at: new Date(T0 + 900_000).toISOString() }, snapshots: 0 },
+    quality: { lowest: { reliability: 85.1, at: new Date(T0 + 900_000).toISOString(), health: 'critical' }, snapshots: 0 },
     whereItHurt: { site: [group('101', 'London <HQ>'), group(null)], deviceType: [group(HOSTILE)], os: [], app: [], connectionType: [] },
     alerts: [
       {

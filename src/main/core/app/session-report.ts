@@ -69,8 +69,8 @@ export interface SessionReport {
     viewerListFetchedAt: string | null
   }
   quality: {
-    /** The lowest reliability on the timeline (0–100), and when. */
-    lowest: { reliability: number; at: string } | null
+    /** The lowest reliability on the timeline (0–100), when, and its health. */
+    lowest: { reliability: number; at: string; health: Health } | null
     /** Snapshots Eventwatch took while it watched. */
     snapshots: number
   }
@@ -131,7 +131,7 @@ export function buildSessionReport(db: Db, connectionId: string, eventSessionId:
       viewerListFetchedAt: session.viewerListFetchedAt
     },
     quality: {
-      lowest: lowest && lowest.reliability !== null ? { reliability: lowest.reliability, at: new Date(lowest.at).toISOString() } : null,
+      lowest: lowest && lowest.reliability !== null ? { reliability: lowest.reliability, at: new Date(lowest.at).toISOString(), health: lowest.health } : null,
       snapshots: snapshotsForChart(db, connectionId, eventSessionId, { ...live, maxPoints: 1 }).total
     },
     whereItHurt: Object.fromEntries(

@@ -182,7 +182,7 @@ ${figure('Time watched', hours(a.viewingTime, report.units.viewerTime), 'all vie
 <h2>Quality</h2>
 <div class="figures">
 ${figure('Reliability', health(s.reliability, s.health), `the service's score for the session; warning &lt; ${s.levels.warning}, critical &lt; ${s.levels.critical}`)}
-${figure('Lowest over time', report.quality.lowest ? formatReliability(report.quality.lowest.reliability) : '—', report.quality.lowest ? `at ${utc(report.quality.lowest.at)}` : '')}
+${figure('Lowest over time', report.quality.lowest ? health(report.quality.lowest.reliability, report.quality.lowest.health) : '—', report.quality.lowest ? `at ${utc(report.quality.lowest.at)}` : '')}
 ${figure('Traffic CDN / ECDN', `${trafficOf(s.cdnTraffic)} / ${trafficOf(s.ecdnTraffic)}`)}
 </div>
 ${charts(report)}
