@@ -145,3 +145,39 @@ test('a live session at 41: its report says still live, draws the line red under
   await report.screenshot({ path: 'test-results/report-live.png', fullPage: true })
   await report.close()
 })
+
+test('a falling warning whose drop leaves its window while the session stays at 41 reads "Ended", never "recovered", in the Alerts view and the report', async ({ page }) => {
+  test.setTimeout(180_000)
+  // A 1-minute window, so the drop leaves it within the test.
+  const { alertRules } = await request(host, 'getSettings', {})
+  await request(host, 'saveSettings', { alertRules: { ...alertRules, reliabilityFalling: { ...alertRules.reliabilityFalling, windowMinutes: 1 } } })
+  const live = sim.world.sessions.filter((s) => !s.hasEnded)[1]!
+  sim.faults.incident(live.eventSessionId, { drop: live.baselineReliability - 41, minutes: 60 })
+  let ended: Awaited<ReturnType<typeof request<'listAlerts'>>>['alerts'][number] | undefined
+  await expect
+    .poll(async () => {
+      const { alerts } = await request(host, 'listAlerts', {})
+      ended = alerts.find((a) => a.eventSessionId === live.eventSessionId && a.rule === 'reliability-falling' && a.state === 'resolved')
+      return ended?.endKind
+    }, { timeout: 150_000, intervals: [2_000] })
+    .toBe('no-longer-applies')
+
+  await page.setViewportSize({ width: 1366, height: 900 })
+  await page.goto(`${host.url}#alerts`)
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /Alerts/ }).click()
+  const card = page.getByTestId('alert-history').locator(`[data-testid="alert"][data-alert-id="${ended!.id}"]`)
+  await expect(card.getByTestId('alert-state')).toHaveText(/^■\s*Ended$/)
+  await expect(card.getByTestId('alert-end-reason')).toHaveText(
+    /^Ended: no longer falling: the drop left its 1-minute window; reliability is still 4\d\.\d, below the critical level 90$/
+  )
+  await expect(card).not.toContainText(/recovered|Resolved/)
+  await card.scrollIntoViewIfNeeded()
+  await page.screenshot({ path: 'test-results/alert-ended-still-below.png' })
+  expect(await axeViolations(page), 'the Alerts view with an alert ended still below').toEqual([])
+
+  const report = await openReport(page, live.eventSessionId, 'report-ended-still-below')
+  const row = report.locator('table.alerts tbody tr').filter({ hasText: 'Reliability fell' })
+  await expect(row).toContainText('Ended — no longer falling: the drop left its 1-minute window; reliability is still 4')
+  await expect(row).not.toContainText('recovered')
+  await report.close()
+})
