@@ -1,6 +1,7 @@
 // Alerts an operator can trust: the rules (with their defaults), an alert's life, and what the
 // screens, the tray and the CLI see of it. One file for the core, every face and the settings form.
 import { z } from 'zod'
+import { AlertEndKindSchema } from './alert-end'
 import type { AppTarget } from './deep-link'
 import { Id, Instant } from './schema-parts'
 
@@ -121,8 +122,11 @@ export const AlertSchema = z.object({
   resolvedAt: Instant.nullable(),
   /** Until when it is snoozed; "session-end" snoozes carry the session's end instead, once known. */
   snoozedUntil: Instant.nullable(),
-  /** Once resolved, why, in words: "recovered", "session ended", "connection disabled: no longer polled". */
+  /** Once resolved, why, in words: "recovered: reliability 97.2, above the warning level 95",
+   *  "no longer falling: …; reliability is still 41, below the critical level 90", "session ended". */
   endReason: z.string().nullable(),
+  /** Once resolved, what kind of end the core decided (shared/alert-end.ts): only 'recovered' reads "Resolved". */
+  endKind: AlertEndKindSchema.nullable(),
   transitions: z.array(AlertTransitionSchema)
 })
 export type Alert = z.infer<typeof AlertSchema>

@@ -170,9 +170,13 @@ export const PastSessionSchema = SessionSchema.extend({
   watched: z.boolean(),
   viewerListCount: z.number().nullable(),
   viewerListFetchedAt: z.string().nullable(),
-  /** Where peakViewers comes from: reconstructed from the viewer list (with when), or the polls. */
+  /** Where peakViewers comes from (the core decides): the most a poll counted while the session was
+   *  live, or reconstructed from the viewers' start and end times (with when); null when neither is known. */
   peakSource: z.enum(['viewers', 'polls']).nullable(),
   peakAt: z.string().nullable(),
+  /** With a peak from the viewers' times: how many viewers had no usable times (no start, or an end
+   *  before it) and were left out of it. Null otherwise. */
+  peakUntimed: z.number().nullable(),
   /** An ended session's end, best known first (the core decides): its viewers' last endedAt, the
    *  service's last update of the record, or when Eventwatch first saw it ended. */
   endedAt: z.string().nullable(),

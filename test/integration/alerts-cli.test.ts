@@ -117,7 +117,7 @@ describe('alerts from the CLI', () => {
     const csv = await run(['export', 'alerts', '--db', file, '--format', 'csv'])
     expect(csv.code, csv.stderr).toBe(0)
     const rows = csv.stdout.trim().split(/\r?\n/)
-    expect(rows[0]).toBe('alertId,rule,connectionId,connectionName,eventSessionId,eventName,site,siteName,summary,at,state,severity,value,note')
+    expect(rows[0]).toBe('alertId,rule,connectionId,connectionName,eventSessionId,eventName,site,siteName,summary,at,state,severity,value,note,endKind')
     expect(rows).toHaveLength(1 + 2 + 3 + 2)
     expect(rows.filter((r) => r.includes(',resolved,'))).toHaveLength(3)
   }, 120_000)

@@ -3,16 +3,13 @@
 // alert fires within one live-detail poll of the drop and resolves after recovery; no other
 // session alerts, and every change arrives as one alertsChanged push.
 import { afterEach, describe, expect, it } from 'vitest'
-import { ReportingClient } from '../../src/main/core/api/client'
-import { EventHub } from '../../src/main/core/app/event-hub'
-import { PollerGroup } from '../../src/main/core/app/pollers'
 import { listAlerts } from '../../src/main/core/store/alerts'
 import { startSimulator, type RunningSimulator } from '../../src/main/core/simulator/server'
-import { AlertsChangedSchema, type AlertsChanged } from '../../src/shared/alerts'
+import { AlertsChangedSchema } from '../../src/shared/alerts'
 import { isolatedName } from '../../src/shared/plain-text'
 import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
-import { simulatorCache } from '../support/simulator-connection'
+import { pollSimulator } from '../support/polled-simulator'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -30,25 +27,8 @@ async function setup() {
     churnSessions: false,
     randomIncidents: false
   })
-  const { db, target } = simulatorCache(sim)
-  const client = new ReportingClient(target, async () => sim.credentials, {
-    clock: timers.clock,
-    retry: { sleep: async () => undefined, maxAttempts: 2 }
-  })
-  const hub = new EventHub()
-  const pushes: AlertsChanged[] = []
-  hub.subscribe((name, payload) => {
-    if (name === 'alertsChanged') pushes.push(payload as AlertsChanged)
-  })
-  const group = new PollerGroup(db, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
-  group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
-  cleanups.push(
-    () => sim.close(),
-    () => group.stop()
-  )
-  await group.idle()
-  const advance = (ms: number) => timers.advance(ms, () => group.idle())
-  return { sim, db, pushes, advance }
+  cleanups.push(() => sim.close())
+  return { sim, ...(await pollSimulator(sim, timers, cleanups)) }
 }
 
 describe('alerts from a simulated incident', () => {
@@ -98,7 +78,9 @@ describe('alerts from a simulated incident', () => {
     const resolved = pushes.flatMap((p) => p.resolved)
     expect(resolved.map((a) => a.rule).sort()).toEqual(['reliability-below', 'reliability-falling'])
     expect(pushes.at(-1)?.situation).toMatchObject({ firing: 0, tray: 'ok', tone: 'ok', headline: 'No alerts' })
-    expect(resolved.map((a) => a.endReason)).toEqual(['recovered', 'recovered'])
+    // The score came back above the levels: each says it recovered, with the figure.
+    expect(resolved.map((a) => a.endKind)).toEqual(['recovered', 'recovered'])
+    for (const a of resolved) expect(a.endReason).toMatch(/^recovered: reliability 9\d\.\d, above the warning level 95$/)
 
     // No other session alerted, ever; the history holds the victim's two alerts, resolved.
     const all = listAlerts(db, { historyHours: 24 }, T0 + 60 * 60_000)

@@ -102,8 +102,8 @@ describe('an incident on two saved connections', () => {
     const pushed = pushes.next('alertsChanged', (p) => p.resolved.length > 0)
     await value(core, 'setConnectionEnabled', { id: ids.A, enabled: false })
     const push = await pushed
-    expect(push.resolved.map((a) => [a.id, a.state, a.endReason]).sort()).toEqual(
-      ended.map((a) => [a.id, 'resolved', 'connection disabled: no longer polled']).sort()
+    expect(push.resolved.map((a) => [a.id, a.state, a.endReason, a.endKind]).sort()).toEqual(
+      ended.map((a) => [a.id, 'resolved', 'connection disabled: no longer polled', 'unwatched']).sort()
     )
     expect(push.situation).toMatchObject({ firing: remaining.length, acknowledged: 0, worst: 'critical' })
     expect((await alertsOf('A')).every((a) => a.state === 'resolved' && a.endReason === 'connection disabled: no longer polled')).toBe(true)

@@ -4,18 +4,14 @@
 // naming that site, fires; none for the session; it resolves once the site recovers.
 import { localContext } from '../../src/main/core/team/local-actor'
 import { afterEach, describe, expect, it } from 'vitest'
-import { ReportingClient } from '../../src/main/core/api/client'
-import { EventHub } from '../../src/main/core/app/event-hub'
-import { PollerGroup } from '../../src/main/core/app/pollers'
 import { listAlerts } from '../../src/main/core/store/alerts'
 import { screenHandlers } from '../../src/main/core/app/screen-handlers'
 import { alertEventsOf } from '../../src/main/core/webhooks/enqueue'
 import { setSiteName } from '../../src/main/core/store/site-names'
 import { startSimulator } from '../../src/main/core/simulator/server'
-import type { AlertsChanged } from '../../src/shared/alerts'
 import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
-import { simulatorCache } from '../support/simulator-connection'
+import { pollSimulator } from '../support/polled-simulator'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -27,18 +23,7 @@ describe('site alerts', () => {
     const timers = new ManualTimers(T0)
     const sim = await startSimulator({ clock: timers.clock, liveSessions: 2, endedSessions: 0, viewersPerSession: 400, churnSessions: false, randomIncidents: false })
     cleanups.push(() => sim.close())
-    const { db, target } = simulatorCache(sim)
-    const client = new ReportingClient(target, async () => sim.credentials, { clock: timers.clock, retry: { sleep: async () => undefined, maxAttempts: 2 } })
-    const hub = new EventHub()
-    const pushes: AlertsChanged[] = []
-    hub.subscribe((name, payload) => {
-      if (name === 'alertsChanged') pushes.push(payload as AlertsChanged)
-    })
-    const group = new PollerGroup(db, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
-    group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
-    cleanups.push(() => group.stop())
-    await group.idle()
-    const advance = (ms: number) => timers.advance(ms, () => group.idle())
+    const { db, pushes, advance } = await pollSimulator(sim, timers, cleanups)
     await advance(3 * 60_000)
     expect(listAlerts(db, {}, timers.now)).toEqual([])
 
@@ -73,7 +58,8 @@ describe('site alerts', () => {
     // The office recovers: two lists in a row above the level plus the margin resolve it.
     await advance(6 * 60_000)
     const resolved = pushes.flatMap((p) => p.resolved)
-    expect(resolved.map((a) => [a.rule, a.site, a.endReason])).toEqual([['site-reliability', String(site), 'recovered']])
+    expect(resolved.map((a) => [a.rule, a.site, a.endKind])).toEqual([['site-reliability', String(site), 'recovered']])
+    expect(resolved[0]?.endReason).toMatch(/^recovered: the site's viewers at \d+\.\d, above the site warning level 80$/)
     expect(listAlerts(db, {}, timers.now).filter((a) => a.state !== 'resolved')).toEqual([])
   }, 60_000)
 })

@@ -8,7 +8,10 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SessionReport } from '../../src/main/core/app/session-report'
 import { startSimulator, type RunningSimulator } from '../../src/main/core/simulator/server'
+import { acknowledgeAlert, listAlerts } from '../../src/main/core/store/alerts'
+import { openDatabase } from '../../src/main/core/store/db'
 import { CLI_BIN, cliEnv, homeEnv, ROOT, simulatorFlags } from '../support/cli'
+import { concurrentPeak } from '../support/concurrent-peak'
 
 const run = promisify(execFile)
 let sim: RunningSimulator
@@ -82,5 +85,75 @@ describe('eventwatch report', () => {
     expect((await cli(['sites', 'list', '--db', db])).stdout).toBe('No site is named yet: eventwatch sites set CODE NAME\n')
     const refused = await cli(['sites', 'set', 'north', 'X', '--db', db]).catch((error: { code: number; stderr: string }) => error)
     expect(refused).toMatchObject({ code: 2, stderr: 'eventwatch: a site code is a number, as the service gives it (got "north").\n' })
+  })
+})
+
+describe('eventwatch report, for a manager (issue 24)', () => {
+  let tenant: RunningSimulator
+  let dir: string
+  let cache: string
+  const run2 = (args: string[]) =>
+    run(process.execPath, [CLI_BIN, ...args], { cwd: ROOT, env: cliEnv({ ...homeEnv(dir), EVENTWATCH_CLIENT_SECRET: tenant.credentials.clientSecret }), maxBuffer: 64 * 1024 * 1024 })
+  const reportOf = async (id: string) => ({
+    json: JSON.parse((await run2(['report', '--db', cache, '--session', id, '--format', 'json'])).stdout) as SessionReport,
+    html: (await run2(['report', '--db', cache, '--session', id])).stdout
+  })
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'eventwatch-report-manager-'))
+    cache = join(dir, 'cache.db')
+    tenant = await startSimulator({ liveSessions: 1, endedSessions: 1, viewersPerSession: 600, churnSessions: false, randomIncidents: false, seed: 5 })
+    // A service that, once a session is over, counts everyone who watched it; and a few viewers
+    // whose times cannot be used: two without a start, one whose end is before its start.
+    const ended = tenant.world.sessions.find((s) => s.hasEnded)!
+    tenant.world.reportCountAfterEnd(ended.eventSessionId, ended.viewers.length)
+    tenant.world.spoilViewerTimes(ended.eventSessionId, { withoutStart: 2, endBeforeStart: 1 })
+    await run2(['sync', '--once', '--db', cache, ...simulatorFlags(tenant)])
+  }, 60_000)
+
+  afterAll(async () => {
+    await tenant?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('gives a session first seen after its end the peak of its viewers\' times, not the count after the end "from polls"', async () => {
+    const ended = tenant.world.sessions.find((s) => s.hasEnded)!
+    const { json, html } = await reportOf(ended.eventSessionId)
+    const peak = concurrentPeak(ended.viewers)
+    expect(peak).toBeLessThan(ended.viewers.length) // the count after the end is no concurrent peak
+    expect(json.audience).toMatchObject({ peakSource: 'viewers', peakViewers: peak, peakUntimed: 3, viewers: ended.viewers.length })
+    expect(html).toContain(`<div class="value">${peak.toLocaleString('en-US')}</div>`)
+    expect(html).toContain('from the viewers&#39; start and end times')
+    expect(html).toContain('3 viewers without usable times not counted')
+    expect(html).not.toMatch(/at a poll/)
+  })
+
+  it('says a live session is still live, as of its last poll, and never "ended still live"', async () => {
+    const live = tenant.world.sessions.find((s) => !s.hasEnded)!
+    const { json, html } = await reportOf(live.eventSessionId)
+    expect(json.session.hasEnded).toBe(false)
+    expect(html).toContain(`● still live as of ${json.session.lastPolledAt.slice(0, 16).replace('T', ' ')} UTC</span> (its last poll)`)
+    expect(html).not.toMatch(/ended still live/)
+  })
+
+  it('lists who acknowledged each alert, when, and their note, escaped; an alert still open reads so', async () => {
+    const live = tenant.world.sessions.find((s) => !s.hasEnded)!
+    tenant.faults.incident(live.eventSessionId, { drop: 30, minutes: 60 })
+    await run2(['sync', '--once', '--db', cache, ...simulatorFlags(tenant)])
+    const db = openDatabase(cache)
+    try {
+      const falling = listAlerts(db, { eventSessionId: live.eventSessionId }, Date.now()).find((a) => a.rule === 'reliability-falling')!
+      expect(falling.state).toBe('firing')
+      acknowledgeAlert(db, falling.id, 'ECDN peer <b>down</b> in Leeds', Date.parse('2026-11-20T10:11:00Z'), 'alice')
+    } finally {
+      db.close()
+    }
+    const { json, html } = await reportOf(live.eventSessionId)
+    expect(json.alerts.find((a) => a.rule === 'reliability-falling')?.acknowledgements).toEqual([
+      { by: 'alice', at: '2026-11-20T10:11:00.000Z', note: 'ECDN peer <b>down</b> in Leeds' }
+    ])
+    expect(html).toContain('<th>Acknowledged</th>')
+    expect(html).toContain('<div>alice at 10:11 UTC: “ECDN peer &lt;b&gt;down&lt;/b&gt; in Leeds”</div>')
+    expect(html).toContain('<td>Still acknowledged</td>')
   })
 })

@@ -64,7 +64,8 @@ describe('pastSessions', () => {
     // Peaks: seen while live, then reported with 0 viewers once ended.
     storeSessionSnapshot(db, 'A', session('s1', { eventName: 'Town hall', updatedAt: at(T0 + 5 * HOUR), hasEnded: false, viewersCount: 300 }), T0 + 5 * HOUR)
     storeSessionSnapshot(db, 'A', session('s1', { eventName: 'Town hall', updatedAt: at(T0 + 6 * HOUR), viewersCount: 0, reliabilityScore: 91 }), T0 + 6 * HOUR)
-    storeSessionSnapshot(db, 'A', session('s2', { eventName: 'all-hands Q3', startedAt: at(T0 + HOUR), updatedAt: at(T0 + 5 * HOUR), viewersCount: 1200, reliabilityScore: 99 }), T0 + 5 * HOUR)
+    storeSessionSnapshot(db, 'A', session('s2', { eventName: 'all-hands Q3', startedAt: at(T0 + HOUR), updatedAt: at(T0 + 5 * HOUR), hasEnded: false, viewersCount: 1200, reliabilityScore: 99 }), T0 + 5 * HOUR)
+    storeSessionSnapshot(db, 'A', session('s2', { eventName: 'all-hands Q3', startedAt: at(T0 + HOUR), updatedAt: at(T0 + 6 * HOUR), viewersCount: 0, reliabilityScore: 99 }), T0 + 6 * HOUR)
     storeViewerList(db, 'A', 's2', [{ viewerId: 'v1' }, { viewerId: 'v2' }] as ViewerRecord[], T0 + 7 * HOUR, 1)
   })
 
@@ -98,6 +99,25 @@ describe('pastSessions', () => {
     expect(row('s1')).toMatchObject({ peakViewers: 300, peakSource: 'polls', endedAtSource: 'viewers' })
     // A live session has no end yet.
     expect(pastSessions(db, { sort: 'started', includeLive: true }).rows.find((r) => r.eventSessionId === 's4')).toMatchObject({ endedAt: null, endedAtSource: null })
+  })
+
+  it("counts a list's viewers without usable times apart, and leaves them out of its peak: no start, or an end before the start", () => {
+    const row = (id: string) => pastSessions(db, { sort: 'started' }).rows.find((r) => r.eventSessionId === id)!
+    const viewer = (id: string, from: number | null, to: number | null) => ({
+      viewerId: id,
+      ...(from === null ? {} : { startedAt: at(T0 + from * MIN) }),
+      ...(to === null ? {} : { endedAt: at(T0 + to * MIN) })
+    })
+    storeViewerList(
+      db, 'A', 's3',
+      // Two at once from 10:10; one with no start; one that "ended" before it started, over both.
+      [viewer('a', 0, 60), viewer('b', 10, 30), viewer('c', null, 20), viewer('d', 50, 5)] as ViewerRecord[],
+      T0 + 8 * HOUR, 1
+    )
+    expect(row('s3')).toMatchObject({ peakViewers: 2, peakSource: 'viewers', peakAt: at(T0 + 10 * MIN), peakUntimed: 2 })
+    // A list where every time is usable says none was left out.
+    storeViewerList(db, 'A', 's5', [viewer('a', 0, 60)] as ViewerRecord[], T0 + 8 * HOUR, 1)
+    expect(row('s5')).toMatchObject({ peakViewers: 1, peakSource: 'viewers', peakUntimed: 0 })
   })
 
   it('sorts by name (case-insensitive, unnamed last either way), peak viewers and reliability', () => {
@@ -151,9 +171,11 @@ describe('when a session was seen ending, and its peak', () => {
     expect(observed('s').e).toBeNull()
   })
 
-  it('is the first sighting for a session first seen already ended', () => {
+  it('is the first sighting for a session first seen already ended, whose count after the end is no peak', () => {
+    // The service's viewersCount once a session is over (some give everyone who watched) is no
+    // concurrent audience: no poll saw it live, so it has no peak from polls (issue 24).
     storeSessionList(db, 'A', [session('old', { hasEnded: true, viewersCount: 12 })], T0 + HOUR)
-    expect(observed('old')).toEqual({ e: T0 + HOUR, p: 12 })
+    expect(observed('old')).toEqual({ e: T0 + HOUR, p: 0 })
   })
 })
 

@@ -39,6 +39,7 @@ export const alertOf = (id: number, over: Partial<Alert> = {}): Alert => ({
   resolvedAt: null,
   snoozedUntil: null,
   endReason: null,
+  endKind: null,
   transitions: [],
   ...over
 })

@@ -24,6 +24,7 @@ function alert(id: number, over: Partial<Alert> = {}): Alert {
     resolvedAt: null,
     snoozedUntil: null,
     endReason: null,
+    endKind: null,
     transitions: [],
     ...over
   }
@@ -102,7 +103,7 @@ describe('web notifications: whether to show one', () => {
   })
 
   it('says an alert ended, and why, when it did not recover', () => {
-    const ended = alert(1, { state: 'resolved', endReason: 'connection disabled: no longer polled' })
+    const ended = alert(1, { state: 'resolved', endReason: 'connection disabled: no longer polled', endKind: 'unwatched' })
     const plan = planNotification(change({ resolved: [ended] }), { ...browser, pageHidden: true })
     expect(plan).toMatchObject({
       title: '■ Ended: Town hall 1',

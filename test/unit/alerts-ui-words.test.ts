@@ -31,6 +31,7 @@ function alert(id: number, over: Partial<Alert> = {}): Alert {
     resolvedAt: null,
     snoozedUntil: null,
     endReason: null,
+    endKind: null,
     transitions: [],
     ...over
   }
@@ -97,7 +98,7 @@ describe('an alert in words', () => {
 describe('chart marks', () => {
   it('marks when each alert fired and resolved, oldest first, and skips alerts that never fired', () => {
     const marks = alertMarks([
-      alert(2, { severity: 'critical', resolvedAt: '2026-03-01T12:05:00Z', state: 'resolved', endReason: 'recovered' }),
+      alert(2, { severity: 'critical', resolvedAt: '2026-03-01T12:05:00Z', state: 'resolved', endReason: 'recovered', endKind: 'recovered' }),
       alert(1),
       alert(3, { firedAt: null, state: 'pending' })
     ])
@@ -112,9 +113,13 @@ describe('chart marks', () => {
 })
 
 describe('how an alert ended', () => {
-  it('says "Resolved" when it recovered, and "Ended" with the reason when something else ended it', () => {
-    expect(endWords(alert(1, { state: 'resolved', endReason: 'recovered' }))).toEqual({ word: 'Resolved', icon: '✓', text: 'Resolved — recovered' })
-    expect(endWords(alert(1, { state: 'resolved', endReason: 'connection disabled: no longer polled' }))).toEqual({
+  it('says "Resolved" when the core says it recovered, and "Ended" with the reason for any other end', () => {
+    const recovered = 'recovered: reliability 97.2, above the warning level 95'
+    expect(endWords(alert(1, { state: 'resolved', endReason: recovered, endKind: 'recovered' }))).toEqual({ word: 'Resolved', icon: '✓', text: `Resolved — ${recovered}` })
+    // A drop that left its window while the score stays at 41 is no recovery (issue 24).
+    const still = 'no longer falling: the drop left its 5-minute window; reliability is still 41.0, below the critical level 90'
+    expect(endWords(alert(1, { state: 'resolved', endReason: still, endKind: 'no-longer-applies' }))).toEqual({ word: 'Ended', icon: '■', text: `Ended — ${still}` })
+    expect(endWords(alert(1, { state: 'resolved', endReason: 'connection disabled: no longer polled', endKind: 'unwatched' }))).toEqual({
       word: 'Ended',
       icon: '■',
       text: 'Ended — connection disabled: no longer polled'
@@ -124,7 +129,7 @@ describe('how an alert ended', () => {
   })
 
   it('marks an alert a lost connection ended as ended on the charts, not as resolved', () => {
-    const marks = alertMarks([alert(1, { state: 'resolved', resolvedAt: '2026-03-01T12:05:00Z', endReason: 'connection removed' })])
+    const marks = alertMarks([alert(1, { state: 'resolved', resolvedAt: '2026-03-01T12:05:00Z', endReason: 'connection removed', endKind: 'unwatched' })])
     expect(marks.map((m) => m.label)).toEqual(['▲ Warning: Reliability below level', '■ Ended: Reliability below level'])
   })
 })

@@ -16,12 +16,18 @@ function report(overrides: Partial<SessionReport> = {}): SessionReport {
     session: {
       connectionName: HOSTILE, eventSessionId: 's-1', eventName: HOSTILE, contentId: '=HYPERLINK("http://evil.example")',
       startedAt: new Date(T0).toISOString(), hasEnded: true, endedAt: new Date(T0 + 3_600_000).toISOString(), endedAtSource: 'viewers',
-      reliability: 93.2, health: 'warning', levels: { warning: 95, critical: 90, source: 'settings' }, cdnTraffic: 2e9, ecdnTraffic: 5e9
+      reliability: 93.2, health: 'warning', levels: { warning: 95, critical: 90, source: 'settings' }, cdnTraffic: 2e9, ecdnTraffic: 5e9,
+      lastPolledAt: new Date(T0 + 3_600_000).toISOString()
     },
-    audience: { peakViewers: 1234, peakAt: new Date(T0 + 1_800_000).toISOString(), peakSource: 'viewers', viewers: 1500, stillWatching: 0, viewingTime: 7_200_000, viewerListFetchedAt: new Date(T0 + 4_000_000).toISOString() },
-    quality: { lowest: { reliability: 85.1, at: new Date(T0 + 900_000).toISOString() }, snapshots: 0 },
+    audience: { peakViewers: 1234, peakAt: new Date(T0 + 1_800_000).toISOString(), peakSource: 'viewers', peakUntimed: 0, viewers: 1500, stillWatching: 0, viewingTime: 7_200_000, viewerListFetchedAt: new Date(T0 + 4_000_000).toISOString() },
+    quality: { lowest: { reliability: 85.1, at: new Date(T0 + 900_000).toISOString(), health: 'critical' }, snapshots: 0 },
     whereItHurt: { site: [group('101', 'London <HQ>'), group(null)], deviceType: [group(HOSTILE)], os: [], app: [], connectionType: [] },
-    alerts: [{ rule: 'reliability-below', severity: 'critical', state: 'resolved', summary: HOSTILE, firedAt: new Date(T0 + 600_000).toISOString(), resolvedAt: new Date(T0 + 1_200_000).toISOString(), endReason: 'recovered' }],
+    alerts: [
+      {
+        rule: 'reliability-below', severity: 'critical', state: 'resolved', summary: HOSTILE, firedAt: new Date(T0 + 600_000).toISOString(),
+        resolvedAt: new Date(T0 + 1_200_000).toISOString(), endReason: 'recovered: reliability 96.1, above the warning level 95', endKind: 'recovered', acknowledgements: []
+      }
+    ],
     timeline: {
       source: 'viewers',
       points: Array.from({ length: 30 }, (_, i) => ({ at: T0 + i * 120_000, viewers: 100 + i * 30, reliability: i === 5 ? null : 90 + (i % 7), health: 'good' as const }))
@@ -61,25 +67,60 @@ describe('reportHtml', () => {
 
   it('gives the audience, its source, the quality, where it hurt and the alerts in words', () => {
     expect(html).toContain('1,234')
-    expect(html).toContain('reconstructed from the viewer list, at 2026-11-20 10:30 UTC')
+    expect(html).toContain('from the viewers&#39; start and end times, at 2026-11-20 10:30 UTC')
     expect(html).toContain('2026-11-20 11:00 UTC (when the last viewer left)')
     expect(html).toContain('2,000 h')
     expect(html).toContain('2.0 GB / 5.0 GB')
     expect(html).toContain('85.1')
     expect(html).toMatch(/<caption>Site<\/caption>[\s\S]*?<td>101 · London &lt;HQ&gt;<\/td>[\s\S]*?<td>unknown<\/td>/)
-    expect(html).toContain('recovered')
+    expect(html).toContain('Resolved — recovered: reliability 96.1, above the warning level 95')
     // Two charts, the reliability one with the session's levels, its gap kept.
     expect(html.match(/<svg /g)).toHaveLength(2)
     expect(html).toContain('warning &lt; 95')
-    expect(html.match(/<polyline[^>]*stroke="#1a7f4b"/g)).toHaveLength(2)
+    // The reliability line's pieces at or above the warning level are green, its gap kept (before and after it).
+    expect(html.match(/<polyline[^>]*data-health="good"/g)?.length).toBeGreaterThanOrEqual(2)
     expect(html).toContain('Reconstructed from the viewer list')
+  })
+
+  it('says a live session is still live, and as of when — never "ended still live"', () => {
+    const base = report()
+    const live = reportHtml(report({ session: { ...base.session, hasEnded: false, endedAt: null, endedAtSource: null } }))
+    expect(live).toMatch(/● still live as of 2026-11-20 11:00 UTC<\/span> \(its last poll\): every figure here is so far/)
+    expect(live).not.toMatch(/ended still live|ended —/)
+  })
+
+  it('lists who acknowledged each alert, when, and their note, escaped; how it ended in the core\'s words', () => {
+    const base = report()
+    const html = reportHtml(
+      report({
+        alerts: [
+          {
+            ...base.alerts[0]!,
+            rule: 'reliability-falling',
+            severity: 'warning',
+            endKind: 'no-longer-applies',
+            endReason: 'no longer falling: the drop left its 5-minute window; reliability is still 41.0, below the critical level 90',
+            acknowledgements: [
+              { by: 'alice', at: new Date(T0 + 660_000).toISOString(), note: 'ECDN peer down <b>Leeds</b>' },
+              { by: null, at: new Date(T0 + 720_000).toISOString(), note: null }
+            ]
+          },
+          { ...base.alerts[0]!, state: 'firing', resolvedAt: null, endReason: null, endKind: null, acknowledgements: [] }
+        ]
+      })
+    )
+    expect(html).toContain('<th>Acknowledged</th>')
+    expect(html).toContain('<div>alice at 10:11 UTC: “ECDN peer down &lt;b&gt;Leeds&lt;/b&gt;”</div><div>someone at 10:12 UTC</div>')
+    expect(html).toContain('Ended — no longer falling: the drop left its 5-minute window; reliability is still 41.0, below the critical level 90')
+    expect(html).not.toMatch(/Resolved — no longer/)
+    expect(html).toContain('<td>Still firing</td><td><span class="note">not acknowledged</span></td>')
   })
 
   it('says so when there is nothing to chart, no list and no alert', () => {
     const bare = reportHtml(
       report({
         timeline: { source: null, points: [] },
-        audience: { peakViewers: null, peakAt: null, peakSource: null, viewers: null, stillWatching: null, viewingTime: null, viewerListFetchedAt: null },
+        audience: { peakViewers: null, peakAt: null, peakSource: null, peakUntimed: null, viewers: null, stillWatching: null, viewingTime: null, viewerListFetchedAt: null },
         whereItHurt: { site: [], deviceType: [], os: [], app: [], connectionType: [] },
         alerts: []
       })

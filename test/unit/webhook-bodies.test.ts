@@ -88,6 +88,7 @@ function event(over: Partial<Alert> = {}, kind: AlertEvent['event'] = 'fired'): 
       resolvedAt: null,
       snoozedUntil: null,
       endReason: null,
+      endKind: null,
       transitions: [],
       ...over
     }
@@ -123,6 +124,18 @@ describe('webhook bodies', () => {
     expect(card.body[1]).toMatchObject({ type: 'FactSet', facts: expect.arrayContaining([{ title: 'Session', value: 'Town hall (s-42)' }, { title: 'Level', value: '90' }]) })
   })
 
+  it('says an alert that ended still below a level "Ended", with why, never "Resolved" in green (issue 24)', () => {
+    const still = 'no longer falling: the drop left its 5-minute window; reliability is still 41.0, below the critical level 90'
+    const e = event({ rule: 'reliability-falling', severity: 'warning', state: 'resolved', endKind: 'no-longer-applies', endReason: still }, 'resolved')
+    const card = TeamsBody.parse(JSON.parse(bodyFor('teams', e))).attachments[0]!.content
+    expect(card.body[0]).toMatchObject({ color: 'Warning', text: expect.stringMatching(/^Ended · warning · Town hall: /) })
+    expect(card.body[1]).toMatchObject({ facts: expect.arrayContaining([{ title: 'Ended', value: still }]) })
+    const json = JSON.parse(bodyFor('json', e)) as { event: string; alert: { endKind: string; endReason: string } }
+    expect(json).toMatchObject({ event: 'resolved', alert: { endKind: 'no-longer-applies', endReason: still } })
+    const slack = JSON.parse(bodyFor('slack', e)) as { text: string }
+    expect(slack.text).toMatch(/^Ended · warning · /)
+  })
+
   it('JSON: names the rule, severity, state, session, connection, site, value, level and times', () => {
     expect(JSON.parse(bodyFor('json', event({}, 'acknowledged')))).toEqual({
       id: 'alert:7:fired',
@@ -137,7 +150,7 @@ describe('webhook bodies', () => {
       level: 90,
       note: 'on it',
       by: 'alice',
-      alert: { id: 7, firedAt: '2026-11-25T10:00:00.000Z', resolvedAt: null, endReason: null },
+      alert: { id: 7, firedAt: '2026-11-25T10:00:00.000Z', resolvedAt: null, endReason: null, endKind: null },
       connection: { id: 'c1', name: 'Contoso' },
       session: { id: 's-42', name: 'Town hall' },
       site: null

@@ -1,6 +1,7 @@
 // What a notification says about a batch of alerts, and where clicking it goes. Pure, so every
 // wording is unit-tested; notifications.ts only shows the result. Names, summaries and notes are
 // anyone's text: each is made plain (shared/plain-text.ts) before it is put in a line.
+import { endHeading } from '../../shared/alert-end'
 import { alertsTarget, type Alert } from '../../shared/alerts'
 import type { AppTarget } from '../../shared/deep-link'
 import { plainText } from '../../shared/plain-text'
@@ -72,16 +73,21 @@ export function repeatedText(alerts: readonly Alert[]): NotificationText {
   return { title: `${alerts.length} criticals still firing, not acknowledged`, body: lines(alerts, alertHeadline), target }
 }
 
-/** One quieter notification for every alert that resolved in one evaluation. */
+/** How it ended, as the core decided: "Resolved" only when it recovered, else "Ended". */
+const endWord = (alert: Alert): string => endHeading(alert.endKind).word
+
+/** One quieter notification for every alert that resolved in one evaluation, each saying how it ended. */
 export function resolvedText(alerts: readonly Alert[]): NotificationText {
   const target = alertsTarget(alerts)
   if (alerts.length === 1) {
     const alert = alerts[0]!
-    return { title: `Resolved: ${alertHeadline(alert)}`, body: plainText(alert.summary), target }
+    const why = alert.endReason ? `${endWord(alert)} — ${plainText(alert.endReason)}. ` : ''
+    return { title: `${endWord(alert)}: ${alertHeadline(alert)}`, body: `${why}${plainText(alert.summary)}`, target }
   }
+  const allRecovered = alerts.every((a) => endWord(a) === 'Resolved')
   return {
-    title: `${alerts.length} alerts resolved: ${subjects(alerts)}`,
-    body: lines(alerts, alertHeadline),
+    title: `${alerts.length} alerts ${allRecovered ? 'resolved' : 'ended'}: ${subjects(alerts)}`,
+    body: lines(alerts, (a) => (allRecovered ? alertHeadline(a) : `${endWord(a)}: ${alertHeadline(a)}`)),
     target
   }
 }

@@ -26,6 +26,7 @@ export function alert(overrides: Partial<Alert> = {}): Alert {
     resolvedAt: null,
     snoozedUntil: null,
     endReason: null,
+    endKind: null,
     transitions: [],
     ...overrides
   }

@@ -133,7 +133,7 @@ export function locate(db: Db, file: string, sessionId: string, connection: stri
 /** CSV of the alert history: one row per transition, the alert's fields repeated on each. */
 const ALERT_TRANSITION_FIELDS = [
   'alertId', 'rule', 'connectionId', 'connectionName', 'eventSessionId', 'eventName', 'site', 'siteName', 'summary',
-  'at', 'state', 'severity', 'value', 'note'
+  'at', 'state', 'severity', 'value', 'note', 'endKind'
 ] as const
 
 function alertTransitionRows(db: Db): ExportRecord[] {
@@ -152,7 +152,9 @@ function alertTransitionRows(db: Db): ExportRecord[] {
       state: t.state,
       severity: t.severity,
       value: t.value,
-      note: t.note
+      note: t.note,
+      // On the resolving row: recovered, or how else it ended (the note says why in words).
+      endKind: t.state === 'resolved' ? a.endKind : null
     }))
   )
 }

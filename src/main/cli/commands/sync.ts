@@ -5,6 +5,7 @@
 // each alert that fires or resolves is one line on stderr.
 import type { Command } from 'commander'
 import { ERROR_KIND_LABELS } from '../../../shared/error-kinds'
+import { endHeading } from '../../../shared/alert-end'
 import type { Alert } from '../../../shared/alerts'
 import { plainText, shorten } from '../../../shared/plain-text'
 import { AlertEvaluator, type Evaluation } from '../../core/alerts/evaluator'
@@ -79,11 +80,13 @@ function alertReporter(db: Db, source: DataSource, progress: Progress, inTermina
   }
 }
 
+/** "… ALERT warning [rule] summary — where"; an end says RESOLVED only when it recovered, else ENDED, and why. */
 function alertLine(what: 'ALERT' | 'RESOLVED', alert: Alert): string {
   const at = what === 'ALERT' ? alert.transitions.at(-1)?.at : alert.resolvedAt
   const where = alert.eventSessionId === null ? alert.connectionName : `${alert.connectionName} / ${alert.eventName ?? alert.eventSessionId} (${alert.eventSessionId})`
-  const label = what === 'ALERT' ? `ALERT ${alert.severity}` : 'RESOLVED'
-  return `${at ?? ''} ${label} [${alert.rule}] ${alert.summary} — ${where}`
+  const label = what === 'ALERT' ? `ALERT ${alert.severity}` : endHeading(alert.endKind).word.toUpperCase()
+  const why = what === 'RESOLVED' && alert.endReason ? `: ${alert.endReason}` : ''
+  return `${at ?? ''} ${label} [${alert.rule}] ${alert.summary} — ${where}${why}`
 }
 
 async function syncOnce(

@@ -5,6 +5,7 @@ import { connectionPresence } from '../store/connections'
 import type { Db } from '../store/db'
 import { deleteAlert, insertAlert, moveAlert, setAlertStreak, unresolvedAlerts } from '../store/alerts'
 import { dismiss, type AlertAction } from './engine'
+import { alertEnd } from './end-reason'
 
 export interface Applied {
   /** Alerts that began firing (new, after pending, a snooze that ended, worse, unmuted). */
@@ -33,7 +34,7 @@ export function applyActions(db: Db, connectionId: string, actions: AlertAction[
           break
         }
         case 'move':
-          moveAlert(db, action.id, action.state, action.severity, action.value, action.note, now, action.summary)
+          moveAlert(db, action.id, action.state, action.severity, action.value, action.note, now, action.summary, action.endKind)
           if (action.state === 'firing') applied.fired.push(action.id)
           if (action.state === 'resolved') applied.resolved.push(action.id)
           applied.changed.push(action.id)
@@ -66,7 +67,8 @@ export function resolveUnwatched(db: Db, polled: readonly string[], now: number)
   const watched = new Set(polled)
   const realPolled = polled.some((id) => connectionPresence(db, id)?.isDemo === false)
   for (const alert of unresolvedAlerts(db).filter((a) => !watched.has(a.connectionId))) {
-    const one = applyActions(db, alert.connectionId, [dismiss(alert, unwatchedReason(db, alert.connectionId, realPolled))], now)
+    const end = alertEnd({ cause: 'unwatched', why: unwatchedReason(db, alert.connectionId, realPolled) })
+    const one = applyActions(db, alert.connectionId, [dismiss(alert, end)], now)
     applied.resolved.push(...one.resolved)
     applied.changed.push(...one.changed)
     applied.removed.push(...one.removed)

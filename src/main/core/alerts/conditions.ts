@@ -3,6 +3,7 @@
 // the stored snapshots by time.
 import type { AlertRuleId, AlertRules, AlertSeverity, RuleTiming } from '../../../shared/alerts'
 import type { EngineInput, Sample, SessionObservation } from './engine'
+import { alertEnd, type AlertEnd } from './end-reason'
 
 export interface Condition {
   holds: boolean
@@ -11,6 +12,8 @@ export interface Condition {
   severity: AlertSeverity
   value: number
   summary: string
+  /** How the alert would end if it resolved on this poll: recovered, or why not (end-reason.ts). */
+  end: AlertEnd
 }
 
 type SessionTiming = RuleTiming & { enabled: boolean }
@@ -32,7 +35,8 @@ export function blindCondition(input: Pick<EngineInput, 'now' | 'lastSuccessAt' 
     recovered: !holds,
     severity: 'critical',
     value: Math.round(minutes * 10) / 10,
-    summary: `Cannot reach the service: no successful poll for ${one(minutes)} min`
+    summary: `Cannot reach the service: no successful poll for ${one(minutes)} min`,
+    end: alertEnd({ cause: 'cleared', rule: 'monitor-blind' })
   }
 }
 
@@ -41,7 +45,7 @@ export function sessionConditions(input: Pick<EngineInput, 'rules' | 'thresholds
   const latest = session.samples.at(-1)
   return [
     { rule: 'reliability-below', timing: rules.reliabilityBelow, condition: latest ? reliabilityBelow(input, session, latest) : null },
-    { rule: 'reliability-falling', timing: rules.reliabilityFalling, condition: latest ? reliabilityFalling(rules, session, latest) : null },
+    { rule: 'reliability-falling', timing: rules.reliabilityFalling, condition: latest ? reliabilityFalling(input, session, latest) : null },
     { rule: 'viewers-dropping', timing: rules.viewersDropping, condition: latest ? viewersDropping(rules, session, latest) : null }
   ]
 }
@@ -57,7 +61,8 @@ function reliabilityBelow(input: Pick<EngineInput, 'rules' | 'thresholds'>, sess
     recovered: score >= levels.warning + input.rules.reliabilityBelow.recoveryMargin,
     severity,
     value: score,
-    summary: `Reliability ${one(score)}, below the ${severity} level ${one(level)}`
+    summary: `Reliability ${one(score)}, below the ${severity} level ${one(level)}`,
+    end: alertEnd({ cause: 'cleared', rule: 'reliability-below', score, levels, rose: false, windowMinutes: 0 })
   }
 }
 
@@ -66,29 +71,40 @@ const windowOf = (samples: Sample[], latest: Sample, minutes: number): Sample[] 
   samples.filter((s) => s.at >= latest.at - minutes * 60_000 && s.at <= latest.at)
 
 /** 2. A drop of `points` from the window's best; clears when the drop is under half of that. */
-function reliabilityFalling(rules: AlertRules, session: SessionObservation, latest: Sample): Condition {
+function reliabilityFalling(input: Pick<EngineInput, 'rules' | 'thresholds'>, session: SessionObservation, latest: Sample): Condition {
+  const { rules } = input
+  const levels = session.override.thresholds ?? input.thresholds
   const rule = rules.reliabilityFalling
-  const peak = Math.max(...windowOf(session.samples, latest, rule.windowMinutes).map((s) => s.score))
+  const scores = windowOf(session.samples, latest, rule.windowMinutes).map((s) => s.score)
+  const peak = Math.max(...scores)
   const drop = Math.max(0, peak - latest.score)
+  // Climbed back within the window, or only steady since the drop left it.
+  const rose = Math.min(...scores) <= latest.score - rule.points / 2
   return {
     holds: drop >= rule.points,
     recovered: drop < rule.points / 2,
     severity: 'warning',
     value: Math.round(drop * 100) / 100,
-    summary: `Reliability fell ${one(drop)} points within ${one(rule.windowMinutes)} min (${one(peak)} → ${one(latest.score)})`
+    summary: `Reliability fell ${one(drop)} points within ${one(rule.windowMinutes)} min (${one(peak)} → ${one(latest.score)})`,
+    end: alertEnd({ cause: 'cleared', rule: 'reliability-falling', score: latest.score, levels, rose, windowMinutes: rule.windowMinutes })
   }
 }
 
 /** 3. Viewers down `percent` from the window's peak, when the peak was a real audience. */
 function viewersDropping(rules: AlertRules, session: SessionObservation, latest: Sample): Condition {
   const rule = rules.viewersDropping
-  const peak = Math.max(...windowOf(session.samples, latest, rule.windowMinutes).map((s) => s.viewers))
+  const counts = windowOf(session.samples, latest, rule.windowMinutes).map((s) => s.viewers)
+  const peak = Math.max(...counts)
   const percent = peak > 0 ? ((peak - latest.viewers) / peak) * 100 : 0
+  // The audience came back within the window, or only held since the fall left it.
+  const low = Math.min(...counts)
+  const rose = latest.viewers > low && low <= latest.viewers * (1 - rule.percent / 200)
   return {
     holds: peak >= rule.minimumViewers && percent >= rule.percent,
     recovered: peak < rule.minimumViewers || percent < rule.percent / 2,
     severity: 'critical',
     value: Math.round(percent * 10) / 10,
-    summary: `Viewers fell ${one(percent)}% within ${one(rule.windowMinutes)} min (${peak} → ${latest.viewers})`
+    summary: `Viewers fell ${one(percent)}% within ${one(rule.windowMinutes)} min (${peak} → ${latest.viewers})`,
+    end: alertEnd({ cause: 'cleared', rule: 'viewers-dropping', viewers: latest.viewers, rose, windowMinutes: rule.windowMinutes })
   }
 }

@@ -5,6 +5,7 @@ import type { AlertRuleId, AlertRules, AlertSeverity, AlertState } from '../../.
 import type { ReliabilityThresholds } from '../../../shared/settings'
 import { alertKey, type OpenAlert, type OpenState } from '../store/alerts'
 import { blindCondition, sessionConditions, type Condition } from './conditions'
+import { alertEnd, type AlertEnd } from './end-reason'
 import { siteCondition } from './site-conditions'
 
 /** One stored snapshot, the score already on 0–100. */
@@ -73,7 +74,17 @@ export type AlertAction =
       /** The site a site alert is about. */
       site?: string | null
     }
-  | { type: 'move'; id: number; state: AlertState; severity: AlertSeverity; value: number | null; note: string | null; summary?: string }
+  | {
+      type: 'move'
+      id: number
+      state: AlertState
+      severity: AlertSeverity
+      value: number | null
+      note: string | null
+      summary?: string
+      /** With state 'resolved': what kind of end it is (its words are the note). */
+      endKind?: AlertEnd['kind']
+    }
   | { type: 'streak'; id: number; streak: number }
   /** A pending alert whose condition cleared before it fired: it never was an alert. */
   | { type: 'discard'; id: number }
@@ -93,11 +104,11 @@ export function evaluateAlerts(input: EngineInput): AlertAction[] {
   const blind = blindCondition(input)
   const blindAlert = openBy.get(key('monitor-blind', null))
   if (!input.rules.monitorBlind.enabled) {
-    if (blindAlert) actions.push(resolve(blindAlert, null, 'rule turned off'))
+    if (blindAlert) actions.push(resolve(blindAlert, null, alertEnd({ cause: 'rule-off' })))
   } else if (blind.holds && !blindAlert) {
     actions.push(open('monitor-blind', null, null, 'firing', blind, 0))
   } else if (!blind.holds && blindAlert) {
-    actions.push(resolve(blindAlert, blind.value, 'the service answers again'))
+    actions.push(resolve(blindAlert, blind.value, blind.end))
   }
   if (blind.holds && input.rules.monitorBlind.enabled) {
     if (blindAlert) snoozeExpiry(blindAlert, input.now, actions)
@@ -111,7 +122,7 @@ export function evaluateAlerts(input: EngineInput): AlertAction[] {
     if (alert.eventSessionId === null) continue
     const session = sessions.get(alert.eventSessionId)
     if (!session || !session.live) {
-      actions.push(dismiss(alert, 'session ended'))
+      actions.push(dismiss(alert, alertEnd({ cause: 'session-ended' })))
       openBy.delete(key(alert.rule, alert.eventSessionId, alert.site))
     }
   }
@@ -121,7 +132,7 @@ export function evaluateAlerts(input: EngineInput): AlertAction[] {
     for (const { rule, timing, condition } of sessionConditions(input, session)) {
       const alert = openBy.get(key(rule, session.eventSessionId))
       if (!timing.enabled) {
-        if (alert) actions.push(dismiss(alert, 'rule turned off'))
+        if (alert) actions.push(dismiss(alert, alertEnd({ cause: 'rule-off' })))
         continue
       }
       if (alert) snoozeExpiry(alert, input.now, actions)
@@ -155,7 +166,7 @@ function judgeSites(input: EngineInput, session: SessionObservation, openAlerts:
   )
   for (const alert of open.values()) {
     if (!rule.enabled) {
-      actions.push(dismiss(alert, 'rule turned off'))
+      actions.push(dismiss(alert, alertEnd({ cause: 'rule-off' })))
       continue
     }
     snoozeExpiry(alert, input.now, actions)
@@ -226,7 +237,8 @@ function step(
   // held for recoveryPolls polls in a row; anything short of that starts the count again.
   if (condition.recovered) {
     const streak = alert.streak + 1
-    if (streak >= timing.recoveryPolls) actions.push(resolve(alert, condition.value, 'recovered'))
+    // Resolved, recovered or not: the end says which (a drop that left its window is no recovery).
+    if (streak >= timing.recoveryPolls) actions.push(resolve(alert, condition.value, condition.end))
     else actions.push({ type: 'streak', id: alert.id, streak })
     return
   }
@@ -269,13 +281,13 @@ function open(
   return { type: 'open', rule, eventSessionId, eventName, state, severity: condition.severity, value: condition.value, summary: condition.summary, streak }
 }
 
-function resolve(alert: Pick<OpenAlert, 'id' | 'severity'>, value: number | null, note: string): AlertAction {
-  return { type: 'move', id: alert.id, state: 'resolved', severity: alert.severity, value, note }
+function resolve(alert: Pick<OpenAlert, 'id' | 'severity'>, value: number | null, end: AlertEnd): AlertAction {
+  return { type: 'move', id: alert.id, state: 'resolved', severity: alert.severity, value, note: end.words, endKind: end.kind }
 }
 
 /** An alert with nothing left to judge: a pending one never was an alert, any other resolves. */
-export function dismiss(alert: Pick<OpenAlert, 'id' | 'severity' | 'state'>, note: string): AlertAction {
-  return alert.state === 'pending' ? { type: 'discard', id: alert.id } : resolve(alert, null, note)
+export function dismiss(alert: Pick<OpenAlert, 'id' | 'severity' | 'state'>, end: AlertEnd): AlertAction {
+  return alert.state === 'pending' ? { type: 'discard', id: alert.id } : resolve(alert, null, end)
 }
 
 export const key = alertKey

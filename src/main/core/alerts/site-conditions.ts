@@ -7,6 +7,7 @@
 import type { AlertSeverity } from '../../../shared/alerts'
 import type { Condition } from './conditions'
 import type { EngineInput, SessionObservation, SiteSample } from './engine'
+import { alertEnd } from './end-reason'
 
 const one = (n: number): string => (Math.round(n * 10) / 10).toString()
 
@@ -16,7 +17,9 @@ export function siteCondition(input: Pick<EngineInput, 'rules' | 'thresholds'>, 
   const levels = session.override.thresholds ?? input.thresholds
   const sessionScore = session.samples.at(-1)?.score
   const tooFew = site.viewers < rule.minimumViewers
-  if (site.reliability === null) return tooFew ? { holds: false, recovered: true, severity: 'warning', value: 0, summary: '' } : null
+  const end = (score: number | null) =>
+    alertEnd({ cause: 'cleared', rule: 'site-reliability', score, viewers: site.viewers, warningBelow: rule.warningBelow, minimumViewers: rule.minimumViewers })
+  if (site.reliability === null) return tooFew ? { holds: false, recovered: true, severity: 'warning', value: 0, summary: '', end: end(null) } : null
   const score = site.reliability
   const severity: AlertSeverity = score < rule.criticalBelow ? 'critical' : 'warning'
   const level = severity === 'critical' ? rule.criticalBelow : rule.warningBelow
@@ -28,6 +31,7 @@ export function siteCondition(input: Pick<EngineInput, 'rules' | 'thresholds'>, 
     recovered: tooFew || score >= rule.warningBelow + rule.recoveryMargin,
     severity,
     value: Math.round(score * 10) / 10,
-    summary: `Site ${site.site}: reliability ${one(score)} for ${site.viewers} viewers, below the site ${severity} level ${one(level)}${sessionWords}`
+    summary: `Site ${site.site}: reliability ${one(score)} for ${site.viewers} viewers, below the site ${severity} level ${one(level)}${sessionWords}`,
+    end: end(score)
   }
 }

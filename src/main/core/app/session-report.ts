@@ -40,17 +40,27 @@ export interface ReportPoint {
   health: Health
 }
 
+/** Who acknowledged an alert, when, and their note (a team's user, or this machine's). */
+export interface ReportAcknowledgement {
+  by: string | null
+  at: string
+  note: string | null
+}
+
 export interface SessionReport {
   generatedAt: string
   session: Pick<
     PastSession,
     | 'connectionName' | 'eventSessionId' | 'eventName' | 'contentId' | 'startedAt' | 'hasEnded' | 'endedAt' | 'endedAtSource'
-    | 'reliability' | 'health' | 'levels' | 'cdnTraffic' | 'ecdnTraffic'
+    | 'reliability' | 'health' | 'levels' | 'cdnTraffic' | 'ecdnTraffic' | 'lastPolledAt'
   >
   audience: {
     peakViewers: number | null
     peakAt: string | null
+    /** 'polls': the most a poll counted while it was live; 'viewers': from the viewers' times. */
     peakSource: PastSession['peakSource']
+    /** With a peak from the viewers' times: viewers without usable times, left out of it. */
+    peakUntimed: number | null
     /** Everyone in the cached viewer list; null when none is cached. */
     viewers: number | null
     stillWatching: number | null
@@ -59,14 +69,17 @@ export interface SessionReport {
     viewerListFetchedAt: string | null
   }
   quality: {
-    /** The lowest reliability on the timeline (0–100), and when. */
-    lowest: { reliability: number; at: string } | null
+    /** The lowest reliability on the timeline (0–100), when, and its health. */
+    lowest: { reliability: number; at: string; health: Health } | null
     /** Snapshots Eventwatch took while it watched. */
     snapshots: number
   }
   /** Per dimension, its worst groups (lowest reliability first). */
   whereItHurt: Record<BreakdownDimension, ReportGroup[]>
-  alerts: Pick<Alert, 'rule' | 'severity' | 'state' | 'summary' | 'firedAt' | 'resolvedAt' | 'endReason'>[]
+  /** Oldest first; each with how it ended (the core's kind and words) and every acknowledgement. */
+  alerts: (Pick<Alert, 'rule' | 'severity' | 'state' | 'summary' | 'firedAt' | 'resolvedAt' | 'endReason' | 'endKind'> & {
+    acknowledgements: ReportAcknowledgement[]
+  })[]
   /** The audience and its reliability over time: from the snapshots, or reconstructed from the viewer list. */
   timeline: { source: 'snapshots' | 'viewers' | null; points: ReportPoint[] }
   /** The units the API does not state, as the app decided them (Settings, or detected). */
@@ -82,7 +95,9 @@ export function buildSessionReport(db: Db, connectionId: string, eventSessionId:
   if (!row) return null
   const session = verdicts.of(row)
   const story = judgedStory(db, verdicts, connectionId, eventSessionId, TIMELINE_POINTS)
-  const timeline = timelineOf(db, verdicts, connectionId, eventSessionId, story)
+  // Only snapshots of polls made while it was live: the service's figures after its end are no audience.
+  const live = { to: row.endedObservedAt === null ? undefined : Date.parse(row.endedObservedAt) }
+  const timeline = timelineOf(db, verdicts, connectionId, eventSessionId, story, live)
   const lowest = timeline.points.reduce<ReportPoint | null>(
     (worst, p) => (p.reliability !== null && (worst === null || p.reliability < (worst.reliability ?? Infinity)) ? p : worst),
     null
@@ -102,26 +117,31 @@ export function buildSessionReport(db: Db, connectionId: string, eventSessionId:
       health: session.health,
       levels: session.levels,
       cdnTraffic: session.cdnTraffic,
-      ecdnTraffic: session.ecdnTraffic
+      ecdnTraffic: session.ecdnTraffic,
+      lastPolledAt: session.lastPolledAt
     },
     audience: {
       peakViewers: session.peakSource === null ? null : session.peakViewers,
       peakAt: session.peakAt,
       peakSource: session.peakSource,
+      peakUntimed: session.peakUntimed,
       viewers: session.viewerListCount,
       stillWatching: story?.stillWatching ?? null,
       viewingTime: story?.viewingTime ?? null,
       viewerListFetchedAt: session.viewerListFetchedAt
     },
     quality: {
-      lowest: lowest && lowest.reliability !== null ? { reliability: lowest.reliability, at: new Date(lowest.at).toISOString() } : null,
-      snapshots: snapshotsForChart(db, connectionId, eventSessionId, { maxPoints: 1 }).total
+      lowest: lowest && lowest.reliability !== null ? { reliability: lowest.reliability, at: new Date(lowest.at).toISOString(), health: lowest.health } : null,
+      snapshots: snapshotsForChart(db, connectionId, eventSessionId, { ...live, maxPoints: 1 }).total
     },
     whereItHurt: Object.fromEntries(
       BREAKDOWN_DIMENSIONS.map((dimension) => [dimension, worstGroups(db, verdicts, connectionId, eventSessionId, dimension)])
     ) as Record<BreakdownDimension, ReportGroup[]>,
     alerts: listAlerts(db, { connectionId, eventSessionId, historyHours: ALL_HISTORY_HOURS, limit: 1000 }, now)
-      .map(({ rule, severity, state, summary, firedAt, resolvedAt, endReason }) => ({ rule, severity, state, summary, firedAt, resolvedAt, endReason }))
+      .map(({ rule, severity, state, summary, firedAt, resolvedAt, endReason, endKind, transitions }) => ({
+        rule, severity, state, summary, firedAt, resolvedAt, endReason, endKind,
+        acknowledgements: transitions.filter((t) => t.state === 'acknowledged').map((t) => ({ by: t.by ?? null, at: t.at, note: t.note }))
+      }))
       .sort((a, b) => (a.firedAt ?? '').localeCompare(b.firedAt ?? '')),
     timeline,
     units: unitsOf(db)
@@ -129,8 +149,15 @@ export function buildSessionReport(db: Db, connectionId: string, eventSessionId:
 }
 
 /** The snapshots when there are enough to draw, else the viewer list's story. */
-function timelineOf(db: Db, verdicts: Verdicts, connectionId: string, eventSessionId: string, story: ReturnType<typeof judgedStory>): SessionReport['timeline'] {
-  const chart = snapshotsForChart(db, connectionId, eventSessionId, { maxPoints: TIMELINE_POINTS })
+function timelineOf(
+  db: Db,
+  verdicts: Verdicts,
+  connectionId: string,
+  eventSessionId: string,
+  story: ReturnType<typeof judgedStory>,
+  live: { to?: number }
+): SessionReport['timeline'] {
+  const chart = snapshotsForChart(db, connectionId, eventSessionId, { ...live, maxPoints: TIMELINE_POINTS })
   if (chart.points.length >= 2) {
     return {
       source: 'snapshots',

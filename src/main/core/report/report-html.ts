@@ -1,7 +1,9 @@
 // The post-event report as one self-contained HTML file: styles inline, charts as inline SVG, no
 // script, and a Content-Security-Policy that forbids loading anything, so it opens the same from
 // a mail attachment, a share or a USB stick, and prints to PDF cleanly. Every string from the
-// service is escaped: an event name may be markup. Times are UTC, said so once.
+// service is escaped: an event name may be markup. Times are UTC, said so once. A session still
+// live says so, and as of when: its report is the story so far.
+import { endHeading } from '../../../shared/alert-end'
 import { formatBytes, formatCount, formatReliability } from '../../../shared/format'
 import type { Health } from '../../../shared/reliability'
 import type { ReportGroup, SessionReport } from '../app/session-report'
@@ -11,7 +13,10 @@ import { svgLineChart } from './svg-chart'
 const TRAFFIC_BYTES = { bytes: 1, kilobytes: 1e3, megabytes: 1e6 } as const
 const DIMENSION_TITLES = { site: 'Site', deviceType: 'Device type', os: 'OS', app: 'App', connectionType: 'Connection type' } as const
 const END_SOURCES = { viewers: 'when the last viewer left', service: "the service's last update", observed: 'when Eventwatch first saw it ended' } as const
-const PEAK_SOURCES = { viewers: 'reconstructed from the viewer list', polls: "the service's count at a poll" } as const
+const PEAK_SOURCES = {
+  viewers: "from the viewers' start and end times",
+  polls: 'the most the service counted at a poll while the session was live'
+} as const
 const HEALTH_COLOURS: Record<Health, string> = { good: '#1a7f4b', warning: '#a86400', critical: '#c0262d', unknown: '#666' }
 
 
@@ -21,6 +26,8 @@ const utc = (at: string | number | null): string => {
   return Number.isNaN(date.getTime()) ? '—' : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`
 }
 const clock = (ms: number): string => new Date(ms).toISOString().slice(11, 16)
+/** Seconds too on an axis of a few minutes (a report in a session's first minutes), where minutes repeat. */
+const axisClock = (span: number) => (span < 10 * 60_000 ? (ms: number): string => new Date(ms).toISOString().slice(11, 19) : clock)
 const percent = (ratio: number | null): string => (ratio === null ? '—' : `${(ratio * 100).toFixed(2)} %`)
 const health = (value: number | null, verdict: Health): string =>
   `<span style="color:${HEALTH_COLOURS[verdict]}">${formatReliability(value)} (${verdict})</span>`
@@ -51,6 +58,7 @@ function charts(report: SessionReport): string {
   const { points, source } = report.timeline
   if (points.length < 2) return '<p class="note">Not enough data to draw the session over time: too few snapshots and no viewer list with times.</p>'
   const times = points.map((p) => p.at)
+  const timeLabel = axisClock(times[times.length - 1]! - times[0]!)
   const maxViewers = Math.max(10, ...points.map((p) => p.viewers))
   const rated = points.map((p) => p.reliability).filter((v): v is number => v !== null)
   const levels = report.session.levels
@@ -60,22 +68,38 @@ function charts(report: SessionReport): string {
       ? 'Reconstructed from the viewer list: each viewer counted from their start to their end.'
       : `From ${formatCount(report.quality.snapshots)} snapshots Eventwatch took while it watched (nothing before it started watching).`
   return (
-    `<h3>Viewers at once</h3>${svgLineChart({ title: 'Viewers at once', times, series: [{ values: points.map((p) => p.viewers), colour: '#2563eb' }], yMin: 0, yMax: maxViewers * 1.1, formatY: formatCount, formatTime: clock })}` +
+    `<h3>Viewers at once</h3>${svgLineChart({ title: 'Viewers at once', times, series: [{ values: points.map((p) => p.viewers), colour: '#2563eb' }], yMin: 0, yMax: maxViewers * 1.05, formatY: formatCount, formatTime: timeLabel })}` +
     `<h3>Reliability (0–100)</h3>${svgLineChart({
       title: 'Reliability',
       times,
-      series: [{ values: points.map((p) => p.reliability), colour: '#1a7f4b' }],
+      // Coloured by level, piece by piece: never a green line under the red critical line.
+      series: [{ values: points.map((p) => p.reliability), colour: HEALTH_COLOURS.good, byLevel: { ...levels, colours: HEALTH_COLOURS } }],
       yMin,
       yMax: 100,
       formatY: (v) => v.toFixed(0),
-      formatTime: clock,
+      formatTime: timeLabel,
       lines: [
         { value: levels.warning, label: `warning < ${levels.warning}`, colour: '#a86400' },
         { value: levels.critical, label: `critical < ${levels.critical}`, colour: '#c0262d' }
       ]
     })}` +
-    `<p class="note">${escapeHtml(from)} Times in UTC.</p>`
+    `<p class="note">${escapeHtml(from)} The reliability line is green at or above the warning level, amber below it, red below the critical level. Times in UTC.</p>`
   )
+}
+
+/** How it ended, as the core decided ("Resolved — recovered: …", "Ended — no longer falling: …"), or its state while open. */
+function outcome(a: SessionReport['alerts'][number]): string {
+  if (a.state !== 'resolved') return `Still ${a.state}`
+  const { word } = endHeading(a.endKind)
+  return a.endReason ? `${word} — ${a.endReason}` : word
+}
+
+/** Who acknowledged it, when, and their note: "alice at 10:05 UTC: “on it”". */
+function acknowledgements(a: SessionReport['alerts'][number]): string {
+  if (a.acknowledgements.length === 0) return '<span class="note">not acknowledged</span>'
+  return a.acknowledgements
+    .map((ack) => `<div>${escapeHtml(ack.by ?? 'someone')} at ${clock(Date.parse(ack.at))} UTC${ack.note ? `: “${escapeHtml(ack.note)}”` : ''}</div>`)
+    .join('')
 }
 
 function alertRows(report: SessionReport): string {
@@ -84,10 +108,13 @@ function alertRows(report: SessionReport): string {
     .map(
       (a) =>
         `<tr><td>${utc(a.firedAt)}</td><td>${utc(a.resolvedAt)}</td><td style="color:${a.severity === 'critical' ? HEALTH_COLOURS.critical : HEALTH_COLOURS.warning}">${escapeHtml(a.severity)}</td>` +
-        `<td>${escapeHtml(a.summary)}</td><td>${escapeHtml(a.endReason ?? a.state)}</td></tr>`
+        `<td>${escapeHtml(a.summary)}</td><td>${escapeHtml(outcome(a))}</td><td>${acknowledgements(a)}</td></tr>`
     )
     .join('')
-  return `<table><thead><tr><th>Fired</th><th>Resolved</th><th>Severity</th><th>What</th><th>Outcome</th></tr></thead><tbody>${rows}</tbody></table>`
+  return (
+    '<table class="alerts"><colgroup><col class="time"><col class="time"><col class="severity"><col><col><col class="ack"></colgroup>' +
+    `<thead><tr><th>Fired</th><th>Ended</th><th>Severity</th><th>What</th><th>Outcome</th><th>Acknowledged</th></tr></thead><tbody>${rows}</tbody></table>`
+  )
 }
 
 const STYLE = `
@@ -102,7 +129,19 @@ const STYLE = `
   caption { text-align: left; font-weight: 600; padding: .2rem 0; }
   th, td { text-align: left; padding: .25rem .4rem; border-bottom: 1px solid #e4e7ec; } .num { text-align: right; }
   svg { width: 100%; height: auto; break-inside: avoid; }
+  table.alerts col.time { width: 7.5rem; } table.alerts col.severity { width: 4.5rem; } table.alerts col.ack { width: 9rem; }
+  td { vertical-align: top; overflow-wrap: anywhere; }
+  .live { color: #a86400; font-weight: 600; }
   @media print { body { margin: 0; } h2 { break-after: avoid; } }`
+
+/** Where the peak comes from, in words: a poll while live, or the viewers' times (with when, and who was left out). */
+function peakWords(a: SessionReport['audience']): string {
+  if (a.peakSource === null) return 'not known: never polled while live, and no viewer list with times'
+  if (a.peakSource === 'polls') return PEAK_SOURCES.polls
+  const untimed = a.peakUntimed ?? 0
+  const left = untimed > 0 ? `; ${formatCount(untimed)} viewer${untimed === 1 ? '' : 's'} without usable times not counted` : ''
+  return `${PEAK_SOURCES.viewers}${a.peakAt ? `, at ${utc(a.peakAt)}` : ''}${left}`
+}
 
 /** The whole report as one HTML document. */
 export function reportHtml(report: SessionReport): string {
@@ -110,9 +149,11 @@ export function reportHtml(report: SessionReport): string {
   const a = report.audience
   const name = s.eventName ?? 'Untitled event'
   const trafficOf = (v: number): string => formatBytes(v * TRAFFIC_BYTES[report.units.traffic])
-  const ended = s.hasEnded ? `${utc(s.endedAt)}` : 'still live'
   const endedNote = s.hasEnded && s.endedAtSource ? END_SOURCES[s.endedAtSource] : ''
-  const peakNote = a.peakSource ? `${PEAK_SOURCES[a.peakSource]}${a.peakSource === 'viewers' && a.peakAt ? `, at ${utc(a.peakAt)}` : ''}` : 'not known'
+  const when = s.hasEnded
+    ? `Started ${utc(s.startedAt)} · ended ${utc(s.endedAt)}${endedNote ? ` (${escapeHtml(endedNote)})` : ''}`
+    : `Started ${utc(s.startedAt)} · <span class="live">● still live as of ${utc(s.lastPolledAt)}</span> (its last poll): every figure here is so far`
+  const peakNote = peakWords(a)
   const hurt = (Object.keys(DIMENSION_TITLES) as (keyof typeof DIMENSION_TITLES)[])
     .map((d) => groupTable(DIMENSION_TITLES[d], report.whereItHurt[d]))
     .join('')
@@ -129,7 +170,7 @@ export function reportHtml(report: SessionReport): string {
 <header>
 <h1>${escapeHtml(name)}</h1>
 <div class="sub">${escapeHtml(s.connectionName)} · content ${escapeHtml(s.contentId)} · session ${escapeHtml(s.eventSessionId)}</div>
-<div class="sub">Started ${utc(s.startedAt)} · ended ${ended}${endedNote ? ` (${escapeHtml(endedNote)})` : ''}</div>
+<div class="sub" data-testid="when">${when}</div>
 </header>
 <main>
 <h2>Audience</h2>
@@ -141,7 +182,7 @@ ${figure('Time watched', hours(a.viewingTime, report.units.viewerTime), 'all vie
 <h2>Quality</h2>
 <div class="figures">
 ${figure('Reliability', health(s.reliability, s.health), `the service's score for the session; warning &lt; ${s.levels.warning}, critical &lt; ${s.levels.critical}`)}
-${figure('Lowest over time', report.quality.lowest ? formatReliability(report.quality.lowest.reliability) : '—', report.quality.lowest ? `at ${utc(report.quality.lowest.at)}` : '')}
+${figure('Lowest over time', report.quality.lowest ? health(report.quality.lowest.reliability, report.quality.lowest.health) : '—', report.quality.lowest ? `at ${utc(report.quality.lowest.at)}` : '')}
 ${figure('Traffic CDN / ECDN', `${trafficOf(s.cdnTraffic)} / ${trafficOf(s.ecdnTraffic)}`)}
 </div>
 ${charts(report)}

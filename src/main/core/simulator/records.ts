@@ -18,7 +18,7 @@ export function sessionRecord(s: SimSession, platformId: string, tenantId: strin
     startedAt: new Date(s.startedAt).toISOString(),
     updatedAt: new Date(s.updatedAt).toISOString(),
     hasEnded: s.hasEnded,
-    viewersCount: s.crowd ?? s.active.length,
+    viewersCount: s.crowd ?? (s.hasEnded ? (s.countAfterEnd ?? 0) : s.active.length),
     reliabilityScore: reportedScore(s.reliability, scale),
     cdnTraffic: s.cdnTraffic,
     ecdnTraffic: s.ecdnTraffic

@@ -23,6 +23,8 @@ export interface SimViewer {
   ecdnShare: number
   startedAt: number
   endedAt: number | null
+  /** Reported without a startedAt (World.spoilViewerTimes). */
+  startUnknown?: boolean
 }
 
 export function createViewer(random: Random, seq: number, at: number, siteBias: number): SimViewer {
@@ -84,6 +86,7 @@ export function viewerRecord(viewer: SimViewer, now: number, sessionReliability:
     cdnErrors: Math.floor(cdnResponses * (1 - viewer.quality) * 0.08)
   }
   if (viewer.endedAt !== null) record.endedAt = new Date(viewer.endedAt).toISOString()
+  if (viewer.startUnknown) delete record.startedAt
   return record
 }
 

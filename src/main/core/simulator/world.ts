@@ -61,6 +61,8 @@ export interface SimSession {
   active: number[]
   /** A crowd: this many viewers, all watching, generated when listed (crowd.ts), never held. */
   crowd?: number
+  /** What viewersCount says once it has ended: 0 unless a test asks (reportCountAfterEnd). */
+  countAfterEnd?: number
 }
 
 const STEP_MS = 1000
@@ -160,6 +162,25 @@ export class World {
   viewerReliability(session: SimSession, siteCode: number): number {
     const hit = session.siteIncidents?.get(siteCode)
     return hit && this.now < hit.until ? hit.reliability : session.reliability
+  }
+
+  /**
+   * From now on this ended session's viewersCount is `count` (everyone who watched it, say), as
+   * some services report once a session is over: a count after the end, never a concurrent peak.
+   */
+  reportCountAfterEnd(id: string, count: number): void {
+    const session = this.find(id)
+    if (!session?.hasEnded) throw new Error(`no ended simulated session ${id}`)
+    session.countAfterEnd = count
+  }
+
+  /** Times a careless service gives: the first `withoutStart` viewers have no startedAt, the next
+   *  `endBeforeStart` an endedAt a minute before their startedAt. */
+  spoilViewerTimes(id: string, spoil: { withoutStart: number; endBeforeStart: number }): void {
+    const session = this.find(id)
+    if (!session) throw new Error(`no simulated session ${id}`)
+    session.viewers.slice(0, spoil.withoutStart).forEach((v) => (v.startUnknown = true))
+    session.viewers.slice(spoil.withoutStart, spoil.withoutStart + spoil.endBeforeStart).forEach((v) => (v.endedAt = v.startedAt - 60_000))
   }
 
   /** Ends a forced incident now: reliability climbs back to its baseline. */

@@ -2,6 +2,7 @@
 // engine continues from (so a restart neither loses nor repeats an alert), every transition with
 // its time, value and note, and the operator's acknowledgements, snoozes and pause. The only
 // place their SQL lives; the rules are in core/alerts/.
+import { COOLDOWN_END_KINDS, type AlertEndKind } from '../../../shared/alert-end'
 import type { Alert, AlertRuleId, AlertSeverity, AlertState, AlertTransition, SnoozeChoice } from '../../../shared/alerts'
 import type { Db } from './db'
 import { statement } from './statements'
@@ -47,12 +48,13 @@ interface AlertRow {
   snoozed_until: number | null
   snooze_session_end: number
   streak: number
+  end_kind: AlertEndKind | null
 }
 
 const SELECT_ALERT = `
   SELECT a.id, a.rule, a.connection_id, c.name AS connection_name, a.event_session_id, a.event_name, a.site,
     (SELECT sn.name FROM site_names sn WHERE a.site GLOB '[0-9]*' AND sn.code = CAST(a.site AS REAL)) AS site_name,
-    a.state, a.severity, a.summary, a.opened_at, a.fired_at, a.resolved_at, a.snoozed_until, a.snooze_session_end, a.streak
+    a.state, a.severity, a.summary, a.opened_at, a.fired_at, a.resolved_at, a.snoozed_until, a.snooze_session_end, a.streak, a.end_kind
   FROM alerts a JOIN connections c ON c.id = a.connection_id`
 
 export class AlertNotFoundError extends Error {
@@ -87,19 +89,18 @@ export function openAlerts(db: Db, connectionId: string): OpenAlert[] {
 }
 
 /**
- * When each alert of the connection last recovered, looking back `since` (the longest cooldown).
- * Only a recovery starts a cooldown: an alert that ended because nothing watched it any more
- * (connection disabled, not polled) or its rule was turned off must not hold back the same
- * condition once it is watched again.
+ * When each alert of the connection last cleared, looking back `since` (the longest cooldown).
+ * Only an end of the condition itself (recovered, or no longer applying) starts a cooldown: an
+ * alert that ended because nothing watched it any more (connection disabled, not polled) or its
+ * rule was turned off must not hold back the same condition once it is watched again.
  */
 export function lastResolvedTimes(db: Db, connectionId: string, since: number): Map<string, number> {
   const rows = statement(
     db,
     `SELECT a.rule, a.event_session_id AS sessionId, a.site, MAX(a.resolved_at) AS at FROM alerts a
-     WHERE a.connection_id = ? AND a.resolved_at >= ?
-       AND EXISTS (SELECT 1 FROM alert_transitions t WHERE t.alert_id = a.id AND t.state = 'resolved' AND t.note = 'recovered')
+     WHERE a.connection_id = ? AND a.resolved_at >= ? AND a.end_kind IN (SELECT value FROM json_each(?))
      GROUP BY a.rule, a.event_session_id, a.site`
-  ).all(connectionId, since) as { rule: AlertRuleId; sessionId: string | null; site: string | null; at: number }[]
+  ).all(connectionId, since, JSON.stringify(COOLDOWN_END_KINDS)) as { rule: AlertRuleId; sessionId: string | null; site: string | null; at: number }[]
   return new Map(rows.map((r) => [alertKey(r.rule, r.sessionId, r.site), r.at]))
 }
 
@@ -158,7 +159,7 @@ function addTransition(
   )
 }
 
-/** A new state (and severity, value, note) for an alert, with its transition. */
+/** A new state (and severity, value, note) for an alert, with its transition; a resolve keeps its kind of end. */
 export function moveAlert(
   db: Db,
   id: number,
@@ -167,7 +168,8 @@ export function moveAlert(
   value: number | null,
   note: string | null,
   now: number,
-  summary?: string
+  summary?: string,
+  endKind?: AlertEndKind
 ): void {
   statement(
     db,
@@ -177,9 +179,10 @@ export function moveAlert(
        -- A mute keeps the snooze, so that the unmute can give it back.
        snoozed_until = CASE WHEN @state IN ('snoozed', 'muted') THEN snoozed_until END,
        snooze_session_end = CASE WHEN @state IN ('snoozed', 'muted') THEN snooze_session_end ELSE 0 END,
-       streak = CASE WHEN @state = 'resolved' THEN 0 ELSE streak END
+       streak = CASE WHEN @state = 'resolved' THEN 0 ELSE streak END,
+       end_kind = CASE WHEN @state = 'resolved' THEN @endKind END
      WHERE id = @id`
-  ).run({ id, state, severity, summary: summary ?? null, now })
+  ).run({ id, state, severity, summary: summary ?? null, now, endKind: endKind ?? null })
   addTransition(db, id, now, state, severity, value, note)
 }
 
@@ -262,6 +265,7 @@ function toAlert(db: Db, r: AlertRow): Alert {
     resolvedAt: iso(r.resolved_at),
     snoozedUntil: iso(r.snoozed_until),
     endReason: r.state === 'resolved' ? (ended?.note ?? 'resolved') : null,
+    endKind: r.state === 'resolved' ? r.end_kind : null,
     transitions: list
   }
 }

@@ -4,14 +4,17 @@ import type { Db } from './db'
 import { statement } from './statements'
 
 // ended_observed_at: when the cache first saw the session ended (kept from then on; NULL while
-// live, also if the service ever reports it live again). peak_viewers: the highest count seen.
+// live, also if the service ever reports it live again). peak_viewers: the highest count a poll
+// saw while the session was live (issue 24): once it has ended, the service's viewersCount is a
+// count after the end (some give everyone who watched), never a concurrent peak. A viewer list's
+// peak raises it too (viewer-list-summary.ts).
 const UPSERT_SESSION = `
   INSERT INTO sessions (connection_id, event_session_id, platform_id, tenant_id, content_id, event_name,
     started_at, updated_at, has_ended, viewers_count, reliability_score, cdn_traffic, ecdn_traffic,
     raw_json, first_seen_at, last_polled_at, ended_observed_at, peak_viewers)
   VALUES (@connectionId, @eventSessionId, @platformId, @tenantId, @contentId, @eventName,
     @startedAt, @updatedAt, @hasEnded, @viewersCount, @reliabilityScore, @cdnTraffic, @ecdnTraffic,
-    @rawJson, @polledAt, @polledAt, CASE WHEN @hasEnded = 1 THEN @polledAt END, @viewersCount)
+    @rawJson, @polledAt, @polledAt, CASE WHEN @hasEnded = 1 THEN @polledAt END, CASE WHEN @hasEnded = 1 THEN 0 ELSE @viewersCount END)
   ON CONFLICT (connection_id, event_session_id) DO UPDATE SET
     platform_id = excluded.platform_id, tenant_id = excluded.tenant_id, content_id = excluded.content_id,
     event_name = excluded.event_name, started_at = excluded.started_at, updated_at = excluded.updated_at,

@@ -7,6 +7,7 @@
 // connection's and the session's) are data and stay exact; the names, the summary, the note, who
 // acknowledged and the site are text for people and are made plain. Any body is written with its
 // remaining control characters as \u escapes, so not even an id carries one raw.
+import { endHeading } from '../../../shared/alert-end'
 import type { Alert } from '../../../shared/alerts'
 import { jsonWithEscapedControls, plainText, shorten } from '../../../shared/plain-text'
 import type { WebhookEvent, WebhookFormat } from '../../../shared/webhooks'
@@ -56,18 +57,21 @@ export function jsonBody(e: AlertEvent): unknown {
     level: e.level,
     note: plainOrNull(e.note),
     by: plainOrNull(e.by),
-    alert: { id: a.id, firedAt: a.firedAt, resolvedAt: a.resolvedAt, endReason: a.endReason },
+    alert: { id: a.id, firedAt: a.firedAt, resolvedAt: a.resolvedAt, endReason: plainOrNull(a.endReason), endKind: a.endKind },
     connection: { id: a.connectionId, name: plainText(a.connectionName) },
     session: a.eventSessionId === null ? null : { id: a.eventSessionId, name: plainOrNull(a.eventName) },
     site: plainOrNull(e.site)
   }
 }
 
+/** A resolved event's word: "Resolved" when it recovered, "Ended" when it ended any other way. */
+const eventWord = (e: AlertEvent): string => (e.event === 'resolved' ? endHeading(e.alert.endKind).word : EVENT_WORDS[e.event])
+
 /** The headline every format leads with: "Fired · critical · Town hall: Reliability 86.2, below …",
- *  "Acknowledged by alice · critical · …". */
+ *  "Acknowledged by alice · critical · …", "Ended · warning · …" (a drop that left its window). */
 export function headline(e: AlertEvent): string {
   const about = e.alert.eventName ?? e.alert.eventSessionId ?? e.alert.connectionName
-  return `${EVENT_WORDS[e.event]}${e.by ? ` by ${e.by}` : ''} · ${e.alert.severity} · ${about}: ${e.alert.summary}`
+  return `${eventWord(e)}${e.by ? ` by ${e.by}` : ''} · ${e.alert.severity} · ${about}: ${e.alert.summary}`
 }
 
 function facts(e: AlertEvent): { title: string; value: string }[] {
@@ -82,6 +86,7 @@ function facts(e: AlertEvent): { title: string; value: string }[] {
     ...(e.value === null ? [] : [{ title: 'Value', value: String(e.value) }]),
     ...(e.level === null ? [] : [{ title: 'Level', value: String(e.level) }]),
     ...(e.note ? [{ title: 'Note', value: e.note }] : []),
+    ...(e.event === 'resolved' && a.endReason ? [{ title: eventWord(e), value: a.endReason }] : []),
     { title: 'At', value: e.at }
   ]
 }
@@ -105,7 +110,7 @@ export function teamsBody(e: AlertEvent): unknown {
               weight: 'Bolder',
               size: 'Medium',
               wrap: true,
-              color: e.event === 'resolved' ? 'Good' : e.alert.severity === 'critical' ? 'Attention' : 'Warning'
+              color: eventWord(e) === 'Resolved' ? 'Good' : e.alert.severity === 'critical' ? 'Attention' : 'Warning'
             },
             { type: 'FactSet', facts: facts(e).map((f) => ({ title: f.title, value: teamsText(f.value, 500) })) }
           ]

@@ -174,6 +174,7 @@ function testEvent(now: number): AlertEvent {
       resolvedAt: null,
       snoozedUntil: null,
       endReason: null,
+      endKind: null,
       transitions: []
     }
   }

@@ -2,6 +2,7 @@
 // wall, window title) as the core's headline with an icon for its tone (never colour alone), how
 // an alert ended, and how a list of alerts follows the pushes. Nothing here judges: the tone, the
 // headline and the end reason are the core's (src/shared/alerts.ts).
+import { endHeading } from '../../../shared/alert-end'
 import type { Alert, AlertsChanged, AlertSituation, SituationTone } from '../../../shared/alerts'
 import { plainText } from '../../../shared/plain-text'
 
@@ -30,16 +31,15 @@ export function navCount(situation: AlertSituation | null): { n: number; label: 
 }
 
 /**
- * How a resolved alert ended, in words: "Resolved — recovered" when the condition cleared,
- * "Ended — connection disabled: no longer polled" when something else ended it. Null while open.
+ * How a resolved alert ended, in words, as the core decided it (shared/alert-end.ts): "Resolved —
+ * recovered: reliability 97.2, above the warning level 95" only when it recovered; "Ended — no
+ * longer falling: …; reliability is still 41, below the critical level 90" or "Ended — connection
+ * disabled: no longer polled" when something else ended it. Null while open.
  */
-export function endWords(alert: Pick<Alert, 'state' | 'endReason'>): { word: 'Resolved' | 'Ended'; icon: string; text: string } | null {
+export function endWords(alert: Pick<Alert, 'state' | 'endReason' | 'endKind'>): { word: 'Resolved' | 'Ended'; icon: string; text: string } | null {
   if (alert.state !== 'resolved') return null
-  const reason = alert.endReason
-  if (reason === null || reason === 'recovered') {
-    return { word: 'Resolved', icon: '✓', text: reason ? `Resolved — ${reason}` : 'Resolved' }
-  }
-  return { word: 'Ended', icon: '■', text: `Ended — ${reason}` }
+  const { word, icon } = endHeading(alert.endKind)
+  return { word, icon, text: alert.endReason ? `${word} — ${alert.endReason}` : word }
 }
 
 /** How long a resolved alert stays in the alerts view's history (listAlerts' default). */

@@ -75,12 +75,13 @@ const MAX_LINES = 4
 function group(alerts: readonly Alert[], verb: 'fired' | 'resolved' | 'repeated'): { title: string; body: string } {
   const first = alerts[0]!
   // An alert ended by something else than recovery (its connection no longer polled…) says so.
-  const ended = (a: Alert) => endWords({ state: 'resolved', endReason: a.endReason })
+  const ended = (a: Alert) => endWords({ state: 'resolved', endReason: a.endReason, endKind: a.endKind })
   const mark = (a: Alert): string => (verb === 'resolved' ? (ended(a)?.icon ?? '✓') : a.severity === 'critical' ? '✖' : '▲')
   if (alerts.length === 1) {
     const end = ended(first)
     const severity = verb === 'resolved' ? (end?.word ?? 'Resolved') : first.severity === 'critical' ? 'Critical' : 'Warning'
-    const why = verb === 'resolved' && end?.word === 'Ended' ? `${end.text}. ` : ''
+    // How it ended comes first: "Ended — no longer falling: …; still 41" is no recovery.
+    const why = verb === 'resolved' && end && first.endReason ? `${end.text}. ` : ''
     const still = verb === 'repeated' ? 'Still firing, not acknowledged — ' : ''
     return { title: `${mark(first)} ${severity}: ${place(first)}`, body: `${why}${still}${summary(first)}` }
   }
@@ -89,7 +90,9 @@ function group(alerts: readonly Alert[], verb: 'fired' | 'resolved' | 'repeated'
   if (alerts.length > MAX_LINES) lines.push(`and ${alerts.length - MAX_LINES} more`)
   const title =
     verb === 'resolved'
-      ? `✓ ${alerts.length} alerts resolved`
+      ? alerts.every((a) => ended(a)?.word !== 'Ended')
+        ? `✓ ${alerts.length} alerts resolved`
+        : `■ ${alerts.length} alerts ended`
       : verb === 'repeated'
         ? `✖ ${alerts.length} criticals still firing, not acknowledged`
         : `${critical ? '✖' : '▲'} ${alerts.length} alerts`

@@ -9,6 +9,12 @@ export const END_SOURCE_WORDS: Record<NonNullable<PastSession['endedAtSource']>,
 }
 
 export const PEAK_SOURCE_WORDS: Record<NonNullable<PastSession['peakSource']>, string> = {
-  viewers: 'reconstructed from the viewer list',
-  polls: "the service's count at a poll"
+  viewers: "from the viewers' start and end times",
+  polls: 'the most counted at a poll while live'
+}
+
+/** With a peak from the viewers' times, who was left out of it: "3 viewers without usable times not counted". */
+export function untimedWords(s: Pick<PastSession, 'peakSource' | 'peakUntimed'>): string | null {
+  const n = s.peakSource === 'viewers' ? (s.peakUntimed ?? 0) : 0
+  return n > 0 ? `${n.toLocaleString('en-US')} viewer${n === 1 ? '' : 's'} without usable times not counted` : null
 }

@@ -18,8 +18,11 @@ import { team } from './016-team'
 import { maintenanceTimeZones } from './017-maintenance-time-zones'
 import { webhookUrlQueries } from './018-webhook-url-queries'
 import { viewerListIdsNeverReused } from './019-viewer-list-ids-never-reused'
+import { alertEndKinds } from './020-alert-end-kinds'
+import { peaksWhileLive } from './021-peaks-while-live'
 import type { Migration } from './types'
 
 export const migrations: readonly Migration[] = [initial, connectionsViewersDiagnostics, cacheComplete, viewerIntegerKeys, searchContentId, sessionSearchText, alerts,
   connectionReliabilityScale, stagedViewerLists, viewerListSummary, siteNames, connectionNetwork, webhooks, siteAlerts, maintenanceWindows, team,
-  maintenanceTimeZones, webhookUrlQueries, viewerListIdsNeverReused]
+  maintenanceTimeZones, webhookUrlQueries, viewerListIdsNeverReused, alertEndKinds,
+  peaksWhileLive]

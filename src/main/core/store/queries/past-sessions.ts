@@ -54,9 +54,11 @@ export interface PastSession {
   /** Viewers in the cached viewer list; null when none is cached. */
   viewerListCount: number | null
   viewerListFetchedAt: string | null
-  /** Where peakViewers comes from: the viewer list (reconstructed, with when) or the polls; null when nothing is known. */
+  /** Where peakViewers comes from: the viewer list (reconstructed, with when) or polls made while it was live; null when nothing is known. */
   peakSource: 'viewers' | 'polls' | null
   peakAt: string | null
+  /** With a peak from the viewer list: its viewers without usable times, left out of it. */
+  peakUntimed: number | null
   /** When an ended session ended, best known first: its viewers' last endedAt, the service's last
    *  update of the record, or when the cache first saw it ended. Null while live. */
   endedAt: string | null
@@ -85,6 +87,7 @@ interface Row extends SessionRow {
   fetched_at: number | null
   list_peak: number | null
   list_peak_at: number | null
+  list_untimed: number | null
   last_ended_at: number | null
 }
 
@@ -139,7 +142,8 @@ export function pastSessions(db: Db, q: PastSessionsQuery): Page<PastSession> {
     `SELECT s.connection_id, c.name AS connection_name, s.event_session_id, s.event_name, s.content_id,
        s.started_at, s.updated_at, s.has_ended, s.ended_observed_at, s.first_seen_at, s.last_polled_at,
        s.viewers_count, s.peak_viewers, s.reliability_score, s.cdn_traffic, s.ecdn_traffic,
-       vl.viewer_count, vl.fetched_at, vl.peak_viewers AS list_peak, vl.peak_at AS list_peak_at, vl.last_ended_at
+       vl.viewer_count, vl.fetched_at, vl.peak_viewers AS list_peak, vl.peak_at AS list_peak_at,
+       vl.untimed_viewers AS list_untimed, vl.last_ended_at
      FROM sessions s
      JOIN connections c ON c.id = s.connection_id
      LEFT JOIN viewer_lists vl ON vl.connection_id = s.connection_id AND vl.event_session_id = s.event_session_id AND vl.staged_at IS NULL
@@ -178,10 +182,16 @@ function toPastSession(r: Row): PastSession {
   }
 }
 
-/** The list's reconstructed peak when it is the highest known (it raised peak_viewers), else the polls'. */
-function peakOf(r: Row): Pick<PastSession, 'peakSource' | 'peakAt'> {
-  if (r.list_peak !== null && r.list_peak >= r.peak_viewers) return { peakSource: 'viewers', peakAt: isoOrNull(r.list_peak_at) }
-  return { peakSource: r.peak_viewers > 0 ? 'polls' : null, peakAt: null }
+/**
+ * The list's reconstructed peak when it is the highest known (it raised peak_viewers), else the
+ * polls': peak_viewers only ever counts polls made while the session was live (sessions.ts), so a
+ * session first seen after its end has no poll peak, only its viewers'.
+ */
+function peakOf(r: Row): Pick<PastSession, 'peakSource' | 'peakAt' | 'peakUntimed'> {
+  if (r.list_peak !== null && r.list_peak >= r.peak_viewers) {
+    return { peakSource: 'viewers', peakAt: isoOrNull(r.list_peak_at), peakUntimed: r.list_untimed ?? 0 }
+  }
+  return { peakSource: r.peak_viewers > 0 ? 'polls' : null, peakAt: null, peakUntimed: null }
 }
 
 /** A list fetched while the session was live says nothing of its end: only one fetched after counts. */

@@ -7,9 +7,9 @@
 // unsorted, into two typed arrays (16 bytes a viewer, nothing else of it is kept), sorted, and
 // swept together in time order (a leave before a join at the same instant: the two never watched
 // together) for the exact peak and, per time bucket, the audience. SQLite sums the quality by the
-// bucket each viewer joined and left. Measured here for 1,000,000 viewers: the story 2.3 s, the
-// peak alone 0.85 s; sorting the events in SQL (a window over a UNION) took 4.2 s for the peak,
-// and the first version of this sweep (every row read through the index) 7.3 s for the story.
+// bucket each viewer joined and left. Measured here for 1,000,000 viewers: the story 2.3 s; the
+// first version of this sweep (every row read through the index) took 7.3 s. The list's peak kept
+// for History and the report is streamed from SQLite instead, in bounded memory (list-peak.ts).
 // Quality per bucket is over everyone who watched at some moment in it, with the breakdowns'
 // math (breakdown.ts):
 //   reliability      = mean reliabilityScore (the service's scale; the app layer puts it on 0–100)
@@ -105,9 +105,9 @@ class QualitySums {
  * took seconds where this takes a fraction of one. Ids are given in list order as pages arrive,
  * so a list's range holds few rows of others (lists staged at the same time), filtered out.
  */
-const LIST_ROWS = 'viewers NOT INDEXED WHERE id BETWEEN @first AND @last AND list_id = @list'
+export const LIST_ROWS = 'viewers NOT INDEXED WHERE id BETWEEN @first AND @last AND list_id = @list'
 
-function listRange(db: Db, listId: number): { list: number; first: number; last: number } {
+export function listRange(db: Db, listId: number): { list: number; first: number; last: number } {
   const span = statement(db, 'SELECT MIN(id) AS first, MAX(id) AS last FROM viewers WHERE list_id = ?').get(listId) as { first: number | null; last: number | null }
   return { list: listId, first: span.first ?? 0, last: span.last ?? -1 }
 }
@@ -253,14 +253,4 @@ function sweep(
   }
   while (bucket < buckets) close()
   if (best) onPeak(best)
-}
-
-/** The most viewers of the list watching at once, and the first instant; null without a timed viewer. */
-export function listPeak(db: Db, listId: number): { viewers: number; at: number } | null {
-  const range = listRange(db, listId)
-  const { timed } = statement(db, `SELECT COUNT(started_at) AS timed FROM ${LIST_ROWS}`).get(range) as { timed: number }
-  if (timed === 0) return null
-  let peak: { viewers: number; at: number } | null = null
-  sweep(readTimes(db, range, timed), () => 0, 1, () => {}, (found) => (peak = found), () => Number.NEGATIVE_INFINITY)
-  return peak
 }

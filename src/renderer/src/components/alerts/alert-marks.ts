@@ -19,7 +19,7 @@ export function alertMarks(alerts: readonly Alert[]): ChartMark[] {
       alertId: alert.id
     })
     const resolved = alert.resolvedAt ? Date.parse(alert.resolvedAt) : NaN
-    const ended = endWords({ state: 'resolved', endReason: alert.endReason })
+    const ended = endWords({ state: 'resolved', endReason: alert.endReason, endKind: alert.endKind })
     if (Number.isFinite(resolved) && ended) {
       marks.push({ at: resolved, kind: 'resolved', severity: alert.severity, label: `${ended.icon} ${ended.word}: ${rule}`, alertId: alert.id })
     }
