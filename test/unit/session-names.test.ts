@@ -17,9 +17,12 @@ import { unsafeCharacters } from '../support/hostile-names'
 
 const NAME = 'All-hands Q1'
 /** The two tenants' sessions of one name (and, as the simulator makes them, of one id). */
-const fabrikam = alert({ id: 1, connectionId: 'c-f', connectionName: 'Fabrikam', eventName: NAME, eventSessionId: '3f2a9c1b-77aa-4e0c-9d1e-5b6c7d8e9f00' })
-const northwind = alert({ id: 2, connectionId: 'c-n', connectionName: 'Northwind', eventName: NAME, eventSessionId: '3f2a9c1b-77aa-4e0c-9d1e-5b6c7d8e9f00' })
-const unnamed = alert({ id: 3, eventName: null, eventSessionId: '3f2a9c1b-77aa-4e0c-9d1e-5b6c7d8e9f00' })
+const ID = '3f2a9c1b-77aa-4e0c-9d1e-5b6c7d8e9f00'
+const FABRIKAM = { connectionId: 'c-f', connectionName: 'Fabrikam', eventName: NAME, eventSessionId: ID }
+const NORTHWIND = { connectionId: 'c-n', connectionName: 'Northwind', eventName: NAME, eventSessionId: ID }
+const fabrikam = alert({ id: 1, ...FABRIKAM })
+const northwind = alert({ id: 2, ...NORTHWIND })
+const unnamed = alert({ id: 3, eventName: null, eventSessionId: ID })
 const ACTIONS = { open: () => undefined, setPollingPaused: () => undefined, pauseNotifications: () => undefined, quit: () => undefined }
 
 describe('a session named for a context', () => {
@@ -33,7 +36,7 @@ describe('a session named for a context', () => {
   })
 
   it('away from it: "Name (Connection)" when several connections are polled, the name alone with one', () => {
-    expect(sessionTitleParts(fabrikam as Parameters<typeof sessionTitleParts>[0], 3)).toEqual({ name: NAME, connection: 'Fabrikam' })
+    expect(sessionTitleParts(FABRIKAM, 3)).toEqual({ name: NAME, connection: 'Fabrikam' })
     expect(sessionTitle(liveSession({ eventName: NAME, connectionName: 'Northwind' }), 2)).toBe(`${NAME} (Northwind)`)
     expect(sessionTitle(liveSession({ eventName: NAME, connectionName: 'Northwind' }), 1)).toBe(NAME)
     expect(sessionTitle(liveSession({ eventName: null, eventSessionId: 'abcdef0123', connectionName: 'Northwind' }), 2)).toBe(
@@ -128,7 +131,7 @@ describe('every face tells the same-named sessions of two connections apart', ()
   })
 
   it('the tray menu', () => {
-    const sessions = [liveSession({ ...fabrikam, eventName: NAME }), liveSession({ ...northwind, eventName: NAME })]
+    const sessions = [liveSession(FABRIKAM), liveSession(NORTHWIND)]
     const labels = (connectionsPolled?: number): string[] =>
       trayMenuTemplate({ sessions, blind: [], pollingPaused: false, ...(connectionsPolled === undefined ? {} : { connectionsPolled }) }, ACTIONS)
         .map((item) => item.label ?? '')
