@@ -11,6 +11,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import type { Alert } from '../../src/shared/alerts'
 import { request } from './support/api'
+import { axeViolations } from './support/axe'
 import { DESK_CONNECTIONS, OFFICE_NAME, startIncidentDesk, type IncidentDesk } from './support/incident-desk'
 import { paintOf } from './support/situation'
 import { views } from './support/views'
@@ -134,3 +135,26 @@ for (const size of [
     expect(problems).toEqual([])
   })
 }
+
+test("axe-core finds nothing on the office's Live row, the alerts and the wall, in both themes", async ({ page }) => {
+  test.setTimeout(120_000)
+  await page.setViewportSize({ width: 1366, height: 768 })
+  try {
+    for (const theme of ['dark', 'light'] as const) {
+      await request(desk.host, 'saveSettings', { display: { theme } })
+      await page.goto(desk.host.url)
+      await expect(rowOf(page, DESK_CONNECTIONS.office).getByTestId('site-alert')).toBeVisible({ timeout: 30_000 })
+      expect(await axeViolations(page), `Live (${theme})`).toEqual([])
+      await views(page).getByRole('button', { name: /^Alerts/ }).click()
+      await expect(page.getByTestId('open-alerts').getByTestId('alert').first()).toBeVisible()
+      expect(await axeViolations(page), `Alerts (${theme})`).toEqual([])
+      await views(page).getByRole('button', { name: 'Wall mode' }).click()
+      await expect(tileOf(page, DESK_CONNECTIONS.office).getByTestId('site-alert')).toBeVisible({ timeout: 30_000 })
+      expect(await axeViolations(page), `wall (${theme})`).toEqual([])
+      await page.screenshot({ path: `test-results/site-alert-names-wall-${theme}.png` })
+      await page.getByRole('button', { name: 'Exit' }).click()
+    }
+  } finally {
+    await request(desk.host, 'saveSettings', { display: { theme: 'dark' } })
+  }
+})
