@@ -144,6 +144,21 @@ export const SessionAlertSchema = z.object({
 })
 export type SessionAlert = z.infer<typeof SessionAlertSchema>
 
+/** A session's worst site alert still firing (acknowledged or not), as the core decided it for its
+ *  row and tile: a failing office shows on a session whose own score stays good. */
+export const SiteAlertSchema = z.object({
+  /** The site's code. */
+  site: z.string(),
+  /** How it is named: the operator's name for it, else "Site 415" (shared/site-label.ts). */
+  label: z.string(),
+  /** The site's mean reliability (0–100) on the session's newest viewer list, else the alert's
+   *  last value; null when neither is known. */
+  reliability: z.number().nullable(),
+  severity: z.enum(ALERT_SEVERITIES),
+  state: z.enum(['firing', 'acknowledged'])
+})
+export type SiteAlert = z.infer<typeof SiteAlertSchema>
+
 /** The tray icon's five states, each its own shape. */
 export const TRAY_STATES = ['ok', 'warning', 'critical', 'blind', 'paused'] as const
 export type TrayState = (typeof TRAY_STATES)[number]
@@ -186,7 +201,11 @@ export const AlertSituationSchema = z.object({
   tone: z.enum(SITUATION_TONES),
   tray: z.enum(TRAY_STATES),
   /** The situation in one line, the same words on every face: "2 firing (1 acknowledged) · 1 pending critical". */
-  headline: z.string()
+  headline: z.string(),
+  /** How many connections are polled: with more than one, a session named away from its
+   *  connection (the wall's alerts, alert cards, notifications, webhooks, the tray) names its
+   *  connection too (shared/session-name.ts). Absent (a core that does not say): one. */
+  connectionsPolled: z.number().int().min(0).optional()
 })
 export type AlertSituation = z.infer<typeof AlertSituationSchema>
 

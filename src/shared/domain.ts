@@ -1,6 +1,6 @@
 // Domain types shared by the core and the UI. Times are ISO-8601 UTC strings at this boundary.
 import { z } from 'zod'
-import { SessionAlertSchema } from './alerts'
+import { SessionAlertSchema, SiteAlertSchema } from './alerts'
 import { ChartPointSchema } from './chart-point'
 import { ERROR_KINDS } from './error-kinds'
 import { ConnectionPollStatusSchema, PollSummarySchema } from './poll-status'
@@ -34,6 +34,9 @@ export type Session = z.infer<typeof SessionSchema>
 /** A session on Live, the wall and the tray: with its most pressing alert and its newest snapshot. */
 export const LiveSessionSchema = SessionSchema.extend({
   alert: SessionAlertSchema.nullable(),
+  /** Its worst site alert firing, whatever its most pressing alert: the office, its figure, the
+   *  severity. Null when no site alert fires; absent from a core that does not say. */
+  siteAlert: SiteAlertSchema.nullable().optional(),
   /** The newest snapshot, for the trends (null before the first). */
   latestPoint: ChartPointSchema.nullable()
 })

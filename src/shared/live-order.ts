@@ -1,6 +1,7 @@
-// Orders of the live screen. "Trouble first": critical, then warning, then the rest, the
-// biggest audience first within each (more people affected matters most). Health and the
-// reliability on 0–100 are the core's verdicts on each row: nothing is judged here.
+// Orders of the live screen. "Trouble first": critical, then warning (a session's own health, or
+// its worst site alert firing), then the rest, the biggest audience first within each (more
+// people affected matters most). Health, site alerts and the reliability on 0–100 are the core's
+// verdicts on each row: nothing is judged here.
 import type { LiveSession } from './domain'
 import { offloadShare } from './live-metrics'
 import type { Health } from './reliability'
@@ -63,7 +64,8 @@ export function sortLiveSessions(
   const tieBreak = (a: LiveSession, b: LiveSession): number => byName(a, b) || a.eventSessionId.localeCompare(b.eventSessionId)
 
   if (key === 'trouble') {
-    const rank = (s: LiveSession): number => HEALTH_RANK[s.health]
+    // A failing office ranks its session as its alert's severity, though the session holds.
+    const rank = (s: LiveSession): number => Math.min(HEALTH_RANK[s.health], s.siteAlert ? HEALTH_RANK[s.siteAlert.severity] : Infinity)
     // Among equals, the lower score first; a session without one after those with one.
     const score = (s: LiveSession): number => s.reliability ?? Number.POSITIVE_INFINITY
     const lower = (a: LiveSession, b: LiveSession): number => (score(a) === score(b) ? 0 : score(a) < score(b) ? -1 : 1)

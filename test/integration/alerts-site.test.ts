@@ -40,7 +40,7 @@ describe('site alerts', () => {
     const fired = pushes.flatMap((p) => p.fired)
     expect(fired.map((a) => [a.rule, a.eventSessionId, a.site])).toEqual([['site-reliability', victim.eventSessionId, String(site)]])
     expect(fired[0]).toMatchObject({ siteName: 'London', severity: 'critical', state: 'firing' })
-    expect(fired[0]?.summary).toMatch(new RegExp(`^Site ${site}: reliability \\d+(\\.\\d)? for \\d+ viewers, below the site critical level 60; the session 9\\d`))
+    expect(fired[0]?.summary).toMatch(new RegExp(`^London: reliability \\d+(\\.\\d)? for \\d+ viewers, below the site critical level 60; the session 9\\d`))
     // The session's own score held: no session alert, and no other site.
     const open = listAlerts(db, {}, timers.now).filter((a) => a.state !== 'resolved')
     expect(open.map((a) => [a.rule, a.site])).toEqual([['site-reliability', String(site)]])

@@ -1,7 +1,9 @@
 // The app's pollers on a simulator over loopback, into a fresh cache, on a clock the test moves by
 // hand, with every alertsChanged push kept: the stage of the alert tests that drive a real
 // incident (alerts-incident, alerts-site, alerts-end-reasons).
+import type { ConnectionTarget } from '../../src/main/core/api/connection'
 import { ReportingClient } from '../../src/main/core/api/client'
+import type { DataSource } from '../../src/main/core/app/demo-source'
 import { EventHub } from '../../src/main/core/app/event-hub'
 import { PollerGroup } from '../../src/main/core/app/pollers'
 import type { RunningSimulator } from '../../src/main/core/simulator/server'
@@ -12,23 +14,32 @@ import { simulatorCache } from './simulator-connection'
 
 export interface PolledSimulator {
   db: Db
+  /** The simulator's connection in the cache (c1). */
+  target: ConnectionTarget
+  /** The pollers, with the monitor and its live board. */
+  group: PollerGroup
   pushes: AlertsChanged[]
   /** Moves the clock on by `ms`, letting every poll due meanwhile finish. */
   advance(ms: number): Promise<void>
 }
 
+/** A source the pollers poll: `sim` through the connection `target`, on the test's clock. */
+export function simulatorSource(target: ConnectionTarget, sim: RunningSimulator, timers: ManualTimers): DataSource {
+  const client = new ReportingClient(target, async () => sim.credentials, { clock: timers.clock, retry: { sleep: async () => undefined, maxAttempts: 2 } })
+  return { target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }
+}
+
 /** Polls `sim` (discovery every 30 s, live details every 15 s, viewers every minute) until `cleanups` run. */
 export async function pollSimulator(sim: RunningSimulator, timers: ManualTimers, cleanups: (() => Promise<void> | void)[]): Promise<PolledSimulator> {
   const { db, target } = simulatorCache(sim)
-  const client = new ReportingClient(target, async () => sim.credentials, { clock: timers.clock, retry: { sleep: async () => undefined, maxAttempts: 2 } })
   const hub = new EventHub()
   const pushes: AlertsChanged[] = []
   hub.subscribe((name, payload) => {
     if (name === 'alertsChanged') pushes.push(payload as AlertsChanged)
   })
   const group = new PollerGroup(db, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
-  group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
+  group.start([simulatorSource(target, sim, timers)])
   cleanups.push(() => group.stop())
   await group.idle()
-  return { db, pushes, advance: (ms) => timers.advance(ms, () => group.idle()) }
+  return { db, target, group, pushes, advance: (ms) => timers.advance(ms, () => group.idle()) }
 }

@@ -77,7 +77,7 @@ describe('an alert in words', () => {
 
   it('names the place, or the whole connection for a blind monitor', () => {
     expect(alertPlace(alert(1))).toBe('Town hall 1 · Production')
-    expect(alertPlace(alert(1, { eventName: null }))).toBe('Session s1 · Production')
+    expect(alertPlace(alert(1, { eventName: null }))).toBe('Untitled event s1 · Production')
     expect(alertPlace(alert(1, { eventName: null, eventSessionId: null }))).toBe('Every session · Production')
   })
 

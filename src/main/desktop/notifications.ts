@@ -16,6 +16,7 @@ import { notificationsPaused, type AlertsChanged } from '../../shared/alerts'
 import { acknowledgedBy, acknowledgedText, firedText, repeatedText, resolvedText } from './alert-text'
 import type { NotificationText } from './alert-text'
 import type { AppTarget } from '../../shared/deep-link'
+import { connectionsPolledOf } from '../../shared/session-name'
 
 export interface AlertNotifierDeps {
   /** Brings the window up at this place. */
@@ -71,13 +72,15 @@ export function createAlertNotifier(deps: AlertNotifierDeps): AlertNotifier {
       if (pollingPaused || notificationsPaused(notificationsPausedUntil, deps.now())) return
       try {
         const silent = deps.sound?.() === false
-        if (change.fired.length > 0) show(firedText(change.fired), silent)
-        if (change.repeated.length > 0) show(repeatedText(change.repeated), silent)
-        if (change.resolved.length > 0 && !deps.isWindowFocused()) show(resolvedText(change.resolved), true)
+        // Several connections: each session is named with its connection (shared/session-name.ts).
+        const polled = connectionsPolledOf(change.situation)
+        if (change.fired.length > 0) show(firedText(change.fired, polled), silent)
+        if (change.repeated.length > 0) show(repeatedText(change.repeated, polled), silent)
+        if (change.resolved.length > 0 && !deps.isWindowFocused()) show(resolvedText(change.resolved, polled), true)
         const self = deps.self?.()
         if (self) {
           const byOthers = change.changed.filter((a) => (acknowledgedBy(a) ?? self) !== self)
-          if (byOthers.length > 0) show(acknowledgedText(byOthers), true)
+          if (byOthers.length > 0) show(acknowledgedText(byOthers, polled), true)
         }
       } catch (error) {
         // A notification that cannot be shown must not break the event stream.

@@ -8,6 +8,7 @@ import type { AppTarget } from '../../shared/deep-link'
 import type { LiveSession } from '../../shared/domain'
 import type { Health } from '../../shared/reliability'
 import { plainText } from '../../shared/plain-text'
+import { sessionName, sessionTitle } from '../../shared/session-name'
 
 export interface TrayMenuModel {
   /** The live sessions as the core handed them out, in any order. */
@@ -15,6 +16,9 @@ export interface TrayMenuModel {
   /** The connections the core cannot reach (situation.blind). */
   blind: AlertSituation['blind']
   pollingPaused: boolean
+  /** How many connections are polled (situation.connectionsPolled): with several, each session
+   *  names its connection (absent: one). */
+  connectionsPolled?: number
   /** When notifications resume, already formatted for people; undefined when not paused. */
   notificationsPausedUntil?: string
 }
@@ -77,8 +81,6 @@ export function traySessionOrder(sessions: readonly LiveSession[], blind: AlertS
     .map((entry) => entry.session)
 }
 
-const sessionName = (session: LiveSession): string => session.eventName || session.eventSessionId
-
 /** A service's name as a menu item shows it: plain (shared/plain-text.ts), and its "&" doubled,
  *  since Electron reads a single "&" as the item's access key and does not show it. */
 const menuText = (name: string): string => plainText(name).replace(/&/g, '&&')
@@ -92,7 +94,7 @@ export function trayMenuTemplate(model: TrayMenuModel, actions: TrayMenuActions)
     ordered.length === 0
       ? [{ label: 'No live sessions', enabled: false }]
       : ordered.slice(0, MAX_MENU_SESSIONS).map((s) => ({
-          label: `${menuText(sessionName(s))} — ${sessionVerdict(s, model.blind)}`,
+          label: `${menuText(sessionTitle(s, model.connectionsPolled ?? 1))} — ${sessionVerdict(s, model.blind)}`,
           click: () => actions.open({ view: 'session', connectionId: s.connectionId, eventSessionId: s.eventSessionId })
         }))
   if (ordered.length > MAX_MENU_SESSIONS) {

@@ -13,6 +13,7 @@ import { events } from '../../shared/contract'
 import type { AppTarget } from '../../shared/deep-link'
 import type { SessionsChanged, Status } from '../../shared/domain'
 import { pollPhrases } from '../../shared/poll-words'
+import { connectionsPolledOf } from '../../shared/session-name'
 import type { Timers } from '../../shared/timers'
 import type { AppCore } from '../core/app/types'
 import { ask } from './core-requests'
@@ -131,6 +132,7 @@ export function createTrayController(deps: TrayControllerDeps): TrayController {
             sessions: rows.sessions,
             blind: situation?.blind ?? [],
             pollingPaused: situation?.pollingPaused ?? false,
+            connectionsPolled: connectionsPolledOf(situation),
             ...(until === undefined ? {} : { notificationsPausedUntil: formatTime(until) })
           },
           actions

@@ -8,7 +8,7 @@ describe('alert headlines', () => {
     expect(alertHeadline(alert())).toBe('Reliability critical: Town Hall')
     expect(alertHeadline(alert({ severity: 'warning' }))).toBe('Reliability warning: Town Hall')
     expect(alertHeadline(alert({ rule: 'reliability-falling' }))).toBe('Reliability falling: Town Hall')
-    expect(alertHeadline(alert({ rule: 'viewers-dropping', eventName: null }))).toBe('Viewers dropping: s1')
+    expect(alertHeadline(alert({ rule: 'viewers-dropping', eventName: null }))).toBe('Viewers dropping: Untitled event s1')
     expect(alertHeadline(alert({ rule: 'monitor-blind', eventSessionId: null, eventName: null }))).toBe('Cannot reach Contoso')
   })
 })

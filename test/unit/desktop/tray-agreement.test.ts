@@ -15,6 +15,7 @@ import type { AlertsPage, AlertSituation } from '../../../src/shared/alerts'
 import type { LiveBoard, Status } from '../../../src/shared/domain'
 import type { AppCore } from '../../../src/main/core/app/types'
 import { plainText } from '../../../src/shared/plain-text'
+import { sessionTitle } from '../../../src/shared/session-name'
 import { value } from '../../support/app-core'
 import { DETAIL_MS, realCore, type RealCore } from './real-core'
 
@@ -78,7 +79,8 @@ async function expectAgreement(core: AppCore, controller: TrayController, tray: 
   const fresh = await value<AlertsPage>(core, 'listAlerts', { historyHours: 0 })
   expect({ ...fresh.situation, at: null }).toEqual({ ...situation, at: null })
   const board = await value<LiveBoard>(core, 'listLiveSessions')
-  const verdicts = board.sessions.map((s) => `${s.eventName ?? s.eventSessionId} — ${sessionVerdict(s, fresh.situation.blind)}`)
+  // Each session as every face names it away from its connection: with it, when several are polled.
+  const verdicts = board.sessions.map((s) => `${sessionTitle(s, fresh.situation.connectionsPolled ?? 1)} — ${sessionVerdict(s, fresh.situation.blind)}`)
   expect([...now.entries].sort()).toEqual(verdicts.sort())
   return situation
 }

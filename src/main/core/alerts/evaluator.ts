@@ -27,7 +27,10 @@ export interface CoolingCondition {
   eventSessionId: string
   rule: AlertRuleId
   severity: AlertSeverity
+  /** As the rule wrote it: a site alert's names its site by code (the board names it). */
   summary: string
+  /** The site a site condition is about; null for the others. */
+  site: string | null
 }
 
 /** The longest cooldown allowed: resolves older than this cannot hold an alert back. */
@@ -106,7 +109,8 @@ export class AlertEvaluator {
     for (const action of actions) {
       if (action.type !== 'cooldown') continue
       const { rule, eventSessionId, severity, summary } = action
-      bySession.set(eventSessionId, [...(bySession.get(eventSessionId) ?? []), { connectionId, eventSessionId, rule, severity, summary }])
+      const held = { connectionId, eventSessionId, rule, severity, summary, site: action.site ?? null }
+      bySession.set(eventSessionId, [...(bySession.get(eventSessionId) ?? []), held])
     }
     return JSON.stringify([...bySession]) !== before
   }

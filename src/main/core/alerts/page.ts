@@ -18,6 +18,8 @@ export interface SituationSource {
   /** Polled connections without a successful poll yet, or offline. */
   unconfirmed(): readonly UnconfirmedConnection[]
   pollingPaused(): boolean
+  /** How many connections are polled (absent: one). */
+  connectionsPolled?(): number
 }
 
 export function readSituation(db: Db, source: SituationSource, now: number): AlertSituation {
@@ -30,7 +32,8 @@ export function readSituation(db: Db, source: SituationSource, now: number): Ale
     unconfirmed: source.unconfirmed(),
     pollingPaused: source.pollingPaused(),
     notificationsPausedUntil: notificationsPausedUntil(db, now),
-    maintenance: windowsNamed(windowsInForce(db, now))
+    maintenance: windowsNamed(windowsInForce(db, now)),
+    connectionsPolled: source.connectionsPolled?.()
   })
 }
 

@@ -5,6 +5,7 @@
 // Judged on each new viewer list, per site with at least the minimum viewers; it clears at the
 // site warning level plus the margin, or when the site has too few viewers left to judge.
 import type { AlertSeverity } from '../../../shared/alerts'
+import { siteLabel } from '../../../shared/site-label'
 import type { Condition } from './conditions'
 import type { EngineInput, SessionObservation, SiteSample } from './engine'
 import { alertEnd } from './end-reason'
@@ -31,7 +32,8 @@ export function siteCondition(input: Pick<EngineInput, 'rules' | 'thresholds'>, 
     recovered: tooFew || score >= rule.warningBelow + rule.recoveryMargin,
     severity,
     value: Math.round(score * 10) / 10,
-    summary: `Site ${site.site}: reliability ${one(score)} for ${site.viewers} viewers, below the site ${severity} level ${one(level)}${sessionWords}`,
+    // Named by its code: the store reads it under the site's name as it is then (shared/site-label.ts).
+    summary: `${siteLabel(site.site, null)}: reliability ${one(score)} for ${site.viewers} viewers, below the site ${severity} level ${one(level)}${sessionWords}`,
     end: end(score)
   }
 }

@@ -31,6 +31,8 @@ export interface SituationFacts {
   notificationsPausedUntil: number | null
   /** Maintenance windows in force, those covering everything first (absent: none). */
   maintenance?: readonly WindowInForce[]
+  /** How many connections are polled (absent: one). */
+  connectionsPolled?: number
 }
 
 /** The header names this many windows in force at most, then says how many more. */
@@ -108,7 +110,8 @@ export function decideSituation(facts: SituationFacts): AlertSituation {
     maintenance,
     tone,
     tray,
-    headline
+    headline,
+    connectionsPolled: facts.connectionsPolled ?? 1
   }
 }
 

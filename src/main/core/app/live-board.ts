@@ -6,9 +6,12 @@ import type { SessionAlert } from '../../../shared/alerts'
 import type { LiveBoard as LiveBoardPayload, LiveSession, SessionsChanged } from '../../../shared/domain'
 import { sessionKey, type SessionKey } from '../../../shared/schema-parts'
 import type { CoolingCondition } from '../alerts/evaluator'
+import { namedSiteSummary } from '../../../shared/site-label'
 import { openSessionAlerts, type OpenSessionAlert } from '../store/alerts'
 import type { Db } from '../store/db'
+import { siteNameBook } from '../store/site-names'
 import { countSessions, latestSnapshot, liveSessionRows, sessionRow, type SessionRow } from '../store/sessions'
+import { siteAlertsBySession } from './site-alerts'
 import { Verdicts } from './verdicts'
 
 export interface LiveBoardDeps {
@@ -26,14 +29,22 @@ const mostPressing = (a: SessionAlert, b: SessionAlert): SessionAlert =>
     ? b
     : a
 
-function alertsBySession(open: readonly OpenSessionAlert[], cooling: readonly CoolingCondition[]): Map<string, SessionAlert> {
+function alertsBySession(
+  open: readonly OpenSessionAlert[],
+  cooling: readonly CoolingCondition[],
+  siteNames: () => Map<number, string>
+): Map<string, SessionAlert> {
   const by = new Map<string, SessionAlert>()
   const offer = (key: string, alert: SessionAlert): void => {
     const held = by.get(key)
     by.set(key, held ? mostPressing(held, alert) : alert)
   }
   for (const a of open) offer(sessionKey(a), { id: a.id, rule: a.rule, state: a.state, severity: a.severity, summary: a.summary })
-  for (const c of cooling) offer(sessionKey(c), { id: null, rule: c.rule, state: 'cooldown', severity: c.severity, summary: c.summary })
+  for (const c of cooling) {
+    // Held back, it was never stored: its site is named here, as the store names a stored one's.
+    const summary = c.site === null ? c.summary : namedSiteSummary(c.summary, c.site, siteNames().get(Number(c.site)))
+    offer(sessionKey(c), { id: null, rule: c.rule, state: 'cooldown', severity: c.severity, summary })
+  }
   return by
 }
 
@@ -64,16 +75,21 @@ export class LiveBoard {
     return row ? (this.decorate([row])[0] ?? null) : null
   }
 
-  /** The core's verdicts on each row: score, health, levels, the most pressing alert, the newest snapshot. */
+  /** The core's verdicts on each row: score, health, levels, the most pressing alert, the worst
+   *  site alert firing, the newest snapshot. */
   private decorate(rows: readonly SessionRow[]): LiveSession[] {
     const verdicts = new Verdicts(this.db)
-    const alerts = alertsBySession(openSessionAlerts(this.db), this.deps.cooling())
+    const open = openSessionAlerts(this.db)
+    let names: Map<number, string> | undefined
+    const alerts = alertsBySession(open, this.deps.cooling(), () => (names ??= siteNameBook(this.db)))
+    const siteAlerts = siteAlertsBySession(this.db, open, verdicts)
     return rows.map((row) => {
       const session = verdicts.session(row)
       const latest = latestSnapshot(this.db, row.connection_id, row.event_session_id)
       return {
         ...session,
         alert: alerts.get(sessionKey(session)) ?? null,
+        siteAlert: siteAlerts.get(sessionKey(session)) ?? null,
         latestPoint: latest ? verdicts.point(row.connection_id, latest) : null
       }
     })

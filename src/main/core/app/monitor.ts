@@ -32,6 +32,8 @@ export class Monitor {
   private readonly repeats = new CriticalRepeats()
   /** The unconfirmed connections as last pushed: a change of them changes the situation. */
   private unconfirmedPushed = '[]'
+  /** How many connections were polled as last pushed: the situation says it (session names). */
+  private polledPushed = -1
 
   constructor(
     private readonly db: Db,
@@ -54,7 +56,8 @@ export class Monitor {
         revision: this.alertRevision,
         cooling: () => this.evaluator.cooling(),
         unconfirmed: this.deps.unconfirmed,
-        pollingPaused: this.deps.pollingPaused
+        pollingPaused: this.deps.pollingPaused,
+        connectionsPolled: () => this.deps.polled().length
       },
       this.deps.clock()
     )
@@ -73,7 +76,9 @@ export class Monitor {
   /** The connections polled changed: what the others left open ends, their rows leave Live. */
   pollersChanged(): void {
     try {
-      this.settle(this.evaluator.forgetUnwatched(this.deps.polled()))
+      const evaluation = this.evaluator.forgetUnwatched(this.deps.polled())
+      // A connection more or fewer changes how sessions are named away from their connection.
+      if (evaluation.any || this.deps.polled().length !== this.polledPushed) this.publishAlerts(evaluation)
     } finally {
       this.board.publish()
     }
@@ -96,6 +101,7 @@ export class Monitor {
   publishAlerts(change: Applied): AlertSituation {
     this.alertRevision++
     this.unconfirmedPushed = JSON.stringify(this.deps.unconfirmed())
+    this.polledPushed = this.deps.polled().length
     const situation = this.situation()
     this.hub.emit('alertsChanged', alertsChanged(this.db, change, situation, this.deps.clock()))
     return situation

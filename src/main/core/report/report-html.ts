@@ -6,6 +6,7 @@
 import { endHeading } from '../../../shared/alert-end'
 import { formatBytes, formatCount, formatReliability } from '../../../shared/format'
 import type { Health } from '../../../shared/reliability'
+import { sessionName } from '../../../shared/session-name'
 import type { ReportGroup, SessionReport } from '../app/session-report'
 import { escapeHtml } from './escape-html'
 import { svgLineChart } from './svg-chart'
@@ -147,7 +148,7 @@ function peakWords(a: SessionReport['audience']): string {
 export function reportHtml(report: SessionReport): string {
   const s = report.session
   const a = report.audience
-  const name = s.eventName ?? 'Untitled event'
+  const name = sessionName(s)
   const trafficOf = (v: number): string => formatBytes(v * TRAFFIC_BYTES[report.units.traffic])
   const endedNote = s.hasEnded && s.endedAtSource ? END_SOURCES[s.endedAtSource] : ''
   const when = s.hasEnded

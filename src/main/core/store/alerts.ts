@@ -4,6 +4,7 @@
 // place their SQL lives; the rules are in core/alerts/.
 import { COOLDOWN_END_KINDS, type AlertEndKind } from '../../../shared/alert-end'
 import type { Alert, AlertRuleId, AlertSeverity, AlertState, AlertTransition, SnoozeChoice } from '../../../shared/alerts'
+import { namedSiteSummary } from '../../../shared/site-label'
 import type { Db } from './db'
 import { statement } from './statements'
 import { isoOrNull as iso } from './queries/sql'
@@ -51,9 +52,13 @@ interface AlertRow {
   end_kind: AlertEndKind | null
 }
 
+/** A site alert's site name, as it is now (site_names): a name given after the alert fired counts. */
+const SITE_NAME_OF = (alias: string): string =>
+  `(SELECT sn.name FROM site_names sn WHERE ${alias}.site GLOB '[0-9]*' AND sn.code = CAST(${alias}.site AS REAL))`
+
 const SELECT_ALERT = `
   SELECT a.id, a.rule, a.connection_id, c.name AS connection_name, a.event_session_id, a.event_name, a.site,
-    (SELECT sn.name FROM site_names sn WHERE a.site GLOB '[0-9]*' AND sn.code = CAST(a.site AS REAL)) AS site_name,
+    ${SITE_NAME_OF('a')} AS site_name,
     a.state, a.severity, a.summary, a.opened_at, a.fired_at, a.resolved_at, a.snoozed_until, a.snooze_session_end, a.streak, a.end_kind
   FROM alerts a JOIN connections c ON c.id = a.connection_id`
 
@@ -260,7 +265,7 @@ function toAlert(db: Db, r: AlertRow): Alert {
     siteName: r.site_name,
     state: r.state,
     severity: r.severity,
-    summary: r.summary,
+    summary: namedSiteSummary(r.summary, r.site, r.site_name),
     firedAt: iso(r.fired_at),
     resolvedAt: iso(r.resolved_at),
     snoozedUntil: iso(r.snoozed_until),
@@ -332,18 +337,27 @@ export interface OpenSessionAlert {
   rule: AlertRuleId
   connectionId: string
   eventSessionId: string
+  /** A site alert's site (its code) and that site's name now; null for the others. */
+  site: string | null
+  siteName: string | null
   state: OpenState
   severity: AlertSeverity
+  /** A site alert's under its site's name now (shared/site-label.ts). */
   summary: string
+  /** The value its newest transition carried (a site alert's: the site's reliability then). */
+  value: number | null
 }
 
 /** Every open alert about a session (not the connection-wide ones). */
 export function openSessionAlerts(db: Db): OpenSessionAlert[] {
-  return statement(
+  const rows = statement(
     db,
-    `SELECT id, rule, connection_id AS connectionId, event_session_id AS eventSessionId, state, severity, summary
-     FROM alerts WHERE resolved_at IS NULL AND event_session_id IS NOT NULL ORDER BY id`
+    `SELECT a.id, a.rule, a.connection_id AS connectionId, a.event_session_id AS eventSessionId, a.site,
+       ${SITE_NAME_OF('a')} AS siteName, a.state, a.severity, a.summary,
+       (SELECT t.value FROM alert_transitions t WHERE t.alert_id = a.id AND t.value IS NOT NULL ORDER BY t.id DESC LIMIT 1) AS value
+     FROM alerts a WHERE a.resolved_at IS NULL AND a.event_session_id IS NOT NULL ORDER BY a.id`
   ).all() as OpenSessionAlert[]
+  return rows.map((r) => ({ ...r, summary: namedSiteSummary(r.summary, r.site, r.siteName) }))
 }
 
 /** Every alert of a connection, open or not: what goes when the connection is removed. */

@@ -10,6 +10,7 @@
 import { endHeading } from '../../../shared/alert-end'
 import type { Alert } from '../../../shared/alerts'
 import { jsonWithEscapedControls, plainText, shorten } from '../../../shared/plain-text'
+import { alertSubjectParts, sessionName, titleText } from '../../../shared/session-name'
 import type { WebhookEvent, WebhookFormat } from '../../../shared/webhooks'
 import { teamsText } from './teams-text'
 
@@ -29,6 +30,9 @@ export interface AlertEvent {
   by: string | null
   /** The site the alert is about, once site alerts name one. */
   site: string | null
+  /** How many connections are polled: with several, the headline names the session's connection
+   *  (shared/session-name.ts). Absent: one. */
+  connectionsPolled?: number
 }
 
 const RULE_WORDS: Record<Alert['rule'], string> = {
@@ -68,9 +72,10 @@ export function jsonBody(e: AlertEvent): unknown {
 const eventWord = (e: AlertEvent): string => (e.event === 'resolved' ? endHeading(e.alert.endKind).word : EVENT_WORDS[e.event])
 
 /** The headline every format leads with: "Fired · critical · Town hall: Reliability 86.2, below …",
- *  "Acknowledged by alice · critical · …", "Ended · warning · …" (a drop that left its window). */
+ *  "Acknowledged by alice · critical · Town hall (Contoso): …" (several connections), "Ended ·
+ *  warning · …" (a drop that left its window). */
 export function headline(e: AlertEvent): string {
-  const about = e.alert.eventName ?? e.alert.eventSessionId ?? e.alert.connectionName
+  const about = titleText(alertSubjectParts(e.alert, e.connectionsPolled ?? 1))
   return `${eventWord(e)}${e.by ? ` by ${e.by}` : ''} · ${e.alert.severity} · ${about}: ${e.alert.summary}`
 }
 
@@ -81,7 +86,7 @@ function facts(e: AlertEvent): { title: string; value: string }[] {
     { title: 'Severity', value: a.severity },
     { title: 'State', value: a.state },
     { title: 'Connection', value: a.connectionName },
-    ...(a.eventSessionId === null ? [] : [{ title: 'Session', value: `${a.eventName ?? '(no name)'} (${a.eventSessionId})` }]),
+    ...(a.eventSessionId === null ? [] : [{ title: 'Session', value: `${sessionName({ ...a, eventSessionId: a.eventSessionId })} (${a.eventSessionId})` }]),
     ...(e.site === null ? [] : [{ title: 'Site', value: e.site }]),
     ...(e.value === null ? [] : [{ title: 'Value', value: String(e.value) }]),
     ...(e.level === null ? [] : [{ title: 'Level', value: String(e.level) }]),

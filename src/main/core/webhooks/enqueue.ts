@@ -4,6 +4,7 @@
 // notifications are paused (a maintenance pause) nothing is queued: the alerts are still
 // evaluated and recorded, only the messages are held back.
 import type { Alert, AlertsChanged } from '../../../shared/alerts'
+import { connectionsPolledOf } from '../../../shared/session-name'
 import type { WebhookEvent } from '../../../shared/webhooks'
 import { notificationsPausedUntil } from '../store/alerts'
 import { storedOverrides } from '../store/alert-overrides'
@@ -12,29 +13,34 @@ import { getAlertRules, getThresholds } from '../store/settings'
 import { enqueueDelivery, listWebhooks } from '../store/webhooks'
 import { bodyFor, type AlertEvent } from './bodies'
 
+/** What of an alertsChanged push makes webhook events: its alerts, what a window silenced, and the
+ *  situation's count of connections polled (session names). */
+type AnnouncedChange = Pick<AlertsChanged, 'fired' | 'resolved' | 'changed'> & {
+  silenced?: AlertsChanged['silenced']
+  situation?: Pick<AlertsChanged['situation'], 'connectionsPolled'>
+}
+
 /** The events an alertsChanged push carries, each once. */
-export function alertEventsOf(db: Db, change: Pick<AlertsChanged, 'fired' | 'resolved' | 'changed'> & { silenced?: AlertsChanged['silenced'] }): AlertEvent[] {
+export function alertEventsOf(db: Db, change: AnnouncedChange): AlertEvent[] {
   const events: AlertEvent[] = []
+  const polled = connectionsPolledOf(change.situation)
+  const eventOf = (alert: Alert, event: WebhookEvent, key: string): AlertEvent => alertEvent(db, alert, event, key, polled)
   // Fired and resolved come already without what a maintenance window holds back; an
   // acknowledgement comes from `changed`, so it is checked here.
   const silenced = new Set((change.silenced ?? []).map((s) => s.id))
-  for (const alert of change.fired) events.push(eventOf(db, alert, 'fired', `alert:${alert.id}:fired`))
-  for (const alert of change.resolved) events.push(eventOf(db, alert, 'resolved', `alert:${alert.id}:resolved`))
+  for (const alert of change.fired) events.push(eventOf(alert, 'fired', `alert:${alert.id}:fired`))
+  for (const alert of change.resolved) events.push(eventOf(alert, 'resolved', `alert:${alert.id}:resolved`))
   for (const alert of change.changed) {
     const last = alert.transitions.at(-1)
     if (alert.state === 'acknowledged' && last?.state === 'acknowledged' && !silenced.has(alert.id)) {
-      events.push(eventOf(db, alert, 'acknowledged', `alert:${alert.id}:acknowledged:${last.at}`))
+      events.push(eventOf(alert, 'acknowledged', `alert:${alert.id}:acknowledged:${last.at}`))
     }
   }
   return events
 }
 
 /** Queues every event for every webhook; returns how many deliveries were queued. */
-export function enqueueAlertEvents(
-  db: Db,
-  change: Pick<AlertsChanged, 'fired' | 'resolved' | 'changed'> & { silenced?: AlertsChanged['silenced'] },
-  now: number
-): number {
+export function enqueueAlertEvents(db: Db, change: AnnouncedChange, now: number): number {
   if (notificationsPausedUntil(db, now) !== null) return 0
   const hooks = listWebhooks(db)
   if (hooks.length === 0) return 0
@@ -51,7 +57,7 @@ export function enqueueAlertEvents(
   return queued
 }
 
-function eventOf(db: Db, alert: Alert, event: WebhookEvent, key: string): AlertEvent {
+function alertEvent(db: Db, alert: Alert, event: WebhookEvent, key: string, connectionsPolled: number): AlertEvent {
   const transition = [...alert.transitions].reverse().find((t) => (event === 'fired' ? t.state === 'firing' : t.state === alert.state))
   const value = [...alert.transitions].reverse().find((t) => t.value !== null)?.value ?? null
   return {
@@ -63,7 +69,8 @@ function eventOf(db: Db, alert: Alert, event: WebhookEvent, key: string): AlertE
     level: levelOf(db, alert),
     note: event === 'acknowledged' ? (transition?.note ?? null) : null,
     by: event === 'acknowledged' ? (transition?.by ?? null) : null,
-    site: alert.site === null ? null : alert.siteName ? `${alert.site} · ${alert.siteName}` : alert.site
+    site: alert.site === null ? null : alert.siteName ? `${alert.site} · ${alert.siteName}` : alert.site,
+    connectionsPolled
   }
 }
 

@@ -13,6 +13,7 @@
 import type { AppTarget } from '../../../shared/deep-link'
 import { alertsTarget, notificationsPaused, type Alert, type AlertsChanged } from '../../../shared/alerts'
 import { plainText } from '../../../shared/plain-text'
+import { alertSubjectParts, connectionsPolledOf, titleText } from '../../../shared/session-name'
 import { endWords } from './alert-situation'
 
 export type PermissionState = 'default' | 'granted' | 'denied' | 'unsupported'
@@ -66,13 +67,18 @@ const RULE_SHORT: Record<Alert['rule'], string> = {
   'site-reliability': 'a site below level'
 }
 
-const place = (a: Alert): string => plainText(a.eventName ?? (a.eventSessionId ? `Session ${a.eventSessionId}` : a.connectionName))
+/** Its session, with its connection when several are polled (shared/session-name.ts); a
+ *  connection-wide alert's connection. */
+const placeIn =
+  (connectionsPolled: number) =>
+  (a: Alert): string =>
+    titleText(alertSubjectParts(a, connectionsPolled))
 const summary = (a: Alert): string => plainText(a.summary)
 
 /** At most this many names in a grouped body; the rest are counted. */
 const MAX_LINES = 4
 
-function group(alerts: readonly Alert[], verb: 'fired' | 'resolved' | 'repeated'): { title: string; body: string } {
+function group(alerts: readonly Alert[], verb: 'fired' | 'resolved' | 'repeated', place: (a: Alert) => string): { title: string; body: string } {
   const first = alerts[0]!
   // An alert ended by something else than recovery (its connection no longer polled…) says so.
   const ended = (a: Alert) => endWords({ state: 'resolved', endReason: a.endReason, endKind: a.endKind })
@@ -110,16 +116,17 @@ function acknowledgedByOthers(changed: readonly Alert[], self: string): Alert[] 
 /** What one alertsChanged push should show as a web notification, or null for nothing. */
 export function planNotification(change: AlertsChanged, ctx: NotifyContext): NotificationPlan | null {
   if (ctx.desktop || ctx.permission !== 'granted' || notificationsPaused(change.situation.notificationsPausedUntil, ctx.now)) return null
+  const place = placeIn(connectionsPolledOf(change.situation))
   // Only alerts that really fire now: a muted or snoozed one must stay quiet.
   const fired = change.fired.filter((a) => a.state === 'firing')
   const silent = ctx.sound === false
   if (fired.length > 0) {
-    return { ...group(fired, 'fired'), tag: `fired:${fired.map((a) => a.id).join(',')}`, silent, target: alertsTarget(fired) }
+    return { ...group(fired, 'fired', place), tag: `fired:${fired.map((a) => a.id).join(',')}`, silent, target: alertsTarget(fired) }
   }
   if (change.repeated.length > 0) {
     const repeated = change.repeated
     const tag = `repeated:${repeated.map((a) => a.id).join(',')}:${change.situation.revision}`
-    return { ...group(repeated, 'repeated'), tag, silent, target: alertsTarget(repeated) }
+    return { ...group(repeated, 'repeated', place), tag, silent, target: alertsTarget(repeated) }
   }
   const byTeammates = ctx.self ? acknowledgedByOthers(change.changed, ctx.self) : []
   if (byTeammates.length > 0 && ctx.pageHidden) {
@@ -137,7 +144,7 @@ export function planNotification(change: AlertsChanged, ctx: NotifyContext): Not
   if (change.resolved.length > 0 && ctx.pageHidden) {
     const resolved = change.resolved
     return {
-      ...group(resolved, 'resolved'),
+      ...group(resolved, 'resolved', place),
       tag: `resolved:${resolved.map((a) => a.id).join(',')}`,
       silent: true,
       target: alertsTarget(resolved)

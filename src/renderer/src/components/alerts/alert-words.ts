@@ -1,6 +1,7 @@
 // How an alert reads on screen: its rule, severity and state in words and icons (never colour
 // alone), the value that moved it, and the order of the alerts view. Pure, so it is unit-tested.
 import type { Alert, AlertRuleId, AlertSeverity, AlertState, AlertTransition, SessionAlert, SnoozeChoice } from '../../../../shared/alerts'
+import { sessionName } from '../../../../shared/session-name'
 
 export const RULE_NAME: Record<AlertRuleId, string> = {
   'reliability-below': 'Reliability below level',
@@ -107,9 +108,9 @@ export function alertSince(alert: Alert): string | null {
   return alert.firedAt ?? alert.transitions[0]?.at ?? null
 }
 
-/** What it is about: the event, else its session, else every session (a blind monitor). */
+/** What it is about: its session (named as everywhere: shared/session-name.ts), else every session (a blind monitor). */
 export function alertSubject(alert: Pick<Alert, 'eventName' | 'eventSessionId'>): string {
-  return alert.eventName ?? (alert.eventSessionId ? `Session ${alert.eventSessionId}` : 'Every session')
+  return alert.eventSessionId === null ? 'Every session' : sessionName({ eventName: alert.eventName, eventSessionId: alert.eventSessionId })
 }
 
 /** Where it happened: the event (or the whole connection, for a blind monitor). */
