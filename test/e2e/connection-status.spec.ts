@@ -62,6 +62,19 @@ async function expectEachFreshness(element: Locator): Promise<void> {
   )
 }
 
+/** Rows or tiles: Contoso's health badges say what its last poll said ("Was good"), the others' are current. */
+async function expectHealthNotCurrentOnlyFor(items: Locator): Promise<void> {
+  const contoso = items.filter({ hasText: CONTOSO })
+  await expect(contoso).toHaveCount(2)
+  for (const item of await contoso.all()) {
+    await expect(item.getByTestId('health')).toHaveAttribute('data-outdated', 'true')
+    await expect(item.getByTestId('health')).toHaveText(/^\?\s*Was (good|warning|critical)$/)
+  }
+  for (const item of await items.filter({ hasNotText: CONTOSO }).all()) {
+    await expect(item.getByTestId('health')).not.toHaveAttribute('data-outdated', 'true')
+  }
+}
+
 async function expectNoViolations(page: Page): Promise<void> {
   expect(await axeViolations(page)).toEqual([])
 }
@@ -80,6 +93,8 @@ for (const [width, height] of SIZES) {
     await expect(header.locator('[data-tone="ok"]')).toHaveText(OTHERS_CONNECTED)
     await expectEachFreshness(header)
     await expectEachFreshness(page.getByTestId('last-update'))
+    // Contoso's sessions show their last figures, not a present health: never a green "Good".
+    await expectHealthNotCurrentOnlyFor(page.getByTestId('live-row'))
     await page.screenshot({ path: `test-results/connection-status-header-${width}x${height}.png` })
     await expectNoViolations(page)
 
@@ -94,6 +109,7 @@ for (const [width, height] of SIZES) {
     await expectEachFreshness(statusText)
     // The others poll: the wall's line is not the red one of data wholly out of date.
     await expect(wall).not.toHaveClass(/outdated/)
+    await expectHealthNotCurrentOnlyFor(page.getByTestId('wall-tile'))
     await page.screenshot({ path: `test-results/connection-status-wall-${width}x${height}.png` })
     await expectNoViolations(page)
     expect(problems).toEqual([])

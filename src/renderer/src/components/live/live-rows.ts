@@ -26,10 +26,21 @@ export interface LiveRow {
   reliabilityTrend: TrendDirection
   rate: TrafficRate
   offload: number | null
+  /** What is shown is not current: its connection is not (the core's verdict), or its own last poll is old. */
   stale: boolean
 }
 
-export function liveRow(session: LiveSession, points: readonly ChartPoint[] | undefined, now: number, pollIntervalSeconds: number): LiveRow {
+/**
+ * `connectionCurrent`: the core's word on the session's connection (ConnectionPollStatus.current);
+ * a session of a connection that is offline, failing or stale shows its last figures, marked so.
+ */
+export function liveRow(
+  session: LiveSession,
+  points: readonly ChartPoint[] | undefined,
+  now: number,
+  pollIntervalSeconds: number,
+  connectionCurrent = true
+): LiveRow {
   const series = points ?? []
   const polledAt = session.lastPolledAt === null ? NaN : Date.parse(session.lastPolledAt)
   const samples = withLatest(
@@ -48,7 +59,7 @@ export function liveRow(session: LiveSession, points: readonly ChartPoint[] | un
     reliabilityTrend: trendDirection(reliability, { absolute: 0.5 }),
     rate: trafficRate(samples),
     offload: offloadShare(session.cdnTraffic, session.ecdnTraffic),
-    stale: isPollStale(session.lastPolledAt, now, pollIntervalSeconds)
+    stale: !connectionCurrent || isPollStale(session.lastPolledAt, now, pollIntervalSeconds)
   }
 }
 

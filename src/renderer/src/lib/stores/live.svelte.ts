@@ -50,6 +50,11 @@ export class LiveStore {
 
   constructor(private readonly now: () => number = Date.now) {}
 
+  /** Whether the core says what is shown of this connection is current (true until it says otherwise). */
+  connectionCurrent(connectionId: string): boolean {
+    return this.status?.connections.find((c) => c.connectionId === connectionId)?.current ?? true
+  }
+
   connect(client: AppClient): () => void {
     this.client = client
     const offSessions = client.on('sessionsChanged', (change) => this.receive(change))
