@@ -73,7 +73,7 @@ test('a 0–1 and a 0–100 connection polled together: one scale on Live, healt
   const tenantOf = (s: LiveSession): Tenant => (s.connectionId === idOf('unit') ? 'unit' : 'percent')
 
   await page.goto(host.url)
-  await expect(page.getByTestId('poll-state')).toHaveText(/Connected/, { timeout: 30_000 })
+  await expect(page.getByTestId('poll-state')).toHaveText(/\bconnected$/i, { timeout: 30_000 }) // both: "A, B connected"
   // Scores from both tenants, and the failing session's alert past pending: firing.
   let sessions: LiveSession[] = []
   await expect

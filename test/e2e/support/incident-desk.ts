@@ -83,7 +83,7 @@ export async function startIncidentDesk(options: DeskOptions = {}): Promise<Inci
     host = await startBrowserHost(['--interval', '2', '--db', db])
     // Every connection polled once, so the one that stops has a last good update to show.
     await expect
-      .poll(async () => (await request(host!, 'listLiveSessions', {})).sessions.length, { timeout: 60_000, message: 'every connection polled' })
+      .poll(async () => (await request(host!, 'listLiveSessions', {})).sessions.length, { timeout: 120_000, message: 'every connection polled' })
       .toBeGreaterThanOrEqual(live + 2)
     await stopped.close()
     const falling = liveOf(fallingSim)
