@@ -118,7 +118,7 @@ test.describe('during an incident at several tenants', () => {
   test.use({ viewport: { width: 1366, height: 768 } })
   let desk: IncidentDesk
   test.beforeAll(async () => {
-    test.setTimeout(120_000)
+    test.setTimeout(180_000)
     desk = await startIncidentDesk({ liveSessions: 8 })
     // The falling session and the office's site have fired: their alerts are on every screen.
     await expect
