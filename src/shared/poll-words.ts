@@ -57,6 +57,8 @@ export function pollPhrases(connections: readonly ConnectionPollStatus[], time: 
   const polled = connections.filter((c) => c.state !== 'disabled')
   if (polled.length === 0) return [{ tone: 'muted', line: 'No connection polled' }]
   if (!named && polled.length === 1) return [{ tone: polled[0]!.tone, line: aloneWords(polled[0]!, time) }]
+  // The operator paused polling: the app's pause, said once, as with one connection.
+  if (polled.every((c) => c.state === 'paused')) return [{ tone: polled[0]!.tone, line: aloneWords(polled[0]!, time) }]
   const phrases: PollPhrase[] = polled
     .filter((c) => ONE_BY_ONE.includes(c.state))
     .map((c) => ({ tone: c.tone, line: `${isolatedName(c.connectionName)} ${connectionWords(c, time)}` }))

@@ -89,6 +89,18 @@ describe('the words per connection', () => {
     ])
   })
 
+  it('say "Paused" once when the operator paused them all (a pause is the app\'s, not a tenant\'s)', () => {
+    const paused = (c: ConnectionPollStatus): ConnectionPollStatus => ({ ...c, state: 'paused', tone: 'muted' })
+    const all = status({ state: 'paused', tone: 'muted' }, { connections: [paused(fabrikam), paused(northwind)] })
+    expect(statusPhrases(all)).toEqual([{ tone: 'muted', line: 'Paused' }])
+    // One still offline while the others are paused: each said as it is.
+    const mixed = status({ state: 'paused', tone: 'muted' }, { connections: [contoso, paused(fabrikam), paused(northwind)] })
+    expect(statusPhrases(mixed).map((p) => p.line)).toEqual([
+      `${isolatedName('Contoso')} offline since 06:10 (connection refused)`,
+      `${isolatedName('Fabrikam')}, ${isolatedName('Northwind')} paused`
+    ])
+  })
+
   it("give each connection's own freshness and failure in full", () => {
     display.display = { ...DEFAULT_DISPLAY, timeZone: 'utc' }
     expect(connectionLines(desk, now).split('\n')).toEqual([
