@@ -20,8 +20,9 @@
 //                     report beside api
 // - src/renderer/src/* components → lib; lib/ never imports components/
 //
-// Every folder is under a rule: a folder of those two layers without a row, or a folder of
-// src/main that is no layer, is itself an error (docs/layering.md says how to rank one).
+// Every folder is under a rule: a folder of those two layers without a row (or a file directly
+// under src/main/core without one), or a folder of src/main that is no layer, is itself an
+// error (docs/layering.md says how to rank one).
 //
 // The rule is a small local one ('layering/imports') rather than core no-restricted-imports,
 // because that one matches import strings only: it cannot tell where '../../main/x' lands
@@ -89,13 +90,15 @@ const POLICY = {
  * under `dir`. Each part has a rank and the parts it may import besides its own tree ('*' = any
  * part of the layer); a part may be listed only if it ranks lower, or the same but not the other
  * way round, so imports point down and cannot cycle (checked below, when the config loads).
- * Files directly under `dir` that are no part (src/renderer/src/App.svelte) are not restricted
- * here; a file in a directory without a row is an error, so a new directory needs a row.
+ * A file in a directory without a row is an error, so a new directory needs a row; so does a
+ * file directly under `dir` where `filesRanked` (core's paths.ts), and elsewhere such a file is
+ * no part and not restricted here (src/renderer/src/App.svelte).
  */
 const CORE_BASE = ['net', 'secrets', 'health', 'paths']
 const INNER_LAYERS = {
   core: {
     dir: 'src/main/core',
+    filesRanked: true,
     parts: {
       net: { rank: 0, reach: [] },
       secrets: { rank: 0, reach: [] },
@@ -142,11 +145,13 @@ function innerPartOf(inner, rel) {
   return rel.slice(inner.dir.length + 1).split('/')[0].replace(/\..*$/, '')
 }
 
-/** The directory directly under an inner layer's `dir` that a file lies in, if it has no row. */
-function unrankedFolderOf(inner, rel) {
+/** The directory (or ranked file) directly under an inner layer's `dir` that a file is, or lies in, if it has no row. */
+function unrankedPartOf(inner, rel) {
+  if (!rel.startsWith(`${inner.dir}/`)) return undefined
   const [first, ...rest] = rel.slice(inner.dir.length + 1).split('/')
-  if (!rel.startsWith(`${inner.dir}/`) || rest.length === 0 || first in inner.parts) return undefined
-  return first
+  if (rest.length === 0 && !inner.filesRanked) return undefined
+  const name = first.replace(/\..*$/, '')
+  return name in inner.parts ? undefined : { name, path: `${inner.dir}/${first}` }
 }
 
 const builtins = new Set(builtinModules)
@@ -182,14 +187,16 @@ const layeringPlugin = {
         const fromPart = inner && innerPartOf(inner, fromRel)
         const fromReach = fromPart ? inner.parts[fromPart]?.reach : undefined
 
-        // A folder nobody ranked could import anything: it is the error, once per file.
-        const unranked = inner && unrankedFolderOf(inner, fromRel)
+        // A part nobody ranked could import anything: it is the error, once per file.
+        const unranked = inner && unrankedPartOf(inner, fromRel)
         if (unranked || layer === 'main-other') {
-          const folder = unranked ? `${inner.dir}/${unranked}` : fromRel.split('/').slice(0, 3).join('/')
           return {
             Program(node) {
-              if (unranked) context.report({ node, messageId: 'unranked', data: { folder, name: unranked, scope: layer } })
-              else context.report({ node, messageId: 'noLayer', data: { folder } })
+              if (unranked) {
+                context.report({ node, messageId: 'unranked', data: { folder: unranked.path, name: unranked.name, scope: layer } })
+              } else {
+                context.report({ node, messageId: 'noLayer', data: { folder: fromRel.split('/').slice(0, 3).join('/') } })
+              }
             },
           }
         }

@@ -45,9 +45,9 @@ describe('the layering rule is on for src/', () => {
 describe('forbidden imports are errors', () => {
   const cases: Array<[string, string, RegExp]> = [
     // electron outside desktop / main entry / preload
-    ['src/main/core/x.ts', "import { app } from 'electron'\nexport const x = app", /electron/],
+    ['src/main/core/paths.ts', "import { app } from 'electron'\nexport const x = app", /electron/],
     ['src/main/core/api/x.ts', "import type { BrowserWindow } from 'electron'\nexport type X = BrowserWindow", /electron/],
-    ['src/main/core/x.ts', "export async function x() { return import('electron') }", /electron/],
+    ['src/main/core/paths.ts', "export async function x() { return import('electron') }", /electron/],
     ['src/main/web/x.ts', "import { shell } from 'electron'\nexport const x = shell", /electron/],
     ['src/main/cli/x.ts', "import { app } from 'electron'\nexport const x = app", /electron/],
     ['src/shared/x.ts', "import { app } from 'electron'\nexport const x = app", /electron/],
@@ -64,10 +64,10 @@ describe('forbidden imports are errors', () => {
     ['src/renderer/src/x.ts', "import x from '../../main/core/store/db'\nexport default x", /reaches src\/main\/core\/store\/db/],
     ['src/renderer/src/components/Thing.svelte', svelte("import { x } from '../../../main/web/server'"), /reaches src\/main/],
     ['src/renderer/src/x.ts', "import x from '../../preload/index'\nexport default x", /reaches src\/preload/],
-    ['src/main/core/x.ts', "import { x } from '../desktop/window'\nexport { x }", /reaches src\/main\/desktop/],
+    ['src/main/core/paths.ts', "import { x } from '../desktop/window'\nexport { x }", /reaches src\/main\/desktop/],
     ['src/main/core/app/x.ts', "export * from '../../web/server'", /reaches src\/main\/web/],
     ['src/main/core/sync/x.ts', "import { main } from '../../cli/index'\nexport { main }", /reaches src\/main\/cli/],
-    ['src/main/core/x.ts', "import '../index'", /reaches src\/main\/index/],
+    ['src/main/core/paths.ts', "import '../index'", /reaches src\/main\/index/],
     ['src/shared/x.ts', "import { x } from '../main/core/paths'\nexport { x }", /reaches src\/main\/core/],
     ['src/shared/x.ts', "import type { X } from '../renderer/src/lib/client'\nexport type Y = X", /reaches src\/renderer/],
     ['src/preload/index.ts', "import { x } from '../main/core/paths'\nexport { x }", /reaches src\/main\/core/],
@@ -94,6 +94,7 @@ describe('forbidden imports are errors', () => {
     // every folder has a rank: a folder with no row fails, whatever it imports
     ['src/main/core/newcomer/x.ts', "import { startAppCore } from '../app/start'\nexport { startAppCore }", /^src\/main\/core\/newcomer has no rank: add a row for 'newcomer' to INNER_LAYERS\.core in eslint\.config\.js/],
     ['src/main/core/newcomer/deep/x.ts', 'export const x = 1', /^src\/main\/core\/newcomer has no rank/],
+    ['src/main/core/starter.ts', "import { startAppCore } from './app/start'\nexport { startAppCore }", /^src\/main\/core\/starter\.ts has no rank: add a row for 'starter' to INNER_LAYERS\.core/],
     ['src/renderer/src/pages/Thing.svelte', svelte('const x = 1'), /^src\/renderer\/src\/pages has no rank: add a row for 'pages' to INNER_LAYERS\.renderer/],
     ['src/main/tui/x.ts', "import { startAppCore } from '../core/app/start'\nexport { startAppCore }", /^src\/main\/tui is in no layer: add it to layerOf and POLICY in eslint\.config\.js/],
     // inside the renderer: lib/ never imports components/
