@@ -1,7 +1,8 @@
 // The glue between the cache and the rule engine: after each poll of a connection it reads the
 // settings, the live sessions' recent snapshots (on 0–100, by that connection's own scale), the
-// overrides and the open alerts, runs the engine and stores what changed. The app and the CLI
-// both call it, so both keep one history. It also remembers which conditions the cooldown holds
+// overrides and the open alerts, runs the engine and stores what changed, with the webhook
+// deliveries it announces, as one unit of work (alert-changes.ts). The app and the CLI both call
+// it, so both keep one history. It also remembers which conditions the cooldown holds
 // back, which the situation counts: a session red on Live is never "all clear".
 import type { AlertRuleId, AlertRules, AlertSeverity } from '../../../shared/alerts'
 import { toHundred } from '../health/scale'
@@ -13,12 +14,16 @@ import { evaluateAlerts, key, NO_OVERRIDE, type Sample, type SessionObservation 
 import { sessionOverrides } from './overrides'
 import { lastResolvedTimes, openAlerts } from '../store/alerts'
 import { anythingApplied, applyActions, resolveUnwatched, type Applied } from './apply'
+import { AlertChanges } from './alert-changes'
+import type { Announcement } from './page'
 import { siteSamples, viewerListFetchedAt } from './site-samples'
 
 /** What one evaluation changed: alert ids (the app reads and pushes them), and whether anything did. */
 export interface Evaluation extends Applied {
   /** Whether anything an alerts view or the situation shows changed (a push is due). */
   any: boolean
+  /** The changed alerts as committed, for the push. */
+  announcement: Announcement
 }
 
 /** A condition the cooldown holds back: the same alert resolved too recently to fire again. */
@@ -36,7 +41,11 @@ export interface CoolingCondition {
 /** The longest cooldown allowed: resolves older than this cannot hold an alert back. */
 const MAX_COOLDOWN_MS = 1440 * 60_000
 
-const evaluation = (applied: Applied, coolingChanged = false): Evaluation => ({ ...applied, any: anythingApplied(applied) || coolingChanged })
+const evaluation = ({ applied, announcement }: { applied: Applied; announcement: Announcement }, coolingChanged = false): Evaluation => ({
+  ...applied,
+  any: anythingApplied(applied) || coolingChanged,
+  announcement
+})
 
 export class AlertEvaluator {
   /** The newest snapshot already judged, per session: a poll counts once. */
@@ -50,7 +59,9 @@ export class AlertEvaluator {
 
   constructor(
     private readonly db: Db,
-    private readonly clock: () => number = Date.now
+    private readonly clock: () => number = Date.now,
+    /** Each evaluation's changes commit with their outbox rows (without one: no webhooks). */
+    private readonly changes: AlertChanges = new AlertChanges(db)
   ) {}
 
   /**
@@ -64,7 +75,7 @@ export class AlertEvaluator {
     const rules = getAlertRules(this.db)
     const open = openAlerts(this.db, connectionId)
     const resolvedTimes = lastResolvedTimes(this.db, connectionId, now - MAX_COOLDOWN_MS)
-    const sessions = this.observe(connectionId, now, rules, open.map((a) => a.eventSessionId))
+    const { sessions, judged } = this.observe(connectionId, now, rules, open.map((a) => a.eventSessionId))
     const actions = evaluateAlerts({
       now,
       rules,
@@ -74,9 +85,11 @@ export class AlertEvaluator {
       open,
       lastResolvedAt: (rule, sessionId, site) => resolvedTimes.get(key(rule, sessionId, site ?? null))
     })
-    const applied = applyActions(this.db, connectionId, actions, now)
+    const committed = this.changes.commit(now, () => applyActions(this.db, connectionId, actions, now))
+    // A poll counts once it is committed: one whose change rolled back is judged again.
+    judged()
     const coolingChanged = this.noteCooling(connectionId, sessions, actions)
-    return evaluation(applied, coolingChanged)
+    return evaluation(committed, coolingChanged)
   }
 
   /** Ends what connections no longer polled left open (see resolveUnwatched), and forgets their cooldowns. */
@@ -87,7 +100,8 @@ export class AlertEvaluator {
       coolingChanged ||= this.coolingBy.get(connectionId)!.size > 0
       this.coolingBy.delete(connectionId)
     }
-    return evaluation(resolveUnwatched(this.db, polled, this.clock()), coolingChanged)
+    const now = this.clock()
+    return evaluation(this.changes.commit(now, () => resolveUnwatched(this.db, polled, now)), coolingChanged)
   }
 
   /** Every condition the cooldown holds back now, across connections. */
@@ -127,15 +141,24 @@ export class AlertEvaluator {
     return Math.min(since, newestPollAt(this.db, connectionId) ?? 0)
   }
 
-  /** Live sessions, and those open alerts belong to, with their snapshots in the longest window. */
-  private observe(connectionId: string, now: number, rules: AlertRules, alertSessions: (string | null)[]): SessionObservation[] {
+  /**
+   * Live sessions, and those open alerts belong to, with their snapshots in the longest window;
+   * and `judged`, which marks their newest snapshot and viewer list as counted.
+   */
+  private observe(
+    connectionId: string,
+    now: number,
+    rules: AlertRules,
+    alertSessions: (string | null)[]
+  ): { sessions: SessionObservation[]; judged: () => void } {
     const windowMs = Math.max(rules.reliabilityFalling.windowMinutes, rules.viewersDropping.windowMinutes) * 60_000
     // Scores are judged on 0–100, by this connection's own scale.
     const scale = scaleOf(connectionScales(this.db), connectionId)
     const overrides = sessionOverrides(this.db, connectionId)
     const ids = new Set(liveSessionIds(this.db, connectionId))
     for (const id of alertSessions) if (id !== null) ids.add(id)
-    return [...ids].map((id) => {
+    const marks: (() => void)[] = []
+    const sessions = [...ids].map((id) => {
       const session = sessionLiveness(this.db, connectionId, id)
       const samples: Sample[] = snapshotsSince(this.db, connectionId, id, now - windowMs).map((s) => ({
         at: s.takenAt,
@@ -145,11 +168,11 @@ export class AlertEvaluator {
       const newest = samples.at(-1)?.at ?? Number.NEGATIVE_INFINITY
       const judgedKey = `${connectionId}\u001f${id}`
       const fresh = newest > (this.judged.get(judgedKey) ?? Number.NEGATIVE_INFINITY)
-      if (fresh) this.judged.set(judgedKey, newest)
+      if (fresh) marks.push(() => this.judged.set(judgedKey, newest))
       // The sites of its newest viewer list, read only when that list is new: a list counts once.
       const listAt = viewerListFetchedAt(this.db, connectionId, id) ?? Number.NEGATIVE_INFINITY
       const sitesFresh = rules.siteReliability.enabled && listAt > (this.judgedLists.get(judgedKey) ?? Number.NEGATIVE_INFINITY)
-      if (sitesFresh) this.judgedLists.set(judgedKey, listAt)
+      if (sitesFresh) marks.push(() => this.judgedLists.set(judgedKey, listAt))
       return {
         eventSessionId: id,
         eventName: session?.name ?? null,
@@ -161,5 +184,6 @@ export class AlertEvaluator {
         sitesFresh
       }
     })
+    return { sessions, judged: () => marks.forEach((mark) => mark()) }
   }
 }

@@ -3,7 +3,8 @@
 // situation, then the live rows with their health and alert. Every face follows these pushes.
 import type { AlertSituation } from '../../../shared/alerts'
 import { AlertEvaluator, type Evaluation } from '../alerts/evaluator'
-import { alertsChanged, announce, readSituation } from '../alerts/page'
+import { announce, announcementOf, readSituation, type Announcement } from '../alerts/page'
+import { AlertChanges, type AlertOutbox } from '../alerts/alert-changes'
 import type { UnconfirmedConnection } from '../alerts/situation'
 import { nothingApplied, type Applied } from '../alerts/apply'
 import type { Db } from '../store/db'
@@ -20,9 +21,13 @@ export interface MonitorDeps {
   /** Polled connections without a successful poll yet, or offline. */
   unconfirmed(): readonly UnconfirmedConnection[]
   pollingPaused(): boolean
+  /** Where alert changes queue their webhook events, in their own transaction (none: no webhooks). */
+  outbox?: AlertOutbox
 }
 
 export class Monitor {
+  /** Every alert change commits through here, with its outbox rows (and an operator's audit row). */
+  readonly changes: AlertChanges
   readonly evaluator: AlertEvaluator
   readonly board: LiveBoard
   // Starts at the wall clock, not 0: a restarted server's pushes stay newer than what its
@@ -40,7 +45,8 @@ export class Monitor {
     private readonly hub: EventHub,
     private readonly deps: MonitorDeps
   ) {
-    this.evaluator = new AlertEvaluator(db, deps.clock)
+    this.changes = new AlertChanges(db, deps.outbox, () => deps.polled().length)
+    this.evaluator = new AlertEvaluator(db, deps.clock, this.changes)
     this.board = new LiveBoard(db, {
       polled: deps.polled,
       cooling: () => this.evaluator.cooling(),
@@ -78,7 +84,7 @@ export class Monitor {
     try {
       const evaluation = this.evaluator.forgetUnwatched(this.deps.polled())
       // A connection more or fewer changes how sessions are named away from their connection.
-      if (evaluation.any || this.deps.polled().length !== this.polledPushed) this.publishAlerts(evaluation)
+      if (evaluation.any || this.deps.polled().length !== this.polledPushed) this.publishAlerts(evaluation, evaluation.announcement)
     } finally {
       this.board.publish()
     }
@@ -93,17 +99,18 @@ export class Monitor {
     if (ids.length === 0) return
     this.alertRevision++
     const situation = this.situation()
-    const push = { situation, changed: [], removed: [], fired: [], resolved: [], repeated: getAlerts(this.db, ids) }
-    this.hub.emit('alertsChanged', announce(this.db, push, this.deps.clock()))
+    const repeated = announce(this.db, { changed: [], removed: [], fired: [], resolved: [], repeated: getAlerts(this.db, ids) }, this.deps.clock())
+    this.hub.emit('alertsChanged', { ...repeated, situation })
   }
 
-  /** Pushes the alerts that changed (possibly none: a pause changes only the situation). */
-  publishAlerts(change: Applied): AlertSituation {
+  /** Pushes the alerts that changed (possibly none: a pause changes only the situation), as
+   *  `announcement` says when the change was committed through `changes`. */
+  publishAlerts(change: Applied, announcement?: Announcement): AlertSituation {
     this.alertRevision++
     this.unconfirmedPushed = JSON.stringify(this.deps.unconfirmed())
     this.polledPushed = this.deps.polled().length
     const situation = this.situation()
-    this.hub.emit('alertsChanged', alertsChanged(this.db, change, situation, this.deps.clock()))
+    this.hub.emit('alertsChanged', { ...(announcement ?? announcementOf(this.db, change, this.deps.clock())), situation })
     return situation
   }
 
@@ -118,6 +125,6 @@ export class Monitor {
   }
 
   private settle(evaluation: Evaluation): void {
-    if (evaluation.any) this.publishAlerts(evaluation)
+    if (evaluation.any) this.publishAlerts(evaluation, evaluation.announcement)
   }
 }

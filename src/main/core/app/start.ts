@@ -8,6 +8,7 @@ import { osKeychain, type SecretStore } from '../secrets/keychain'
 import { WebhookService } from '../webhooks/service'
 import { addMaintenanceWindow, maintenanceWindows, removeMaintenanceWindow } from '../alerts/maintenance-windows'
 import { startWebhookDeliveries } from '../webhooks/wiring'
+import { WebhookOutbox } from '../webhooks/outbox'
 import { openDatabase } from '../store/db'
 import { recordDiagnostic } from '../store/diagnostics'
 import { inThreadViewerStore } from '../store/viewer-store'
@@ -16,6 +17,7 @@ import { RetentionJob } from '../store/retention-job'
 import { alertHandlers } from '../alerts/handlers'
 import { nothingApplied } from '../alerts/apply'
 import { alertIdsOf } from '../store/alerts'
+import { recordAudit } from '../store/audit'
 import {
   getAlertRules,
   getDesktopSettings,
@@ -79,9 +81,12 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
             message: `${reason}; viewer lists are stored on the main thread from now on`
           })
         )
+  // Every alert fired, resolved or acknowledged is queued here in the transaction that records it.
+  const outbox = new WebhookOutbox(db)
   const pollers = new PollerGroup(db, hub, options.cadences ?? cadencesFromSettings(), {
     clock,
     viewerStore,
+    outbox,
     ...(options.timers ? { timers: options.timers } : {})
   })
   const polled = (): string[] => pollers.sources.map((s) => s.target.id)
@@ -123,9 +128,9 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   }
   // Old snapshots and viewer lists go in small batches, hourly, without holding up the UI.
   const retention = new RetentionJob(db, { clock, ...(options.timers ? { timers: options.timers } : {}) })
-  // Webhooks: every alert fired, resolved or acknowledged goes to the outbox, then out.
+  // Webhooks: what the outbox holds goes out, also what an earlier run queued.
   const webhooks = new WebhookService(db, options.secrets ?? osKeychain(), clock)
-  const deliveries = startWebhookDeliveries(db, hub, webhooks, { clock, timers: options.timers ?? realTimers })
+  const deliveries = startWebhookDeliveries(db, outbox, webhooks, { clock, timers: options.timers ?? realTimers })
   retention.start(RETENTION_INTERVAL_MS, RETENTION_FIRST_DELAY_MS)
 
   const settings = (): AppSettings => {
@@ -161,7 +166,8 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     ...alertHandlers(db, {
       clock,
       situation: () => monitor.situation(),
-      publishAlerts: (change) => monitor.publishAlerts(change),
+      changes: monitor.changes,
+      publishAlerts: (change, announcement) => monitor.publishAlerts(change, announcement),
       publishBoard: () => monitor.publishBoard(),
       reevaluate: (connectionId) => pollers.reevaluate(connectionId)
     }),
@@ -251,7 +257,9 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     }
   }, {
     // Every change, whoever made it, with its author: the team's audit list.
-    changed: (name, args, context) => team.audit.record(auditEntryOf(name, args, context), clock())
+    changed: (name, args, context) => team.audit.record(auditEntryOf(name, args, context), clock()),
+    // The same row inside a handler's own transaction (an acknowledgement): it commits with the change.
+    changedNow: (name, args, context) => recordAudit(db, auditEntryOf(name, args, context), clock())
   })
 
   let closed = false
