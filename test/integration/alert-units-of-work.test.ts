@@ -105,4 +105,22 @@ describe("an operator's change and its audit row", () => {
       if (action === 'acknowledgeAlert') expect(outboxRows(db)).toContainEqual({ event: 'acknowledged', alertId: alert.id })
     }, 60_000)
   }
+
+  it('setSessionAlertOverride: a mute is not stored without its audit row, and mutes nothing', async () => {
+    const { core, pushes, db } = await coreWithWebhook()
+    await pushes.next('alertsChanged', (p) => p.fired.some((a) => a.rule === 'reliability-below'))
+    const alert = (await firingReliability(core))!
+    const mute = { connectionId: alert.connectionId, eventSessionId: alert.eventSessionId, muted: true }
+    const overrides = () => db.prepare('SELECT event_session_id AS id, muted FROM alert_overrides').all()
+
+    refuseInserts(db, 'audit_log')
+    expect(await core.dispatch('setSessionAlertOverride', mute)).toMatchObject({ ok: false, error: { message: expect.stringMatching(/database or disk is full$/) } })
+    expect(overrides(), 'the mute was stored without its audit row').toEqual([])
+    expect(alertRows(db).find((a) => a.id === alert.id)).toMatchObject({ state: 'firing' })
+
+    allowInserts(db, 'audit_log')
+    await value(core, 'setSessionAlertOverride', mute)
+    expect(overrides()).toEqual([{ id: alert.eventSessionId, muted: 1 }])
+    expect(alertRows(db).find((a) => a.id === alert.id)).toMatchObject({ state: 'muted' })
+  }, 60_000)
 })
