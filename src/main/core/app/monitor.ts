@@ -9,6 +9,7 @@ import { nothingApplied, type Applied } from '../alerts/apply'
 import type { Db } from '../store/db'
 import type { EventHub } from './event-hub'
 import { LiveBoard } from './live-board'
+import { Verdicts } from './verdicts'
 import { CriticalRepeats } from '../alerts/repeat'
 import { firingCriticals, getAlerts } from '../store/alerts'
 import { getAlertRules } from '../store/settings'
@@ -40,7 +41,7 @@ export class Monitor {
     private readonly hub: EventHub,
     private readonly deps: MonitorDeps
   ) {
-    this.evaluator = new AlertEvaluator(db, deps.clock)
+    this.evaluator = new AlertEvaluator(db, () => new Verdicts(db), deps.clock)
     this.board = new LiveBoard(db, {
       polled: deps.polled,
       cooling: () => this.evaluator.cooling(),
