@@ -3,9 +3,9 @@
 // all read through store/session-levels.ts; a session on the settings' levels keeps those. Two
 // sessions with the same snapshots and viewer lists in a real SQLite file, judged by the app's
 // evaluator on a clock moved by hand.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AlertEvaluator } from '../../src/main/core/alerts/evaluator'
 import { setSessionOverride } from '../../src/main/core/alerts/overrides'
@@ -120,5 +120,25 @@ describe("a session's own levels", () => {
       ['plain', 90],
       ['own', 80]
     ])
+  })
+})
+
+describe('where levels and scores are decided', () => {
+  /** Every core source file, by its path under src/main/core. */
+  const core = join(__dirname, '../../src/main/core')
+  const sources = (readdirSync(core, { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => ({ path: relative(core, join(core, f)), text: readFileSync(join(core, f), 'utf8') }))
+
+  it("levels: in store/session-levels.ts alone, no other file reads the overrides' levels or picks its own", () => {
+    // Calling for the stored overrides, choosing between a session's levels and the settings', or
+    // writing "the override's, else the settings'" again: each is the book's job.
+    const resolving = /(?<!function )\b(storedOverrides|effectiveLevels)\(|\.thresholds \?\?/
+    expect(sources.filter((s) => resolving.test(s.text)).map((s) => s.path)).toEqual(['store/session-levels.ts'])
+  })
+
+  it('scores: converted to 0–100 in app/verdicts.ts alone, which the alert rules read too', () => {
+    const converting = /(?<!function )\btoHundred\(/
+    expect(sources.filter((s) => converting.test(s.text)).map((s) => s.path)).toEqual(['app/verdicts.ts'])
   })
 })
