@@ -12,6 +12,7 @@ import { evaluateAlerts, key, type Sample, type SessionObservation } from './eng
 import { lastResolvedTimes, openAlerts } from '../store/alerts'
 import { anythingApplied, applyActions, resolveUnwatched, type Applied } from './apply'
 import { siteSamples, viewerListFetchedAt } from './site-samples'
+import { dueByClock } from './clock-due'
 
 /** What one evaluation changed: alert ids (the app reads and pushes them), and whether anything did. */
 export interface Evaluation extends Applied {
@@ -67,8 +68,7 @@ export class AlertEvaluator {
    */
   evaluate(connectionId: string, lastSuccessAt: number | null): Evaluation {
     const now = this.clock()
-    if (!this.watchingSince.has(connectionId)) this.watchingSince.set(connectionId, now)
-    if (lastSuccessAt !== null) this.lastSuccess.set(connectionId, Math.max(lastSuccessAt, this.lastSuccess.get(connectionId) ?? 0))
+    this.noteSuccess(connectionId, lastSuccessAt, now)
     const rules = getAlertRules(this.db)
     const open = openAlerts(this.db, connectionId)
     const resolvedTimes = lastResolvedTimes(this.db, connectionId, now - MAX_COOLDOWN_MS)
@@ -84,6 +84,18 @@ export class AlertEvaluator {
     const applied = applyActions(this.db, connectionId, actions, now)
     const coolingChanged = this.noteCooling(connectionId, sessions, actions)
     return evaluation(applied, coolingChanged)
+  }
+
+  /**
+   * Whether time alone has changed this connection's alerts since it was last judged
+   * (clock-due.ts): then the caller evaluates it. Reads its open alerts, none of its sessions.
+   */
+  dueByClock(connectionId: string, lastSuccessAt: number | null): boolean {
+    const now = this.clock()
+    this.noteSuccess(connectionId, lastSuccessAt, now)
+    const open = openAlerts(this.db, connectionId)
+    const since = this.lastSuccessAt(connectionId, open.some((a) => a.rule === 'monitor-blind'))
+    return dueByClock({ now, rules: getAlertRules(this.db), lastSuccessAt: since, open })
   }
 
   /** Ends what connections no longer polled left open (see resolveUnwatched), and forgets their cooldowns. */
@@ -120,6 +132,11 @@ export class AlertEvaluator {
       bySession.set(eventSessionId, [...(bySession.get(eventSessionId) ?? []), held])
     }
     return JSON.stringify([...bySession]) !== before
+  }
+
+  private noteSuccess(connectionId: string, lastSuccessAt: number | null, now: number): void {
+    if (!this.watchingSince.has(connectionId)) this.watchingSince.set(connectionId, now)
+    if (lastSuccessAt !== null) this.lastSuccess.set(connectionId, Math.max(lastSuccessAt, this.lastSuccess.get(connectionId) ?? 0))
   }
 
   /**
