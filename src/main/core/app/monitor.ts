@@ -10,6 +10,7 @@ import { nothingApplied, type Applied } from '../alerts/apply'
 import type { Db } from '../store/db'
 import type { EventHub } from './event-hub'
 import { LiveBoard } from './live-board'
+import { Verdicts } from './verdicts'
 import { CriticalRepeats } from '../alerts/repeat'
 import { firingCriticals, getAlerts } from '../store/alerts'
 import { getAlertRules } from '../store/settings'
@@ -39,6 +40,9 @@ export class Monitor {
   private unconfirmedPushed = '[]'
   /** How many connections were polled as last pushed: the situation says it (session names). */
   private polledPushed = -1
+  /** The situation as last pushed, less its revision and time: the clock pushes it when time
+   *  alone changed it (a maintenance window or a notification pause began or ended). */
+  private situationPushed = ''
 
   constructor(
     private readonly db: Db,
@@ -46,7 +50,7 @@ export class Monitor {
     private readonly deps: MonitorDeps
   ) {
     this.changes = new AlertChanges(db, deps.outbox, () => deps.polled().length)
-    this.evaluator = new AlertEvaluator(db, deps.clock, this.changes)
+    this.evaluator = new AlertEvaluator(db, () => new Verdicts(db), deps.clock, this.changes)
     this.board = new LiveBoard(db, {
       polled: deps.polled,
       cooling: () => this.evaluator.cooling(),
@@ -90,6 +94,18 @@ export class Monitor {
     }
   }
 
+  /** Between polls (the 10 s clock): whether time alone changed this connection's alerts (a
+   *  blind alert due, a snooze run out), so that it is judged again with afterWork. Reads its
+   *  open alerts, nothing of its sessions. */
+  dueByClock(connectionId: string, lastSuccessAt: number | null): boolean {
+    return this.evaluator.dueByClock(connectionId, lastSuccessAt)
+  }
+
+  /** Between polls: pushes the situation if time alone changed it, nothing otherwise. */
+  situationByClock(): void {
+    if (withoutRevision(this.situation()) !== this.situationPushed) this.publishAlerts(nothingApplied())
+  }
+
   /** Announces again the criticals nobody acknowledged, when their period has come round
    *  (called on the pollers' clock tick). */
   repeatTick(): void {
@@ -98,7 +114,7 @@ export class Monitor {
     const ids = this.repeats.due(firingCriticals(this.db), rule.everyMinutes * 60_000, this.deps.clock())
     if (ids.length === 0) return
     this.alertRevision++
-    const situation = this.situation()
+    const situation = this.pushedSituation()
     const repeated = announce(this.db, { changed: [], removed: [], fired: [], resolved: [], repeated: getAlerts(this.db, ids) }, this.deps.clock())
     this.hub.emit('alertsChanged', { ...repeated, situation })
   }
@@ -109,7 +125,7 @@ export class Monitor {
     this.alertRevision++
     this.unconfirmedPushed = JSON.stringify(this.deps.unconfirmed())
     this.polledPushed = this.deps.polled().length
-    const situation = this.situation()
+    const situation = this.pushedSituation()
     this.hub.emit('alertsChanged', { ...(announcement ?? announcementOf(this.db, change, this.deps.clock())), situation })
     return situation
   }
@@ -127,4 +143,14 @@ export class Monitor {
   private settle(evaluation: Evaluation): void {
     if (evaluation.any) this.publishAlerts(evaluation, evaluation.announcement)
   }
+
+  /** The situation about to be pushed, remembered for the clock. */
+  private pushedSituation(): AlertSituation {
+    const situation = this.situation()
+    this.situationPushed = withoutRevision(situation)
+    return situation
+  }
 }
+
+/** A situation to compare with another: its revision and time always differ. */
+const withoutRevision = (situation: AlertSituation): string => JSON.stringify({ ...situation, revision: 0, at: '' })
