@@ -11,7 +11,9 @@ export const RetentionSettingsSchema = z.object({
   viewerListsDays: RetentionDays,
   sessionsDays: RetentionDays,
   /** Resolved alerts (and their transitions); open ones are never pruned. */
-  alertsDays: RetentionDays
+  alertsDays: RetentionDays,
+  /** The audit log: who changed what through the app API. */
+  auditDays: RetentionDays
 })
 export type RetentionSettings = z.infer<typeof RetentionSettingsSchema>
 
@@ -19,7 +21,8 @@ export const DEFAULT_RETENTION: RetentionSettings = Object.freeze({
   snapshotsDays: 90,
   viewerListsDays: 90,
   sessionsDays: null,
-  alertsDays: 365
+  alertsDays: 365,
+  auditDays: 365
 })
 
 const seconds = (min: number, max: number) => z.number().int().min(min).max(max)

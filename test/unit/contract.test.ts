@@ -120,7 +120,7 @@ const CONNECTION = {
 
 const SETTINGS = {
   cadences: { discoverySeconds: 30, detailSeconds: 15, viewersSeconds: 60 },
-  retention: { snapshotsDays: 90, viewerListsDays: 90, sessionsDays: null, alertsDays: 365 },
+  retention: { snapshotsDays: 90, viewerListsDays: 90, sessionsDays: null, alertsDays: 365, auditDays: 365 },
   thresholds: { warning: 95, critical: 90 },
   display: { timeZone: 'local', theme: 'dark', trafficUnit: 'auto', viewerTimeUnit: 'auto', alertSound: 'on' } as const,
   alertRules: DEFAULT_ALERT_RULES,
