@@ -16,8 +16,13 @@
 // next"), each part may import only the parts listed for it, all of a lower rank:
 //
 // - src/main/core/*   api ← store ← sync ← alerts ← app, on a base of net, secrets, health
-//                     and paths.ts; connections beside sync; simulator beside api
+//                     and paths.ts; connections and webhooks beside sync; simulator and
+//                     report beside api
 // - src/renderer/src/* components → lib; lib/ never imports components/
+//
+// Every folder is under a rule: a folder of those two layers without a row (or a file directly
+// under src/main/core without one), or a folder of src/main that is no layer, is itself an
+// error (docs/layering.md says how to rank one).
 //
 // The rule is a small local one ('layering/imports') rather than core no-restricted-imports,
 // because that one matches import strings only: it cannot tell where '../../main/x' lands
@@ -48,7 +53,7 @@ function layerOf(rel) {
   for (const layer of ['core', 'desktop', 'web', 'cli']) {
     if (rel === `src/main/${layer}` || rel.startsWith(`src/main/${layer}/`)) return layer
   }
-  if (rel.startsWith('src/main/')) return 'main-other'
+  if (rel.startsWith('src/main/')) return 'main-other' // no layer: an error of its own (below)
   return undefined
 }
 
@@ -85,13 +90,15 @@ const POLICY = {
  * under `dir`. Each part has a rank and the parts it may import besides its own tree ('*' = any
  * part of the layer); a part may be listed only if it ranks lower, or the same but not the other
  * way round, so imports point down and cannot cycle (checked below, when the config loads).
- * Files directly under `dir` that are no part (src/renderer/src/App.svelte) are not restricted
- * here; a part may import only the parts it lists, so a new directory needs a row.
+ * A file in a directory without a row is an error, so a new directory needs a row; so does a
+ * file directly under `dir` where `filesRanked` (core's paths.ts), and elsewhere such a file is
+ * no part and not restricted here (src/renderer/src/App.svelte).
  */
 const CORE_BASE = ['net', 'secrets', 'health', 'paths']
 const INNER_LAYERS = {
   core: {
     dir: 'src/main/core',
+    filesRanked: true,
     parts: {
       net: { rank: 0, reach: [] },
       secrets: { rank: 0, reach: [] },
@@ -100,11 +107,13 @@ const INNER_LAYERS = {
       'storage-faults': { rank: 0, reach: [] }, // the file storage-faults.ts: the cache file's faults in words
       api: { rank: 1, reach: [...CORE_BASE, 'storage-faults'] },
       simulator: { rank: 1, reach: [...CORE_BASE] },
+      report: { rank: 1, reach: [...CORE_BASE] }, // a session report's HTML, from the report app/ builds
       store: { rank: 2, reach: ['api', ...CORE_BASE, 'storage-faults'] },
       connections: { rank: 3, reach: ['api', 'store', ...CORE_BASE] },
       sync: { rank: 3, reach: ['api', 'store', ...CORE_BASE] },
       team: { rank: 3, reach: ['store', ...CORE_BASE] }, // users, sign-ins, audit entries, the team server's client
-      alerts: { rank: 4, reach: ['api', 'store', 'connections', 'sync', ...CORE_BASE] },
+      webhooks: { rank: 3, reach: ['api', 'store', 'connections', ...CORE_BASE] }, // the outbox, its bodies and deliveries
+      alerts: { rank: 4, reach: ['api', 'store', 'connections', 'sync', 'webhooks', ...CORE_BASE] },
       app: { rank: 5, reach: '*' }, // composition: everything in core
     },
   },
@@ -136,6 +145,15 @@ function innerPartOf(inner, rel) {
   return rel.slice(inner.dir.length + 1).split('/')[0].replace(/\..*$/, '')
 }
 
+/** The directory (or ranked file) directly under an inner layer's `dir` that a file is, or lies in, if it has no row. */
+function unrankedPartOf(inner, rel) {
+  if (!rel.startsWith(`${inner.dir}/`)) return undefined
+  const [first, ...rest] = rel.slice(inner.dir.length + 1).split('/')
+  if (rest.length === 0 && !inner.filesRanked) return undefined
+  const name = first.replace(/\..*$/, '')
+  return name in inner.parts ? undefined : { name, path: `${inner.dir}/${first}` }
+}
+
 const builtins = new Set(builtinModules)
 const isNodeBuiltin = (spec) => spec.startsWith('node:') || builtins.has(spec)
 const isElectron = (spec) => spec === 'electron' || spec.startsWith('electron/')
@@ -154,6 +172,8 @@ const layeringPlugin = {
           reach: "'{{spec}}' reaches {{target}}; {{layer}} may only import from {{allowed}} (DESIGN.md layering).",
           innerReach: "'{{spec}}' reaches {{target}}; {{layer}} may only import from {{scope}}'s {{allowed}} (DESIGN.md layering).",
           innerNone: "'{{spec}}' reaches {{target}}; {{layer}} may import no other part of {{scope}} (DESIGN.md layering).",
+          unranked: "{{folder}} has no rank: add a row for '{{name}}' to INNER_LAYERS.{{scope}} in eslint.config.js, with the parts it may import (DESIGN.md layering).",
+          noLayer: '{{folder}} is in no layer: add it to layerOf and POLICY in eslint.config.js, or move it into one (DESIGN.md layering).',
         },
       },
       create(context) {
@@ -166,6 +186,20 @@ const layeringPlugin = {
         const inner = INNER_LAYERS[layer]
         const fromPart = inner && innerPartOf(inner, fromRel)
         const fromReach = fromPart ? inner.parts[fromPart]?.reach : undefined
+
+        // A part nobody ranked could import anything: it is the error, once per file.
+        const unranked = inner && unrankedPartOf(inner, fromRel)
+        if (unranked || layer === 'main-other') {
+          return {
+            Program(node) {
+              if (unranked) {
+                context.report({ node, messageId: 'unranked', data: { folder: unranked.path, name: unranked.name, scope: layer } })
+              } else {
+                context.report({ node, messageId: 'noLayer', data: { folder: fromRel.split('/').slice(0, 3).join('/') } })
+              }
+            },
+          }
+        }
 
         /** Inside the layer: may this file's part import the part that `targetRel` lies in? */
         function checkInner(node, spec, targetRel) {

@@ -1,8 +1,10 @@
 // The layering rule in eslint.config.js (DESIGN.md: shared ← core ← desktop | web | cli;
 // renderer → shared only; electron only in desktop, src/main/index.ts and preload) really fires,
-// and so do the layers inside core (api ← store ← sync ← alerts ← app, beside them connections
-// and simulator, below them net, secrets, health and paths.ts) and the renderer (lib ← components).
-// Files are linted from text under made-up paths: they need not exist.
+// and so do the layers inside core (api ← store ← sync ← alerts ← app, beside them connections,
+// webhooks and simulator, below them net, secrets, health and paths.ts) and the renderer
+// (lib ← components). Files are linted from text under made-up paths: they need not exist; the
+// last test makes a real folder, as a newcomer would, and lints it as `npm run lint` does.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ESLint } from 'eslint'
@@ -43,9 +45,9 @@ describe('the layering rule is on for src/', () => {
 describe('forbidden imports are errors', () => {
   const cases: Array<[string, string, RegExp]> = [
     // electron outside desktop / main entry / preload
-    ['src/main/core/x.ts', "import { app } from 'electron'\nexport const x = app", /electron/],
+    ['src/main/core/paths.ts', "import { app } from 'electron'\nexport const x = app", /electron/],
     ['src/main/core/api/x.ts', "import type { BrowserWindow } from 'electron'\nexport type X = BrowserWindow", /electron/],
-    ['src/main/core/x.ts', "export async function x() { return import('electron') }", /electron/],
+    ['src/main/core/paths.ts', "export async function x() { return import('electron') }", /electron/],
     ['src/main/web/x.ts', "import { shell } from 'electron'\nexport const x = shell", /electron/],
     ['src/main/cli/x.ts', "import { app } from 'electron'\nexport const x = app", /electron/],
     ['src/shared/x.ts', "import { app } from 'electron'\nexport const x = app", /electron/],
@@ -62,10 +64,10 @@ describe('forbidden imports are errors', () => {
     ['src/renderer/src/x.ts', "import x from '../../main/core/store/db'\nexport default x", /reaches src\/main\/core\/store\/db/],
     ['src/renderer/src/components/Thing.svelte', svelte("import { x } from '../../../main/web/server'"), /reaches src\/main/],
     ['src/renderer/src/x.ts', "import x from '../../preload/index'\nexport default x", /reaches src\/preload/],
-    ['src/main/core/x.ts', "import { x } from '../desktop/window'\nexport { x }", /reaches src\/main\/desktop/],
+    ['src/main/core/paths.ts', "import { x } from '../desktop/window'\nexport { x }", /reaches src\/main\/desktop/],
     ['src/main/core/app/x.ts', "export * from '../../web/server'", /reaches src\/main\/web/],
     ['src/main/core/sync/x.ts', "import { main } from '../../cli/index'\nexport { main }", /reaches src\/main\/cli/],
-    ['src/main/core/x.ts', "import '../index'", /reaches src\/main\/index/],
+    ['src/main/core/paths.ts', "import '../index'", /reaches src\/main\/index/],
     ['src/shared/x.ts', "import { x } from '../main/core/paths'\nexport { x }", /reaches src\/main\/core/],
     ['src/shared/x.ts', "import type { X } from '../renderer/src/lib/client'\nexport type Y = X", /reaches src\/renderer/],
     ['src/preload/index.ts', "import { x } from '../main/core/paths'\nexport { x }", /reaches src\/main\/core/],
@@ -76,7 +78,7 @@ describe('forbidden imports are errors', () => {
     ['src/main/core/api/x.ts', "export async function x() { return import('../sync/poller') }", /reaches src\/main\/core\/sync/],
     ['src/main/core/sync/x.ts', "import { service } from '../connections/service'\nexport { service }", /reaches src\/main\/core\/connections; src\/main\/core\/sync/],
     ['src/main/core/connections/x.ts', "export * from '../sync/poller'", /reaches src\/main\/core\/sync; src\/main\/core\/connections/],
-    ['src/main/core/alerts/x.ts', "import { dispatch } from '../app/dispatch'\nexport { dispatch }", /^'\.\.\/app\/dispatch' reaches src\/main\/core\/app; src\/main\/core\/alerts may only import from core's api, store, connections, sync, net, secrets, health, paths \(DESIGN\.md layering\)/],
+    ['src/main/core/alerts/x.ts', "import { dispatch } from '../app/dispatch'\nexport { dispatch }", /^'\.\.\/app\/dispatch' reaches src\/main\/core\/app; src\/main\/core\/alerts may only import from core's api, store, connections, sync, webhooks, net, secrets, health, paths \(DESIGN\.md layering\)/],
     ['src/main/core/alerts/x.ts', "import type { Dispatch } from '../app/dispatch'\nexport type X = Dispatch", /reaches src\/main\/core\/app/],
     ['src/main/core/alerts/x.ts', "export type X = import('../app/types').AppContext", /reaches src\/main\/core\/app/],
     ['src/main/core/alerts/x.ts', "import { world } from '../simulator/world'\nexport { world }", /reaches src\/main\/core\/simulator/],
@@ -84,6 +86,17 @@ describe('forbidden imports are errors', () => {
     ['src/main/core/health/x.ts', "import { x } from '../api/schemas'\nexport { x }", /src\/main\/core\/health may import no other part of core/],
     ['src/main/core/net/x.ts', "import { x } from '../paths'\nexport { x }", /reaches src\/main\/core\/paths; src\/main\/core\/net/],
     ['src/main/core/api/x.ts', "import { x } from '../simulator/server'\nexport { x }", /reaches src\/main\/core\/simulator/],
+    // webhooks and report have ranks of their own: neither reaches up into app
+    ['src/main/core/webhooks/x.ts', "import type { EventHub } from '../app/event-hub'\nexport type X = EventHub", /reaches src\/main\/core\/app; src\/main\/core\/webhooks may only import from core's api, store, connections/],
+    ['src/main/core/report/x.ts', "import type { SessionReport } from '../app/session-report'\nexport type X = SessionReport", /reaches src\/main\/core\/app; src\/main\/core\/report may only import from core's net/],
+    ['src/main/core/report/x.ts', "import { listAlerts } from '../store/alerts'\nexport { listAlerts }", /reaches src\/main\/core\/store; src\/main\/core\/report/],
+    ['src/main/core/connections/x.ts', "import { x } from '../webhooks/service'\nexport { x }", /reaches src\/main\/core\/webhooks; src\/main\/core\/connections/],
+    // every folder has a rank: a folder with no row fails, whatever it imports
+    ['src/main/core/newcomer/x.ts', "import { startAppCore } from '../app/start'\nexport { startAppCore }", /^src\/main\/core\/newcomer has no rank: add a row for 'newcomer' to INNER_LAYERS\.core in eslint\.config\.js/],
+    ['src/main/core/newcomer/deep/x.ts', 'export const x = 1', /^src\/main\/core\/newcomer has no rank/],
+    ['src/main/core/starter.ts', "import { startAppCore } from './app/start'\nexport { startAppCore }", /^src\/main\/core\/starter\.ts has no rank: add a row for 'starter' to INNER_LAYERS\.core/],
+    ['src/renderer/src/pages/Thing.svelte', svelte('const x = 1'), /^src\/renderer\/src\/pages has no rank: add a row for 'pages' to INNER_LAYERS\.renderer/],
+    ['src/main/tui/x.ts', "import { startAppCore } from '../core/app/start'\nexport { startAppCore }", /^src\/main\/tui is in no layer: add it to layerOf and POLICY in eslint\.config\.js/],
     // inside the renderer: lib/ never imports components/
     ['src/renderer/src/lib/stores/x.svelte.ts', "import { words } from '../../components/alerts/alert-words'\nexport { words }", /reaches src\/renderer\/src\/components; src\/renderer\/src\/lib may import no other part of renderer/],
     ['src/renderer/src/lib/x.ts', "import type { Row } from '../components/live/Row.svelte'\nexport type X = Row", /reaches src\/renderer\/src\/components/],
@@ -121,6 +134,10 @@ describe('allowed imports pass', () => {
     ['src/main/core/connections/x.ts', "import { db } from '../store/db'\nimport { keychain } from '../secrets/keychain'\nexport const x = [db, keychain]"],
     ['src/main/core/simulator/x.ts', "import { readBody } from '../net/read-body'\nexport const x = readBody"],
     ['src/main/core/api/x.ts', "import { readBody } from '../net/read-body'\nimport { retry } from './retry'\nexport const x = [readBody, retry]"],
+    ['src/main/core/app/x.ts', "import { reportHtml } from '../report/report-html'\nimport { WebhookService } from '../webhooks/service'\nexport const x = [reportHtml, WebhookService]"],
+    ['src/main/core/alerts/x.ts', "import { enqueueAlertEvents } from '../webhooks/enqueue'\nexport const x = enqueueAlertEvents"],
+    ['src/main/core/webhooks/x.ts', "import { ConnectionError } from '../connections/errors'\nimport { classifyNetworkError } from '../api/network-errors'\nimport type { Db } from '../store/db'\nexport const x: Db | [typeof ConnectionError, typeof classifyNetworkError] = [ConnectionError, classifyNetworkError]"],
+    ['src/main/core/report/x.ts', "import { healthOf } from '../health/health'\nimport type { SessionReport } from './session-report-shape'\nexport const x: SessionReport | typeof healthOf = healthOf"],
     // inside the renderer: components use lib, lib uses lib
     ['src/renderer/src/components/Thing.svelte', svelte("import { nav } from '../lib/stores/nav.svelte'\nconst x = nav")],
     ['src/renderer/src/components/live/x.ts', "import { clock } from '../../lib/stores/clock.svelte'\nimport { y } from '../history/day-range'\nexport const x = [clock, y]"],
@@ -129,5 +146,24 @@ describe('allowed imports pass', () => {
 
   it.each(cases)('%s', async (file, code) => {
     expect(await layering(file, code)).toEqual([])
+  })
+})
+
+describe('every folder has a rank', () => {
+  // The hole that was: a folder nobody listed could import anything, app/start included.
+  it('a new folder under src/main/core without a row fails lint, naming the folder and asking for its row', async () => {
+    const dir = mkdtempSync(path.join(root, 'src/main/core/unranked-'))
+    const folder = path.basename(dir)
+    try {
+      writeFileSync(path.join(dir, 'starter.ts'), "import { startAppCore } from '../app/start'\nexport const starter = startAppCore\n")
+      const results = await eslint.lintFiles([dir])
+      expect(results.map((r) => path.relative(dir, r.filePath))).toEqual(['starter.ts'])
+      const errors = results[0]!.messages.filter((m) => m.severity === 2).map((m) => `${m.ruleId}: ${m.message}`)
+      expect(errors).toEqual([
+        `${RULE}: src/main/core/${folder} has no rank: add a row for '${folder}' to INNER_LAYERS.core in eslint.config.js, with the parts it may import (DESIGN.md layering).`,
+      ])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -1,7 +1,7 @@
 // The post-event report's HTML (report-html.ts): self-contained (nothing it could load from
 // elsewhere, and a policy that forbids it anyway) and inert with hostile strings from the service.
 import { describe, expect, it } from 'vitest'
-import type { SessionReport } from '../../src/main/core/app/session-report'
+import type { SessionReport } from '../../src/main/core/report/session-report-shape'
 import { reportHtml } from '../../src/main/core/report/report-html'
 import { plainText } from '../../src/shared/plain-text'
 import { BIDI_CONTROLS, INVISIBLES, unsafeCharacters } from '../support/hostile-names'

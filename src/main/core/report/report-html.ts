@@ -7,7 +7,7 @@ import { endHeading } from '../../../shared/alert-end'
 import { formatBytes, formatCount, formatReliability } from '../../../shared/format'
 import type { Health } from '../../../shared/reliability'
 import { sessionName } from '../../../shared/session-name'
-import type { ReportGroup, SessionReport } from '../app/session-report'
+import type { ReportGroup, SessionReport } from './session-report-shape'
 import { escapeHtml } from './escape-html'
 import { svgLineChart } from './svg-chart'
 

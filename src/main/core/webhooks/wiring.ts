@@ -2,17 +2,22 @@
 // the deliverer, which sends what is due and retries the rest (deliver.ts). A delivery that
 // cannot even be queued (a full disk) is said in Diagnostics, and polling goes on.
 import type { AlertsChanged } from '../../../shared/alerts'
+import type { EventName, EventPayload } from '../../../shared/contract'
 import type { Timers } from '../../../shared/timers'
-import type { EventHub } from '../app/event-hub'
 import type { Db } from '../store/db'
 import { recordDiagnostic } from '../store/diagnostics'
 import { WebhookDeliverer } from './deliverer'
 import { enqueueAlertEvents } from './enqueue'
 import type { WebhookService } from './service'
 
+/** The app's pushes (app/event-hub.ts), as the deliveries listen to them: webhooks rank below app. */
+export interface PushedEvents {
+  subscribe(listener: <E extends EventName>(name: E, payload: EventPayload<E>) => void): () => void
+}
+
 export function startWebhookDeliveries(
   db: Db,
-  hub: EventHub,
+  hub: PushedEvents,
   service: WebhookService,
   options: { clock: () => number; timers: Timers; parallel?: number }
 ): { deliverer: WebhookDeliverer; stop: () => Promise<void> } {
