@@ -84,6 +84,16 @@ export const DEFAULT_DISPLAY: DisplaySettings = Object.freeze({
   alertSound: 'on'
 })
 
+/**
+ * The display fields that are each person's own on a team server: every user reads the screens
+ * in their time zone, theme and sound. The units are not among them: they say what the server's
+ * cached data means, so they stay the server's, set by its administrator for everyone.
+ */
+export const PersonalDisplaySchema = DisplaySettingsSchema.pick({ timeZone: true, theme: true, alertSound: true })
+export type PersonalDisplay = z.infer<typeof PersonalDisplaySchema>
+
+export const isPersonalDisplayField = (key: string): key is keyof PersonalDisplay => Object.hasOwn(PersonalDisplaySchema.shape, key)
+
 /** The desktop app's own ways (stored with the rest; only the desktop face acts on them). */
 export const DesktopSettingsSchema = z.object({
   /** Start when the operator logs in, in the tray, with no window. */
