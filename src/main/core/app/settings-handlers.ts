@@ -33,6 +33,8 @@ export interface SettingsPlace {
   cadencesSaved(): Promise<void>
   /** New reliability levels were saved: the live rows' health changes at once. */
   levelsSaved(): void
+  /** New alert rules were saved: a rule switched off ends its alerts now, not at the next poll. */
+  alertRulesSaved(): void
 }
 
 export interface SettingsPart {
@@ -98,6 +100,7 @@ export function settingsHandlers(place: SettingsPlace): SettingsPart {
         unitsPushed = JSON.stringify(saved.units)
         hub.emit('settingsChanged', saved)
         if (thresholds) place.levelsSaved()
+        if (alertRules) place.alertRulesSaved()
         return settingsFor(context)
       }
     },

@@ -126,7 +126,11 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       pollers.setCadences(cadencesFromSettings())
       await reconcile()
     },
-    levelsSaved: () => monitor.publishBoard()
+    levelsSaved: () => monitor.publishBoard(),
+    // A rule switched off ends its alerts now, not at the next poll (the clock judges only time).
+    alertRulesSaved: () => {
+      for (const id of polled()) pollers.reevaluate(id)
+    }
   })
   const dispatch = createDispatch({
     ...deskHandlers({ teamFile: options.teamFile ?? teamConfigFile(), secrets: options.secrets ?? osKeychain() }),
