@@ -3,6 +3,7 @@
 import { z } from 'zod'
 import type { RequestName } from './contract'
 import { actionWords } from './request-words'
+import { isPersonalDisplayField } from './settings'
 
 /** A viewer reads; an operator also acts on alerts; the administrator (whoever runs the CLI or
  *  the desktop app on the machine itself) also changes connections, webhooks and global settings. */
@@ -63,7 +64,8 @@ export type TeamServerView = z.infer<typeof TeamServerViewSchema>
 /** Requests about this desk itself, never relayed to a team server (a desk leaves its team from here). */
 export const DESK_REQUESTS = ['getTeamServer', 'joinTeamServer', 'leaveTeamServer'] as const
 
-type Need = 'read' | 'operate' | 'admin'
+/** 'own': a person's own things (their display), anyone signed in; still a change (audited). */
+type Need = 'read' | 'own' | 'operate' | 'admin'
 
 /** The least role each request needs. Reads are for everyone signed in; an operator acts on
  *  alerts (acknowledge, snooze, mute, levels, maintenance windows, alert settings) and may ask
@@ -117,20 +119,30 @@ const NEEDS: Record<RequestName, Need> = {
   fetchRange: 'operate'
 }
 
-/** Alert settings are the operators'; cadences, retention, display and desktop are global. */
-const OPERATOR_SETTINGS = new Set(['thresholds', 'alertRules'])
-
 export function needOf(name: RequestName, args: unknown): Need {
-  if (name === 'saveSettings' && args && typeof args === 'object') {
-    return Object.keys(args).every((key) => OPERATOR_SETTINGS.has(key)) ? 'operate' : 'admin'
-  }
+  if (name === 'saveSettings' && args && typeof args === 'object') return settingsNeed(args as Record<string, unknown>)
   return NEEDS[name]
 }
 
-const RANK: Record<Role, number> = { viewer: 0, operator: 1, admin: 2 }
-const NEED_RANK: Record<Need, number> = { read: 0, operate: 1, admin: 2 }
+/** A settings save needs what its most guarded section needs. */
+function settingsNeed(sections: Record<string, unknown>): Need {
+  const needs = Object.entries(sections).map(([key, value]) => sectionNeed(key, value))
+  if (needs.length === 0) return 'operate' // saves nothing: as before, not for a viewer
+  return needs.reduce((most, need) => (NEED_RANK[need] > NEED_RANK[most] ? need : most))
+}
 
-const WHO_MAY: Record<Exclude<Need, 'read'>, string> = {
+/** A person's own display (time zone, theme, sound) is theirs; alert settings are the
+ *  operators'; cadences, retention, the units and the desktop's ways are global. */
+function sectionNeed(key: string, value: unknown): Need {
+  if (key === 'thresholds' || key === 'alertRules') return 'operate'
+  const own = key === 'display' && value !== null && typeof value === 'object' && Object.keys(value).every(isPersonalDisplayField)
+  return own ? 'own' : 'admin'
+}
+
+const RANK: Record<Role, number> = { viewer: 0, operator: 1, admin: 2 }
+const NEED_RANK: Record<Need, number> = { read: 0, own: 0, operate: 1, admin: 2 }
+
+const WHO_MAY: Record<Exclude<Need, 'read' | 'own'>, string> = {
   operate: 'needs the operator role',
   admin: "is for the server's administrator (on the server, with the eventwatch command)"
 }
@@ -140,8 +152,15 @@ const A_ROLE: Record<Role, string> = { viewer: 'a viewer', operator: 'an operato
  *  person knows it: "Refreshing a session needs the operator role; you are signed in as a viewer." */
 export function mayRequest(role: Role, name: RequestName, args: unknown): { allowed: true } | { allowed: false; message: string } {
   const need = needOf(name, args)
-  if (need === 'read' || RANK[role] >= NEED_RANK[need]) return { allowed: true }
-  return { allowed: false, message: `${actionWords(name, args)} ${WHO_MAY[need]}; you are signed in as ${A_ROLE[role]}.` }
+  if (need === 'read' || need === 'own' || RANK[role] >= NEED_RANK[need]) return { allowed: true }
+  return { allowed: false, message: `${actionWords(name, refusedPart(role, name, args))} ${WHO_MAY[need]}; you are signed in as ${A_ROLE[role]}.` }
+}
+
+/** A settings save's refusal names only the sections the role may not save (a viewer's own theme
+ *  saved with the polling is refused for the polling); any other request's, its arguments. */
+function refusedPart(role: Role, name: RequestName, args: unknown): unknown {
+  if (name !== 'saveSettings' || !args || typeof args !== 'object') return args
+  return Object.fromEntries(Object.entries(args).filter(([key, value]) => NEED_RANK[sectionNeed(key, value)] > RANK[role]))
 }
 
 /** Tests of what is typed but not saved change nothing, and their arguments carry a secret. */

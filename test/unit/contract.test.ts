@@ -120,7 +120,7 @@ const CONNECTION = {
 
 const SETTINGS = {
   cadences: { discoverySeconds: 30, detailSeconds: 15, viewersSeconds: 60 },
-  retention: { snapshotsDays: 90, viewerListsDays: 90, sessionsDays: null, alertsDays: 365 },
+  retention: { snapshotsDays: 90, viewerListsDays: 90, sessionsDays: null, alertsDays: 365, auditDays: 365 },
   thresholds: { warning: 95, critical: 90 },
   display: { timeZone: 'local', theme: 'dark', trafficUnit: 'auto', viewerTimeUnit: 'auto', alertSound: 'on' } as const,
   alertRules: DEFAULT_ALERT_RULES,
@@ -313,7 +313,7 @@ describe('createDispatch', () => {
     const dispatch = createDispatch(h, { changed })
     const as = (role: 'viewer' | 'operator' | 'admin') => ({ actor: { name: role, role }, team: true })
     expect(await dispatch('acknowledgeAlert', { id: 3 }, as('viewer'))).toMatchObject({ ok: false, error: { code: 'forbidden' } })
-    expect(await dispatch('saveSettings', { display: { theme: 'light' } }, as('operator'))).toMatchObject({ ok: false, error: { code: 'forbidden' } })
+    expect(await dispatch('saveSettings', { display: { trafficUnit: 'bytes' } }, as('operator'))).toMatchObject({ ok: false, error: { code: 'forbidden' } })
     expect(await dispatch('deleteConnection', { id: 'c' }, as('operator'))).toMatchObject({ ok: false, error: { message: expect.stringMatching(/administrator/) } })
     expect(h.acknowledgeAlert).not.toHaveBeenCalled()
     expect(h.saveSettings).not.toHaveBeenCalled()

@@ -16,22 +16,7 @@ import { RetentionJob } from '../store/retention-job'
 import { alertHandlers } from '../alerts/handlers'
 import { nothingApplied } from '../alerts/apply'
 import { alertIdsOf } from '../store/alerts'
-import {
-  getAlertRules,
-  getDesktopSettings,
-  setDesktopSettings,
-  getCadenceSettings,
-  getDisplaySettings,
-  getRetentionSettings,
-  getThresholds,
-  setAlertRules,
-  setCadenceSettings,
-  setDisplaySettings,
-  setRetentionSettings,
-  setThresholds
-} from '../store/settings'
-import { resolveUnits } from '../store/units'
-import type { AppSettings } from '../../../shared/settings'
+import { getCadenceSettings } from '../store/settings'
 import type { Cadences } from '../sync/poller'
 import type { CadenceSettings } from '../../../shared/settings'
 import { listDiagnostics } from '../store/diagnostics'
@@ -47,6 +32,7 @@ import { TeamUsers } from '../team/users'
 import { sqliteTeamStore } from '../team/team-store'
 import { teamConfigFile } from '../team/team-config'
 import { deskHandlers } from './desk-handlers'
+import { settingsHandlers } from './settings-handlers'
 
 
 const toCadences = (s: CadenceSettings): Cadences => ({
@@ -128,31 +114,24 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   const deliveries = startWebhookDeliveries(db, hub, webhooks, { clock, timers: options.timers ?? realTimers })
   retention.start(RETENTION_INTERVAL_MS, RETENTION_FIRST_DELAY_MS)
 
-  const settings = (): AppSettings => {
-    const display = getDisplaySettings(db)
-    return {
-      cadences: getCadenceSettings(db),
-      retention: getRetentionSettings(db),
-      thresholds: getThresholds(db),
-      display,
-      alertRules: getAlertRules(db),
-      desktop: getDesktopSettings(db),
-      units: resolveUnits(db, display)
-    }
-  }
-
-  // Units detected from the data firm up as viewer lists arrive: every window follows at once.
-  let unitsPushed = JSON.stringify(resolveUnits(db, getDisplaySettings(db)))
-  const offUnits = hub.subscribe((name) => {
-    if (name !== 'sessionsChanged') return
-    const units = JSON.stringify(resolveUnits(db, getDisplaySettings(db)))
-    if (units === unitsPushed) return
-    unitsPushed = units
-    hub.emit('settingsChanged', settings())
-  })
-
   // The team's users and audit log, behind the interface a shared store will implement too.
   const team = sqliteTeamStore(db)
+  // The app's settings, and on a team server each user's own display over them.
+  const settings = settingsHandlers({
+    db,
+    hub,
+    users: team.users,
+    cadencesSaved: async () => {
+      if (options.cadences) return
+      pollers.setCadences(cadencesFromSettings())
+      await reconcile()
+    },
+    levelsSaved: () => monitor.publishBoard(),
+    // A rule switched off ends its alerts now, not at the next poll (the clock judges only time).
+    alertRulesSaved: () => {
+      for (const id of polled()) pollers.reevaluate(id)
+    }
+  })
   const dispatch = createDispatch({
     ...deskHandlers({ teamFile: options.teamFile ?? teamConfigFile(), secrets: options.secrets ?? osKeychain() }),
     getIdentity: (_args, { actor, team }) => ({ name: actor.name, role: actor.role, team }),
@@ -219,30 +198,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       if (deleted) monitor.publishAlerts(nothingApplied())
       return { deleted }
     },
-    getSettings: settings,
-    saveSettings: async ({ cadences, retention, thresholds, display, alertRules, desktop }) => {
-      // Validated by the contract already; all or none are written.
-      db.transaction(() => {
-        if (retention) setRetentionSettings(db, retention)
-        if (cadences) setCadenceSettings(db, cadences)
-        if (thresholds) setThresholds(db, thresholds)
-        if (display) setDisplaySettings(db, display)
-        if (alertRules) setAlertRules(db, alertRules)
-        if (desktop) setDesktopSettings(db, desktop)
-      })()
-      if (cadences && !options.cadences) {
-        pollers.setCadences(cadencesFromSettings())
-        await reconcile()
-      }
-      const saved = settings()
-      // Every window and the wall follow; new levels change the live rows' health at once.
-      unitsPushed = JSON.stringify(saved.units)
-      hub.emit('settingsChanged', saved)
-      if (thresholds) monitor.publishBoard()
-      // A rule switched off ends its alerts now, not at the next poll (the clock judges only time).
-      if (alertRules) for (const id of polled()) pollers.reevaluate(id)
-      return saved
-    },
+    ...settings.handlers,
     listDiagnostics: ({ limit, connectionId }) =>
       listDiagnostics(db, limit, connectionId).map((d) => ({ ...d, at: new Date(d.at).toISOString() })),
     fetchRange: async ({ connectionId, from, to }) => {
@@ -260,14 +216,14 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   return {
     dispatch,
     users: new TeamUsers(team, clock),
-    onEvent: (listener) => hub.subscribe(listener),
+    onEvent: (listener, context) => hub.subscribe(context ? settings.pushesFor(listener, context) : listener),
     recordProblem: ({ endpoint, message }) => {
       if (!closed) recordDiagnostic(db, { connectionId: null, at: clock(), kind: 'app', endpoint, message })
     },
     close: async () => {
       if (closed) return
       closed = true
-      offUnits()
+      settings.stop()
       await reconciling.catch(() => undefined)
       await retention.stop()
       await pollers.stop()

@@ -16,8 +16,9 @@ export interface AppCore {
   /** Validates `args` against the contract and the actor's role, runs the handler, never throws.
    *  Without a context the machine's own administrator asks (desktop, CLI, loopback host). */
   dispatch(name: unknown, args: unknown, context?: RequestContext): Promise<Result<unknown>>
-  /** Pushed events (sessionsChanged, statusChanged, alertsChanged, …); returns the unsubscribe function. */
-  onEvent(listener: EventListener): () => void
+  /** Pushed events (sessionsChanged, statusChanged, alertsChanged, …) as `context` sees them (a
+   *  team user's settings carry their own display); returns the unsubscribe function. */
+  onEvent(listener: EventListener, context?: RequestContext): () => void
   /** Keeps a problem of the app itself (not of a connection) in Diagnostics: a window's page that crashed. */
   recordProblem(problem: { endpoint: string; message: string }): void
   /** The team server's users (absent on a core that is itself a team server's client). */
