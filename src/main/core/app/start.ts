@@ -46,7 +46,9 @@ import { auditEntryOf } from '../team/audit-entry'
 import { TeamUsers } from '../team/users'
 import { sqliteTeamStore } from '../team/team-store'
 import { teamConfigFile } from '../team/team-config'
+import { userHandlers } from '../team/user-handlers'
 import { deskHandlers } from './desk-handlers'
+import { typedFace } from './typed-face'
 
 
 const toCadences = (s: CadenceSettings): Cadences => ({
@@ -67,8 +69,10 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   const clock = options.clock ?? Date.now
   // Viewer lists are stored on the cache writer's thread: a list of a million viewers never
   // blocks this one (the main process, or the browser host's server).
+  // A core without polling (one CLI change) has no poller to keep the main thread free for.
+  const polling = options.polling ?? true
   const viewerStore =
-    options.dbFile === ':memory:'
+    options.dbFile === ':memory:' || !polling
       ? inThreadViewerStore(db)
       : viewerStoreWithFallback(db, { file: options.dbFile, nativeBinding: options.nativeBinding }, (reason) =>
           recordDiagnostic(db, {
@@ -106,6 +110,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   // Connections changed: stop every poller (each finishes its unit of work), start afresh.
   let reconciling: Promise<void> = Promise.resolve()
   const reconcile = (): Promise<void> => {
+    if (!polling) return reconciling
     reconciling = reconciling.then(async () => {
       await pollers.stop()
       pollers.start(await chooseSources())
@@ -115,7 +120,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   }
 
   try {
-    pollers.start(await chooseSources())
+    if (polling) pollers.start(await chooseSources())
   } catch (error) {
     await viewerStore.close()
     db.close()
@@ -125,8 +130,8 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   const retention = new RetentionJob(db, { clock, ...(options.timers ? { timers: options.timers } : {}) })
   // Webhooks: every alert fired, resolved or acknowledged goes to the outbox, then out.
   const webhooks = new WebhookService(db, options.secrets ?? osKeychain(), clock)
-  const deliveries = startWebhookDeliveries(db, hub, webhooks, { clock, timers: options.timers ?? realTimers })
-  retention.start(RETENTION_INTERVAL_MS, RETENTION_FIRST_DELAY_MS)
+  const deliveries = polling ? startWebhookDeliveries(db, hub, webhooks, { clock, timers: options.timers ?? realTimers }) : null
+  if (polling) retention.start(RETENTION_INTERVAL_MS, RETENTION_FIRST_DELAY_MS)
 
   const settings = (): AppSettings => {
     const display = getDisplaySettings(db)
@@ -153,10 +158,12 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
 
   // The team's users and audit log, behind the interface a shared store will implement too.
   const team = sqliteTeamStore(db)
+  const users = new TeamUsers(team, clock)
   const dispatch = createDispatch({
     ...deskHandlers({ teamFile: options.teamFile ?? teamConfigFile(), secrets: options.secrets ?? osKeychain() }),
     getIdentity: (_args, { actor, team }) => ({ name: actor.name, role: actor.role, team }),
     listAudit: (query) => team.audit.list(query),
+    ...userHandlers(users),
     ...screenHandlers(db, { polled, realConnectionPolled: () => pollers.sources.some((s) => !s.isDemo) }),
     ...alertHandlers(db, {
       clock,
@@ -257,7 +264,8 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   let closed = false
   return {
     dispatch,
-    users: new TeamUsers(team, clock),
+    ...typedFace(dispatch, (listener) => hub.subscribe(listener)),
+    users,
     onEvent: (listener) => hub.subscribe(listener),
     recordProblem: ({ endpoint, message }) => {
       if (!closed) recordDiagnostic(db, { connectionId: null, at: clock(), kind: 'app', endpoint, message })
@@ -269,7 +277,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       await reconciling.catch(() => undefined)
       await retention.stop()
       await pollers.stop()
-      await deliveries.stop()
+      await deliveries?.stop()
       await viewerStore.close()
       db.close()
     }

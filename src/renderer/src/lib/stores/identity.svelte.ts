@@ -2,7 +2,8 @@
 // administrator. Read once; a page offers no action its role would be refused.
 import type { AppClient } from '../../../../shared/client'
 import type { RequestName } from '../../../../shared/contract'
-import { mayRequest, type Identity } from '../../../../shared/team'
+import { mayRequest } from '../../../../shared/permissions'
+import type { Identity } from '../../../../shared/team'
 
 export class IdentityStore {
   current = $state<Identity | null>(null)
