@@ -67,10 +67,10 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   // Cadences from the command line hold for the run; otherwise the stored settings.
   const cadencesFromSettings = (): Partial<Cadences> => toCadences(getCadenceSettings(db))
   const clock = options.clock ?? Date.now
-  // Viewer lists are stored on the cache writer's thread: a list of a million viewers never
-  // blocks this one (the main process, or the browser host's server).
-  // A core without polling (one CLI change) has no poller to keep the main thread free for.
   const polling = options.polling ?? true
+  // Viewer lists are stored on the cache writer's thread: a list of a million viewers never
+  // blocks this one (the main process, or the browser host's server). A core without polling
+  // (one CLI change) stores none: no writer thread for it.
   const viewerStore =
     options.dbFile === ':memory:' || !polling
       ? inThreadViewerStore(db)
