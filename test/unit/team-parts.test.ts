@@ -5,7 +5,7 @@ import { shiftSituationRevision } from '../../src/main/core/app/team-revisions'
 import { readServerSentEvents } from '../../src/main/core/net/sse-reader'
 import { teamHosts } from '../../src/main/web/team-hosts'
 import { requestNames } from '../../src/shared/contract'
-import { mayRequest, needOf } from '../../src/shared/team'
+import { mayRequest, needOf } from '../../src/shared/permissions'
 
 describe('roles', () => {
   it('lets a viewer make every read and nothing else', () => {

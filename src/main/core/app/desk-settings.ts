@@ -6,6 +6,7 @@ import { requests, type RequestContext } from '../../../shared/contract'
 import { ok, type Result } from '../../../shared/result'
 import type { AppSettings, DesktopSettings } from '../../../shared/settings'
 import { EventHub } from './event-hub'
+import { typedFace } from './typed-face'
 import type { AppCore } from './types'
 
 /** Where the desk keeps its own desktop settings. */
@@ -41,7 +42,7 @@ export function withOwnDesktopSettings(team: AppCore, own: OwnDesktopSettings): 
     return now
   }
 
-  return {
+  const desk: Omit<AppCore, 'request' | 'on'> = {
     dispatch: (name, args, context) => {
       if (name === 'getSettings') return readSettings(context)
       if (name === 'saveSettings') return saveSettings(args, context)
@@ -64,4 +65,5 @@ export function withOwnDesktopSettings(team: AppCore, own: OwnDesktopSettings): 
       own.close()
     }
   }
+  return { ...desk, ...typedFace(desk.dispatch, (listener) => desk.onEvent(listener)) }
 }

@@ -31,8 +31,10 @@ import { auditEntryOf } from '../team/audit-entry'
 import { TeamUsers } from '../team/users'
 import { sqliteTeamStore } from '../team/team-store'
 import { teamConfigFile } from '../team/team-config'
+import { userHandlers } from '../team/user-handlers'
 import { deskHandlers } from './desk-handlers'
 import { settingsHandlers } from './settings-handlers'
+import { typedFace } from './typed-face'
 
 
 const toCadences = (s: CadenceSettings): Cadences => ({
@@ -51,10 +53,12 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   // Cadences from the command line hold for the run; otherwise the stored settings.
   const cadencesFromSettings = (): Partial<Cadences> => toCadences(getCadenceSettings(db))
   const clock = options.clock ?? Date.now
+  const polling = options.polling ?? true
   // Viewer lists are stored on the cache writer's thread: a list of a million viewers never
-  // blocks this one (the main process, or the browser host's server).
+  // blocks this one (the main process, or the browser host's server). A core without polling
+  // (one CLI change) stores none: no writer thread for it.
   const viewerStore =
-    options.dbFile === ':memory:'
+    options.dbFile === ':memory:' || !polling
       ? inThreadViewerStore(db)
       : viewerStoreWithFallback(db, { file: options.dbFile, nativeBinding: options.nativeBinding }, (reason) =>
           recordDiagnostic(db, {
@@ -92,6 +96,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   // Connections changed: stop every poller (each finishes its unit of work), start afresh.
   let reconciling: Promise<void> = Promise.resolve()
   const reconcile = (): Promise<void> => {
+    if (!polling) return reconciling
     reconciling = reconciling.then(async () => {
       await pollers.stop()
       pollers.start(await chooseSources())
@@ -101,7 +106,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   }
 
   try {
-    pollers.start(await chooseSources())
+    if (polling) pollers.start(await chooseSources())
   } catch (error) {
     await viewerStore.close()
     db.close()
@@ -111,8 +116,8 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   const retention = new RetentionJob(db, { clock, ...(options.timers ? { timers: options.timers } : {}) })
   // Webhooks: every alert fired, resolved or acknowledged goes to the outbox, then out.
   const webhooks = new WebhookService(db, options.secrets ?? osKeychain(), clock)
-  const deliveries = startWebhookDeliveries(db, hub, webhooks, { clock, timers: options.timers ?? realTimers })
-  retention.start(RETENTION_INTERVAL_MS, RETENTION_FIRST_DELAY_MS)
+  const deliveries = polling ? startWebhookDeliveries(db, hub, webhooks, { clock, timers: options.timers ?? realTimers }) : null
+  if (polling) retention.start(RETENTION_INTERVAL_MS, RETENTION_FIRST_DELAY_MS)
 
   // The team's users and audit log, behind the interface a shared store will implement too.
   const team = sqliteTeamStore(db)
@@ -132,10 +137,12 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       for (const id of polled()) pollers.reevaluate(id)
     }
   })
+  const users = new TeamUsers(team, clock)
   const dispatch = createDispatch({
     ...deskHandlers({ teamFile: options.teamFile ?? teamConfigFile(), secrets: options.secrets ?? osKeychain() }),
     getIdentity: (_args, { actor, team }) => ({ name: actor.name, role: actor.role, team }),
     listAudit: (query) => team.audit.list(query),
+    ...userHandlers(users),
     ...screenHandlers(db, { polled, realConnectionPolled: () => pollers.sources.some((s) => !s.isDemo) }),
     ...alertHandlers(db, {
       clock,
@@ -215,7 +222,8 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   let closed = false
   return {
     dispatch,
-    users: new TeamUsers(team, clock),
+    ...typedFace(dispatch, (listener) => hub.subscribe(listener)),
+    users,
     onEvent: (listener, context) => hub.subscribe(context ? settings.pushesFor(listener, context) : listener),
     recordProblem: ({ endpoint, message }) => {
       if (!closed) recordDiagnostic(db, { connectionId: null, at: clock(), kind: 'app', endpoint, message })
@@ -227,7 +235,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       await reconciling.catch(() => undefined)
       await retention.stop()
       await pollers.stop()
-      await deliveries.stop()
+      await deliveries?.stop()
       await viewerStore.close()
       db.close()
     }
