@@ -41,7 +41,7 @@ import { EventHub } from './event-hub'
 import { PollerGroup } from './pollers'
 import { screenHandlers } from './screen-handlers'
 import { enabledSavedSources, savedSource } from './saved-sources'
-import type { AppCore, AppCoreOptions } from './types'
+import type { AppCoreOptions, LocalAppCore } from './types'
 import { auditEntryOf } from '../team/audit-entry'
 import { TeamUsers } from '../team/users'
 import { sqliteTeamStore } from '../team/team-store'
@@ -59,7 +59,7 @@ const RETENTION_INTERVAL_MS = 60 * 60_000
 /** Not at start-up, when the first polls want the disk. */
 const RETENTION_FIRST_DELAY_MS = 5 * 60_000
 
-export async function startAppCore(options: AppCoreOptions & { secrets?: SecretStore }): Promise<AppCore> {
+export async function startAppCore(options: AppCoreOptions & { secrets?: SecretStore }): Promise<LocalAppCore> {
   const db = openDatabase(options.dbFile, { nativeBinding: options.nativeBinding })
   const hub = new EventHub()
   // Cadences from the command line hold for the run; otherwise the stored settings.
@@ -80,6 +80,10 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
           })
         )
   const pollers = new PollerGroup(db, hub, options.cadences ?? cadencesFromSettings(), {
+    // The headless face's (`eventwatch sync`): one pass when asked, its bound, its summary lines.
+    passesOnRequest: options.passesOnRequest,
+    passDeadlineMs: options.passDeadlineMs,
+    onPolled: options.onPolled,
     clock,
     viewerStore,
     ...(options.timers ? { timers: options.timers } : {})
@@ -257,6 +261,8 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   let closed = false
   return {
     dispatch,
+    completePasses: (passOptions) => pollers.completePasses(passOptions),
+    deliverDue: (signal) => deliveries.deliverer.deliverDue(signal),
     users: new TeamUsers(team, clock),
     onEvent: (listener) => hub.subscribe(listener),
     recordProblem: ({ endpoint, message }) => {
