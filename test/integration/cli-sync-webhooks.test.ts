@@ -5,6 +5,7 @@
 // a firing queued before `sync` was SIGKILLed reaches the webhook after the restart (the outbox is
 // rows); `sync --once` delivers what its pass fired before it exits.
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startSimulator, type RunningSimulator } from '../../src/main/core/simulator/server'
 import { homeEnv, simulatorFlags } from '../support/cli'
@@ -101,32 +102,77 @@ describe('sync sends webhooks as serve does', () => {
     expect((await second.stop()).code, second.output().stderr).toBe(0)
   }, 120_000)
 
-  it('sync --once: what its pass fired is delivered before it exits', async () => {
-    let simNow = Date.now()
-    const sim = await startSimulator({
-      clock: () => simNow,
-      liveSessions: 1,
-      endedSessions: 0,
-      viewersPerSession: 400,
-      churnSessions: false,
-      randomIncidents: false
-    })
-    cleanups.push(() => sim.close())
-    const env = { ...homeEnv(newDir()), EVENTWATCH_CLIENT_SECRET: sim.credentials.clientSecret }
-    const { receiver, db } = await cacheWithWebhook(env)
-    const once = async () => {
-      const result = await runCli(['sync', '--once', ...simulatorFlags(sim), '--db', db], env)
-      expect(result.code, result.stderr).toBe(0)
-      simNow += 60_000
-      return result
-    }
-
-    await once()
-    const victim = sim.world.sessions[0]!.eventSessionId
-    sim.faults.siteIncident(victim, biggestSite(sim, victim), { reliability: 30, minutes: 10 })
+  it('sync --once: what its pass fired is delivered before it exits, and only once', async () => {
+    const { receiver, once } = await onceWorld()
     await once() // the site is below its level: pending (1 list of 2)
     expect(receiver.received).toEqual([])
     await once() // firing: sent before the process ended
     expect(receiver.received.map(bodyOf).map((b) => [b.event, b.rule])).toEqual([['fired', 'site-reliability']])
+    // The receiver's answer was recorded: the next run has nothing more to send.
+    await once()
+    expect(receiver.received).toHaveLength(1)
+  }, 120_000)
+
+  it('sync --once: SIGTERM ends a delivery the receiver holds; the next run sends it', async () => {
+    const { receiver, once, args, env, db } = await onceWorld()
+    await once() // pending
+    receiver.answer('hang')
+    const firing = startCli(args, env)
+    cleanups.push(() => firing.stop())
+    await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBe(1)
+    const held = receiver.received[0]!
+    // The pass was whole: exit 0, and the delivery waits in the outbox, said on stderr.
+    expect(await firing.stop()).toEqual({ code: 0, signal: null })
+    expect(firing.output().stderr).toMatch(/^webhooks: deliveries to 1 webhook wait in the outbox for the next run/m)
+    expect(held.status).toBe(0)
+    // Abandoned by the signal, not failed by the receiver's timeout: not counted, due at once.
+    expect(outboxOf(db)).toEqual([{ event: 'fired', attempts: 0, delivered: 0 }])
+
+    await once()
+    expect(receiver.received.map((r) => [r.key, r.status])).toEqual([[held.key, 0], [held.key, 200]])
   }, 120_000)
 })
+
+/**
+ * A live session whose biggest site falls below its level after the first `sync --once`
+ * (`once()` runs one, checks its exit and moves the service's clock a minute on).
+ */
+async function onceWorld() {
+  let simNow = Date.now()
+  const sim = await startSimulator({
+    clock: () => simNow,
+    liveSessions: 1,
+    endedSessions: 0,
+    viewersPerSession: 400,
+    churnSessions: false,
+    randomIncidents: false
+  })
+  cleanups.push(() => sim.close())
+  const env = { ...homeEnv(newDir()), EVENTWATCH_CLIENT_SECRET: sim.credentials.clientSecret }
+  const { receiver, db } = await cacheWithWebhook(env)
+  const args = ['sync', '--once', ...simulatorFlags(sim), '--db', db]
+  const once = async () => {
+    const result = await runCli(args, env)
+    expect(result.code, result.stderr).toBe(0)
+    simNow += 60_000
+    return result
+  }
+  await once()
+  const victim = sim.world.sessions[0]!.eventSessionId
+  sim.faults.siteIncident(victim, biggestSite(sim, victim), { reliability: 30, minutes: 10 })
+  return { receiver, once, args, env, db }
+}
+
+/** The cache's outbox, read as another SQLite client would. */
+function outboxOf(file: string): { event: string; attempts: number; delivered: number }[] {
+  const db = new Database(file, { readonly: true })
+  try {
+    return db.prepare('SELECT event, attempts, delivered_at IS NOT NULL AS delivered FROM webhook_outbox ORDER BY id').all() as {
+      event: string
+      attempts: number
+      delivered: number
+    }[]
+  } finally {
+    db.close()
+  }
+}
