@@ -1,0 +1,94 @@
+// The Store on SQLite (docs/store.md): two connections to the cache file, one that writes (every
+// unit of work, one at a time, under BEGIN IMMEDIATE) and one that only reads (store.read and
+// read-only units), so that a read outside a unit never sees a unit's uncommitted writes.
+//
+// better-sqlite3 is synchronous and its transactions cannot span an await; a unit's tx calls run
+// at once and hand back settled promises, so a unit that awaits only its tx ends within the same
+// turn of the event loop. One that awaits anything else is rolled back when the loop turns: it
+// would hold the write lock (and every other unit) while it waits.
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { openDatabase, type Db, type OpenOptions } from '../db'
+import type { ReadTx, Store, Tx, UnitOptions } from '../interface/store'
+import { answerNow, refusing, type Runner } from './runners'
+import { SerialQueue } from './serial-queue'
+import { sqliteTables } from './tables'
+import { awaitedElsewhere, nestedUnit, notInUnit, readOnlyUnit, storeClosed, unitEnded } from './unit-of-work-error'
+
+export interface SqliteStoreOptions {
+  /** A better-sqlite3 binary built for this runtime (the Electron app has its own). */
+  nativeBinding?: string
+}
+
+export interface SqliteStore extends Store {
+  /** The cache file. */
+  readonly file: string
+}
+
+interface Connection {
+  db: Db
+  queue: SerialQueue
+}
+
+/** Opens (and migrates) the cache at `file` as a Store. */
+export function openSqliteStore(file: string, options: SqliteStoreOptions = {}): SqliteStore {
+  if (file === '' || file === ':memory:') {
+    throw new Error('the SQLite store needs a cache file: an in-memory database cannot be shared by its two connections')
+  }
+  const binding: OpenOptions = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}
+  const writer: Connection = { db: openDatabase(file, binding), queue: new SerialQueue() }
+  let reader: Connection
+  try {
+    reader = { db: openDatabase(file, { ...binding, readonly: true }), queue: new SerialQueue() }
+  } catch (error) {
+    writer.db.close()
+    throw error
+  }
+  const inUnit = new AsyncLocalStorage<true>()
+  let closed = false
+
+  const answer: Runner = (call) => (closed ? Promise.reject(storeClosed()) : answerNow(call, file))
+  const read: ReadTx = sqliteTables(reader.db, { read: answer, write: refusing(notInUnit) })
+
+  async function unit<T>(on: Connection, work: (tx: Tx) => Promise<T>, readOnly: boolean): Promise<T> {
+    let open = true
+    const guarded: Runner = (call) => (open ? answer(call) : Promise.reject(unitEnded()))
+    const tx = sqliteTables(on.db, { read: guarded, write: readOnly ? refusing(readOnlyUnit) : guarded })
+    let turned: NodeJS.Immediate | undefined
+    const loopTurned = new Promise<never>((_, reject) => {
+      turned = setImmediate(() => reject(awaitedElsewhere()))
+    })
+    on.db.exec(readOnly ? 'BEGIN' : 'BEGIN IMMEDIATE')
+    const running = inUnit.run(true, async () => work(tx))
+    try {
+      const result = await Promise.race([running, loopTurned])
+      on.db.exec('COMMIT')
+      return result
+    } catch (error) {
+      if (on.db.inTransaction) on.db.exec('ROLLBACK')
+      throw error
+    } finally {
+      open = false
+      clearImmediate(turned)
+      // A unit rolled back for awaiting elsewhere still settles later; nobody waits for it.
+      running.catch(() => undefined)
+    }
+  }
+
+  return {
+    file,
+    read,
+    withTransaction(work, unitOptions: UnitOptions = {}) {
+      if (closed) return Promise.reject(storeClosed())
+      if (inUnit.getStore()) return Promise.reject(nestedUnit())
+      const on = unitOptions.readOnly ? reader : writer
+      return on.queue.run(() => unit(on, work, unitOptions.readOnly ?? false))
+    },
+    async close() {
+      if (closed) return
+      closed = true
+      await Promise.all([writer.queue.idle(), reader.queue.idle()])
+      reader.db.close()
+      writer.db.close()
+    }
+  }
+}
