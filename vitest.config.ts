@@ -31,7 +31,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+          include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/contract/**/*.test.ts'],
           exclude: [SVELTE_SPECS],
         },
       },

@@ -7,6 +7,7 @@
 // turn of the event loop. One that awaits anything else is rolled back when the loop turns: it
 // would hold the write lock (and every other unit) while it waits.
 import { AsyncLocalStorage } from 'node:async_hooks'
+import { storageFault } from '../../storage-faults'
 import { openDatabase, type Db, type OpenOptions } from '../db'
 import type { ReadTx, Store, Tx, UnitOptions } from '../interface/store'
 import { answerNow, refusing, type Runner } from './runners'
@@ -43,13 +44,29 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     writer.db.close()
     throw error
   }
+  // Marks the code of a unit (its continuations too), to refuse a unit opened inside it, which
+  // would wait for itself. Disabled while no unit is open: on Node 20 an enabled one slows every
+  // promise of the process, not only the units'.
   const inUnit = new AsyncLocalStorage<true>()
+  let openUnits = 0
   let closed = false
 
-  const answer: Runner = (call) => (closed ? Promise.reject(storeClosed()) : answerNow(call, file))
-  const read: ReadTx = sqliteTables(reader.db, { read: answer, write: refusing(notInUnit) })
+  const answer: Runner = (call) => answerNow(call, file)
+  const readNow: Runner = (call) => (closed ? Promise.reject(storeClosed()) : answer(call))
+  const read: ReadTx = sqliteTables(reader.db, { read: readNow, write: refusing(notInUnit) })
+
+  /** A statement of the unit's own (BEGIN, COMMIT, ROLLBACK); a fault of the file in words. */
+  const control = (db: Db, sql: string): void => {
+    try {
+      db.exec(sql)
+    } catch (error) {
+      throw storageFault(error, file) ?? error
+    }
+  }
 
   async function unit<T>(on: Connection, work: (tx: Tx) => Promise<T>, readOnly: boolean): Promise<T> {
+    // Deferred for a read-only unit: it takes no write lock, and sees one state from its first read.
+    control(on.db, readOnly ? 'BEGIN' : 'BEGIN IMMEDIATE')
     let open = true
     const guarded: Runner = (call) => (open ? answer(call) : Promise.reject(unitEnded()))
     const tx = sqliteTables(on.db, { read: guarded, write: readOnly ? refusing(readOnlyUnit) : guarded })
@@ -57,18 +74,19 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     const loopTurned = new Promise<never>((_, reject) => {
       turned = setImmediate(() => reject(awaitedElsewhere()))
     })
-    on.db.exec(readOnly ? 'BEGIN' : 'BEGIN IMMEDIATE')
+    openUnits++
     const running = inUnit.run(true, async () => work(tx))
     try {
       const result = await Promise.race([running, loopTurned])
-      on.db.exec('COMMIT')
+      control(on.db, 'COMMIT')
       return result
     } catch (error) {
-      if (on.db.inTransaction) on.db.exec('ROLLBACK')
+      if (on.db.inTransaction) control(on.db, 'ROLLBACK')
       throw error
     } finally {
       open = false
       clearImmediate(turned)
+      if (--openUnits === 0) inUnit.disable()
       // A unit rolled back for awaiting elsewhere still settles later; nobody waits for it.
       running.catch(() => undefined)
     }
