@@ -35,13 +35,13 @@ export const sessionRecord = (id: string, at: number, over: Partial<EventSession
   ...over
 })
 
-/** Viewer `i`: scores spread so that no two of the first thousand tie, one site per ten viewers. */
+/** Viewer `i`: scores spread so that no two of the first 10,007 tie; one site per ten viewers. */
 export const viewerRecord = (i: number, at: number): ViewerRecord => ({
   viewerId: `viewer-${String(i).padStart(5, '0')}`,
   deviceType: i % 2 === 0 ? 'desktop' : 'mobile',
   os: 'linux',
   app: 'browser',
-  reliabilityScore: (i * 7919) % 1000,
+  reliabilityScore: (i * 7919) % 10_007,
   rebufferingEvents: i % 3,
   startedAt: new Date(at + i * 1000).toISOString(),
   networkConnections: [{ siteCode: i % 10, publicIp: `203.0.113.${i % 250}` }]
