@@ -16,7 +16,7 @@ export interface RunReads {
 export interface RunStore extends RunReads {
   /** The run's id, for finish. */
   start(connectionId: string, kind: SyncRunKind, startedAt: number): Promise<number>
-  /** False when there is no such run, or it has finished already. */
+  /** False when the run is unknown (pruned, or its connection removed). */
   finish(id: number, result: SyncRunResult, finishedAt: number): Promise<boolean>
   recordDiagnostic(entry: Omit<DiagnosticEntry, 'id'>): Promise<void>
 }
