@@ -9,6 +9,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { storageFault } from '../../storage-faults'
 import { openDatabase, type Db, type OpenOptions } from '../db'
+import { statement } from '../statements'
 import type { ReadTx, Store, Tx, UnitOptions } from '../interface/store'
 import { answerNow, refusing, type Runner } from './runners'
 import { SerialQueue } from './serial-queue'
@@ -55,10 +56,10 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   const readNow: Runner = (call) => (closed ? Promise.reject(storeClosed()) : answer(call))
   const read: ReadTx = sqliteTables(reader.db, { read: readNow, write: refusing(notInUnit) })
 
-  /** A statement of the unit's own (BEGIN, COMMIT, ROLLBACK); a fault of the file in words. */
+  /** A statement of the unit's own (BEGIN, COMMIT, ROLLBACK), prepared once; a fault of the file in words. */
   const control = (db: Db, sql: string): void => {
     try {
-      db.exec(sql)
+      statement(db, sql).run()
     } catch (error) {
       throw storageFault(error, file) ?? error
     }
