@@ -3,22 +3,13 @@
 // core/alerts/; this is only what they read and write. Inside a unit of work every read here is
 // of the unit's own state (on SQLite the unit holds the write lock from its start).
 import type { AlertEndKind } from '../../../../shared/alert-end'
-import type { Alert, AlertRuleId, AlertSeverity, AlertState, SnoozeChoice } from '../../../../shared/alerts'
-import type { AlertQuery, OpenAlert, OpenSessionAlert, OpenState } from '../alerts'
+import type { Alert, AlertSeverity, AlertState, SnoozeChoice } from '../../../../shared/alerts'
+import type { AlertQuery, insertAlert, OpenAlert, OpenSessionAlert, OpenState } from '../alerts'
 
 export type { AlertQuery, OpenAlert, OpenSessionAlert, OpenState }
 
-export interface NewAlert {
-  rule: AlertRuleId
-  eventSessionId: string | null
-  eventName: string | null
-  site?: string | null
-  state: 'pending' | 'firing'
-  severity: AlertSeverity
-  summary: string
-  value: number
-  streak: number
-}
+/** A new alert (pending or firing) as the rules open it, with its first transition's value. */
+export type NewAlert = Parameters<typeof insertAlert>[2]
 
 export interface AlertMove {
   state: AlertState

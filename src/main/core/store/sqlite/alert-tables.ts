@@ -1,4 +1,4 @@
-// The alerts, webhooks, maintenance windows and team tables of a Tx, on one SQLite connection:
+// The alerts, webhooks and maintenance windows of a Tx, on one SQLite connection:
 // today's synchronous store functions, each answered as a promise.
 import {
   acknowledgeAlert,
@@ -16,26 +16,11 @@ import {
   setAlertStreak,
   snoozeAlert
 } from '../alerts'
-import { listAudit, recordAudit } from '../audit'
 import type { Db } from '../db'
 import type { AlertStore } from '../interface/alerts'
 import type { MaintenanceStore } from '../interface/maintenance'
-import type { TeamTables } from '../interface/team'
 import type { WebhookStore } from '../interface/webhooks'
 import { deleteMaintenance, getMaintenance, insertMaintenance, listMaintenance } from '../maintenance'
-import {
-  deleteExpiredUserSessions,
-  deleteUser,
-  deleteUserSession,
-  findUser,
-  insertUser,
-  insertUserSession,
-  listUsers,
-  replaceUserToken,
-  touchUser,
-  userBySessionHash,
-  userByTokenHash
-} from '../users'
 import {
   deleteWebhook,
   dueHeadOf,
@@ -92,29 +77,5 @@ export function maintenanceTable(db: Db, { read, write }: Runners): MaintenanceS
     get: (id) => read(() => getMaintenance(db, id)),
     add: (window, createdBy, now) => write(() => insertMaintenance(db, window, now, createdBy)),
     remove: (id) => write(() => deleteMaintenance(db, id))
-  }
-}
-
-export function teamTables(db: Db, { read, write }: Runners): TeamTables {
-  return {
-    users: {
-      list: () => read(() => listUsers(db)),
-      find: (name) => read(() => findUser(db, name)),
-      byTokenHash: (hash) => read(() => userByTokenHash(db, hash)),
-      insert: (user, now) => write(() => insertUser(db, user, now)),
-      replaceToken: (name, hash, now) => write(() => replaceUserToken(db, name, hash, now)),
-      remove: (name) => write(() => deleteUser(db, name)),
-      touch: (id, now) => write(() => touchUser(db, id, now))
-    },
-    sessions: {
-      userByHash: (hash, now) => read(() => userBySessionHash(db, hash, now)),
-      insert: (session, now) => write(() => insertUserSession(db, session, now)),
-      remove: (hash) => write(() => deleteUserSession(db, hash)),
-      removeExpired: (now) => write(() => deleteExpiredUserSessions(db, now))
-    },
-    audit: {
-      list: (query) => read(() => listAudit(db, query)),
-      record: (entry, now) => write(() => recordAudit(db, entry, now))
-    }
   }
 }

@@ -3,9 +3,10 @@
 // a unit touches one or two of the ten, and it is built for every unit.
 import type { Db } from '../db'
 import type { Tx } from '../interface/store'
-import { alertTable, maintenanceTable, teamTables, webhookTable } from './alert-tables'
+import { alertTable, maintenanceTable, webhookTable } from './alert-tables'
 import type { Runners } from './runners'
 import { connectionTable, runTable, sessionTable, settingsTable, snapshotTable, viewerTable } from './session-tables'
+import { teamTables } from './team-tables'
 
 type Builders = { [K in keyof Tx]: (db: Db, runners: Runners) => Tx[K] }
 
