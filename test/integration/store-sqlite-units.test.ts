@@ -49,6 +49,23 @@ describe('a SQLite unit of work', () => {
     expect(await store.read.connections.list()).toHaveLength(500)
   })
 
+  it('lets code it left for later open a unit of its own once it has ended, even while another is open', async () => {
+    let release: () => void = () => undefined
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    let later: Promise<unknown> | undefined
+    await store.withTransaction(async (tx) => {
+      await tx.connections.insert(connectionSettings('Tenant A'), 'A', T0)
+      // Scheduled inside the first unit, run inside the second: it is neither's code.
+      later = gate.then(() => store.withTransaction((inner) => inner.connections.insert(connectionSettings('Tenant C'), 'C', T0)))
+    })
+    await store.withTransaction(async (tx) => {
+      release()
+      await tx.connections.insert(connectionSettings('Tenant B'), 'B', T0)
+    })
+    await later
+    expect((await store.read.connections.list()).map((c) => c.id).sort()).toEqual(['A', 'B', 'C'])
+  })
+
   it('refuses a write through store.read', async () => {
     const read = store.read as unknown as { connections: { remove(id: string): Promise<boolean> } }
     await expect(read.connections.remove('A')).rejects.toThrow(/only reads/)

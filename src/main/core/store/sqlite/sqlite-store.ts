@@ -46,9 +46,10 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     throw error
   }
   // Marks the code of a unit (its continuations too), to refuse a unit opened inside it, which
-  // would wait for itself. Disabled while no unit is open: on Node 20 an enabled one slows every
-  // promise of the process, not only the units'.
-  const inUnit = new AsyncLocalStorage<true>()
+  // would wait for itself; code it scheduled for later (a timer) is no longer in it once it has
+  // ended. Disabled while no unit is open: on Node 20 an enabled one slows every promise of the
+  // process, not only the units'.
+  const inUnit = new AsyncLocalStorage<{ open: boolean }>()
   let openUnits = 0
   let closed = false
 
@@ -65,27 +66,37 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     }
   }
 
+  /** Undoes an open unit; the unit's own error says why, so a failure here (SQLite may have rolled
+   *  back already) does not replace it. */
+  const rollback = (db: Db): void => {
+    try {
+      if (db.inTransaction) statement(db, 'ROLLBACK').run()
+    } catch {
+      // the connection says at the next BEGIN if it is still in a transaction
+    }
+  }
+
   async function unit<T>(on: Connection, work: (tx: Tx) => Promise<T>, readOnly: boolean): Promise<T> {
     // Deferred for a read-only unit: it takes no write lock, and sees one state from its first read.
     control(on.db, readOnly ? 'BEGIN' : 'BEGIN IMMEDIATE')
-    let open = true
-    const guarded: Runner = (call) => (open ? answer(call) : Promise.reject(unitEnded()))
+    const state = { open: true }
+    const guarded: Runner = (call) => (state.open ? answer(call) : Promise.reject(unitEnded()))
     const tx = sqliteTables(on.db, { read: guarded, write: readOnly ? refusing(readOnlyUnit) : guarded })
     let turned: NodeJS.Immediate | undefined
     const loopTurned = new Promise<never>((_, reject) => {
       turned = setImmediate(() => reject(awaitedElsewhere()))
     })
     openUnits++
-    const running = inUnit.run(true, async () => work(tx))
+    const running = inUnit.run(state, async () => work(tx))
     try {
       const result = await Promise.race([running, loopTurned])
       control(on.db, 'COMMIT')
       return result
     } catch (error) {
-      if (on.db.inTransaction) control(on.db, 'ROLLBACK')
+      rollback(on.db)
       throw error
     } finally {
-      open = false
+      state.open = false
       clearImmediate(turned)
       if (--openUnits === 0) inUnit.disable()
       // A unit rolled back for awaiting elsewhere still settles later; nobody waits for it.
@@ -98,7 +109,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     read,
     withTransaction(work, unitOptions: UnitOptions = {}) {
       if (closed) return Promise.reject(storeClosed())
-      if (inUnit.getStore()) return Promise.reject(nestedUnit())
+      if (inUnit.getStore()?.open) return Promise.reject(nestedUnit())
       const on = unitOptions.readOnly ? reader : writer
       return on.queue.run(() => unit(on, work, unitOptions.readOnly ?? false))
     },
