@@ -1,4 +1,4 @@
-// Part 7: what the async Store's promises cost (docs/store.md), against today's synchronous store
+// Part 8: what the async Store's promises cost (docs/store.md), against today's synchronous store
 // calls, in the same run on the same data:
 //   - the poll path: one poll of 20 live sessions (their list page, then each one's record and
 //     snapshot), as today (21 transactions, one per call) and as one unit of work;
@@ -146,7 +146,7 @@ export async function benchPromises(): Promise<Figure[]> {
   const pair = (name: string, sync: Series, store: Series): Figure[] => {
     const [s, a] = [median(sync.wall), median(store.wall)]
     const [sCpu, aCpu] = [sync.cpu / sync.wall.length, store.cpu / store.wall.length]
-    const figure = (figureName: string, value: string): Figure => ({ part: '7 promises', name: `${name}: ${figureName}`, value, goal: '(reference)', met: true })
+    const figure = (figureName: string, value: string): Figure => ({ part: '8 promises', name: `${name}: ${figureName}`, value, goal: '(reference)', met: true })
     return [
       figure('sync store calls (median; CPU per call)', `${us(s)}; ${us(sCpu)}`),
       figure('async Store (median; CPU per call)', `${us(a)}; ${us(aCpu)}`),

@@ -28,6 +28,16 @@ eachBackend('users, sign-ins and the audit log', (subject) => {
     expect((await store.read.team.sessions.userByHash('long', T0 + 2 * MINUTE))?.name).toBe('lee')
   })
 
+  it('keeps the display each user chose, field by field, and none for a user it does not hold', async () => {
+    const { store } = subject()
+    await store.withTransaction((tx) => tx.team.users.insert({ name: 'dana', role: 'operator', tokenHash: 'h' }, T0))
+    expect(await store.read.team.users.display('dana')).toEqual({})
+    await store.withTransaction((tx) => tx.team.users.saveDisplay('dana', { timeZone: 'utc' }))
+    expect(await store.withTransaction((tx) => tx.team.users.saveDisplay('dana', { theme: 'light' }))).toEqual({ timeZone: 'utc', theme: 'light' })
+    expect(await store.read.team.users.display('dana')).toEqual({ timeZone: 'utc', theme: 'light' })
+    expect(await store.withTransaction((tx) => tx.team.users.saveDisplay('nobody', { theme: 'light' }))).toBeNull()
+  })
+
   it('pages the audit log newest first', async () => {
     const { store } = subject()
     await store.withTransaction(async (tx) => {

@@ -19,6 +19,7 @@ import { decideConnectionStatuses, decidePollSummary } from '../sync/connection-
 import { EventHub } from './event-hub'
 import { shiftSituationRevision } from './team-revisions'
 import type { AppCore } from './types'
+import { typedFace } from './typed-face'
 
 export interface TeamServerTarget {
   /** The server's origin, e.g. https://noc.example.com:8443 */
@@ -238,7 +239,7 @@ export function connectTeamServer(target: TeamServerTarget, options: TeamClientO
 
   const following = follow()
 
-  return {
+  const client: Omit<TeamClient, 'request' | 'on'> = {
     get online() {
       return online
     },
@@ -267,6 +268,8 @@ export function connectTeamServer(target: TeamServerTarget, options: TeamClientO
       await (dispatcher as { close?: () => Promise<void> } | undefined)?.close?.()
     }
   }
+  // Assigned, not spread: `online` stays a getter.
+  return Object.assign(client, typedFace(client.dispatch, client.onEvent))
 }
 
 const isDeskRequest = (name: RequestName): name is (typeof DESK_REQUESTS)[number] => (DESK_REQUESTS as readonly string[]).includes(name)

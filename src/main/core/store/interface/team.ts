@@ -1,6 +1,8 @@
-// The team's tables as the Store holds them: users, their browser sessions and the audit log. The
+// The team's tables as the Store holds them: users (and the display each chose for themselves),
+// their browser sessions and the audit log. The
 // shape is TeamStore's (core/team/team-store.ts), which the team server, its gate and the CLI use
 // today; once callers take a Store, TeamStore is this interface (team ranks above store).
+import type { PersonalDisplay } from '../../../../shared/settings'
 import type { AuditEntry, UserRole, UserView } from '../../../../shared/team'
 import type { AuditRecord } from '../audit'
 import type { UserRecord } from '../users'
@@ -11,6 +13,8 @@ export interface UserReads {
   list(): Promise<UserView[]>
   find(name: string): Promise<UserView | null>
   byTokenHash(tokenHash: string): Promise<UserRecord | null>
+  /** The display fields the user chose for themselves (none: the server's hold). */
+  display(name: string): Promise<Partial<PersonalDisplay>>
 }
 
 export interface UserStore extends UserReads {
@@ -19,6 +23,8 @@ export interface UserStore extends UserReads {
   replaceToken(name: string, tokenHash: string, now: number): Promise<boolean>
   remove(name: string): Promise<boolean>
   touch(id: number, now: number): Promise<void>
+  /** Adds to what the user chose; null when there is no such user. */
+  saveDisplay(name: string, change: Partial<PersonalDisplay>): Promise<Partial<PersonalDisplay> | null>
 }
 
 export interface SignInReads {

@@ -16,6 +16,7 @@ import {
   userBySessionHash,
   userByTokenHash
 } from '../users'
+import { getUserDisplay, setUserDisplay } from '../user-settings'
 import type { Runners } from './runners'
 
 export function teamTables(db: Db, { read, write }: Runners): TeamTables {
@@ -27,7 +28,9 @@ export function teamTables(db: Db, { read, write }: Runners): TeamTables {
       insert: (user, now) => write(() => insertUser(db, user, now)),
       replaceToken: (name, hash, now) => write(() => replaceUserToken(db, name, hash, now)),
       remove: (name) => write(() => deleteUser(db, name)),
-      touch: (id, now) => write(() => touchUser(db, id, now))
+      touch: (id, now) => write(() => touchUser(db, id, now)),
+      display: (name) => read(() => getUserDisplay(db, name)),
+      saveDisplay: (name, change) => write(() => setUserDisplay(db, name, change))
     },
     sessions: {
       userByHash: (hash, now) => read(() => userBySessionHash(db, hash, now)),
