@@ -8,29 +8,48 @@ import type { Runners } from './runners'
 import { connectionTable, runTable, sessionTable, settingsTable, snapshotTable, viewerTable } from './session-tables'
 import { teamTables } from './team-tables'
 
-type Builders = { [K in keyof Tx]: (db: Db, runners: Runners) => Tx[K] }
+class SqliteTables implements Tx {
+  private built: Partial<Tx> = {}
 
-const BUILDERS: Builders = {
-  connections: connectionTable,
-  sessions: sessionTable,
-  snapshots: snapshotTable,
-  viewers: viewerTable,
-  alerts: alertTable,
-  settings: settingsTable,
-  webhooks: webhookTable,
-  maintenance: maintenanceTable,
-  runs: runTable,
-  team: teamTables
-}
+  constructor(
+    private readonly db: Db,
+    private readonly runners: Runners
+  ) {}
 
-export function sqliteTables(db: Db, runners: Runners): Tx {
-  const built: Partial<Tx> = {}
-  const tx = {} as Tx
-  for (const concern of Object.keys(BUILDERS) as (keyof Tx)[]) {
-    Object.defineProperty(tx, concern, {
-      enumerable: true,
-      get: () => (built[concern] ??= BUILDERS[concern](db, runners) as never)
-    })
+  private table<K extends keyof Tx>(concern: K, build: (db: Db, runners: Runners) => Tx[K]): Tx[K] {
+    return (this.built[concern] ??= build(this.db, this.runners)) as Tx[K]
   }
-  return tx
+
+  get connections() {
+    return this.table('connections', connectionTable)
+  }
+  get sessions() {
+    return this.table('sessions', sessionTable)
+  }
+  get snapshots() {
+    return this.table('snapshots', snapshotTable)
+  }
+  get viewers() {
+    return this.table('viewers', viewerTable)
+  }
+  get alerts() {
+    return this.table('alerts', alertTable)
+  }
+  get settings() {
+    return this.table('settings', settingsTable)
+  }
+  get webhooks() {
+    return this.table('webhooks', webhookTable)
+  }
+  get maintenance() {
+    return this.table('maintenance', maintenanceTable)
+  }
+  get runs() {
+    return this.table('runs', runTable)
+  }
+  get team() {
+    return this.table('team', teamTables)
+  }
 }
+
+export const sqliteTables = (db: Db, runners: Runners): Tx => new SqliteTables(db, runners)
