@@ -1,4 +1,5 @@
-// Unit and integration tests run under plain Node (no Electron, no DOM).
+// Unit, integration and store contract tests (test/contract/store: docs/store.md) run under plain
+// Node (no Electron, no DOM).
 // The browser UI is tested separately by Playwright (test/e2e, see playwright.config.ts).
 //
 // Two projects: 'node' for everything, and 'svelte' for the specs of the renderer's rune stores
@@ -31,7 +32,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+          include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/contract/**/*.test.ts'],
           exclude: [SVELTE_SPECS],
         },
       },

@@ -2,7 +2,7 @@
 // `npm test`: the whole truth about the tree, in one command.
 //
 //   lint (eslint) → typecheck (tsc + svelte-check) → security (electronegativity)
-//   → build (electron-vite) → unit + integration (vitest)
+//   → build (electron-vite) → unit + integration + store contract (vitest)
 //   → end to end (playwright, Debian's chromium)
 //
 // Every stage runs even if an earlier one failed (so the totals are complete), except the
@@ -443,7 +443,7 @@ async function main() {
     record('build', check(built, code === 0 && !rendererBuilt ? 'out/renderer/index.html missing' : ''), ms)
   }
 
-  header('unit + integration: vitest')
+  header('unit + integration + store contract: vitest')
   let vitestReport
   {
     removeFile(VITEST_JSON)

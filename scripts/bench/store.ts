@@ -26,7 +26,7 @@ export const STORE_DEFAULTS: StoreOptions = { sessions: 20, viewersPerSession: 5
 const CONNECTION = 'bench'
 
 /** The simulator's viewer records for every session, parsed as the client parses them. */
-function parsedLists(options: StoreOptions, now: number): { id: string; record: Record<string, unknown>; viewers: ViewerRecord[] }[] {
+export function parsedLists(options: StoreOptions, now: number): { id: string; record: Record<string, unknown>; viewers: ViewerRecord[] }[] {
   const world = new World(
     {
       seed: options.seed,

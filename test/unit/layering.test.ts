@@ -97,6 +97,14 @@ describe('forbidden imports are errors', () => {
     ['src/main/core/starter.ts', "import { startAppCore } from './app/start'\nexport { startAppCore }", /^src\/main\/core\/starter\.ts has no rank: add a row for 'starter' to INNER_LAYERS\.core/],
     ['src/renderer/src/pages/Thing.svelte', svelte('const x = 1'), /^src\/renderer\/src\/pages has no rank: add a row for 'pages' to INNER_LAYERS\.renderer/],
     ['src/main/tui/x.ts', "import { startAppCore } from '../core/app/start'\nexport { startAppCore }", /^src\/main\/tui is in no layer: add it to layerOf and POLICY in eslint\.config\.js/],
+    // the SQLite driver belongs to the store alone, types included
+    ['src/main/desktop/native-binding.ts', "import type Database from 'better-sqlite3'\nexport type X = Database.Database", /^'better-sqlite3' may only be imported in src\/main\/core\/store\/\*\*/],
+    ['src/main/core/app/types.ts', "import type { Database } from 'better-sqlite3'\nexport type Db = Database", /^'better-sqlite3' may only be imported in src\/main\/core\/store/],
+    ['src/main/core/storage-faults.ts', "import { SqliteError } from 'better-sqlite3'\nexport const x = SqliteError", /^'better-sqlite3' may only be imported in src\/main\/core\/store/],
+    ['src/main/core/alerts/x.ts', "export type X = import('better-sqlite3').Statement", /^'better-sqlite3' may only/],
+    ['src/main/cli/x.ts', "export async function open() { return import('better-sqlite3') }", /^'better-sqlite3' may only/],
+    ['src/main/web/x.ts', "const Database = require('better-sqlite3')\nexport const x = Database", /^'better-sqlite3' may only/],
+    ['src/main/core/app/x.ts', "import Database from 'better-sqlite3/lib/database'\nexport const x = Database", /^'better-sqlite3\/lib\/database' may only/],
     // inside the renderer: lib/ never imports components/
     ['src/renderer/src/lib/stores/x.svelte.ts', "import { words } from '../../components/alerts/alert-words'\nexport { words }", /reaches src\/renderer\/src\/components; src\/renderer\/src\/lib may import no other part of renderer/],
     ['src/renderer/src/lib/x.ts', "import type { Row } from '../components/live/Row.svelte'\nexport type X = Row", /reaches src\/renderer\/src\/components/],
@@ -116,6 +124,8 @@ describe('allowed imports pass', () => {
     ['src/preload/index.ts', "import { contextBridge } from 'electron'\nimport { x } from '../shared/contract'\nexport { contextBridge, x }"],
     ['src/shared/x.ts', "import { z } from 'zod'\nimport { ok } from './result'\nexport const x = [z, ok]"],
     ['src/main/core/store/x.ts', "import fs from 'node:fs'\nimport { ok } from '../../../shared/result'\nimport { db } from './db'\nexport const x = [fs, ok, db]"],
+    ['src/main/core/store/x.ts', "import Database from 'better-sqlite3'\nexport const x = Database"],
+    ['src/main/core/store/sqlite/x.ts', "import type { Statement } from 'better-sqlite3'\nexport type X = Statement"],
     ['src/main/cli/x.ts', "import { serve } from '../web/server'\nimport { start } from '../core/app/start'\nimport path from 'node:path'\nexport const x = [serve, start, path]"],
     ['src/main/web/x.ts', "import http from 'node:http'\nimport { x as y } from '../core/paths'\nexport const x = [http, y]"],
     ['src/renderer/src/lib/x.ts', "import type { Domain } from '../../../shared/domain'\nimport { mount } from 'svelte'\nexport const x: Domain | typeof mount = mount"],

@@ -5,23 +5,11 @@
 // gate and the CLI do not change when the store does.
 import type { PersonalDisplay } from '../../../shared/settings'
 import type { AuditEntry, UserRole, UserView } from '../../../shared/team'
-import { listAudit, recordAudit, type AuditRecord } from '../store/audit'
+import type { AuditRecord } from '../store/audit'
 import type { Db } from '../store/db'
-import {
-  deleteExpiredUserSessions,
-  deleteUser,
-  deleteUserSession,
-  findUser,
-  insertUser,
-  insertUserSession,
-  listUsers,
-  replaceUserToken,
-  touchUser,
-  userBySessionHash,
-  userByTokenHash,
-  type UserRecord
-} from '../store/users'
-import { getUserDisplay, setUserDisplay } from '../store/user-settings'
+import { teamTables } from '../store/sqlite/team-tables'
+import { answerNow, type Runner } from '../store/sqlite/runners'
+import type { UserRecord } from '../store/users'
 
 export type { UserRecord }
 
@@ -52,37 +40,9 @@ export interface TeamStore {
   }
 }
 
-/** The team's tables in the cache file itself. */
+/** The team's tables in the cache file itself: the Store's team tables (store/sqlite/), each call
+ *  one statement or one transaction of the synchronous driver, answered at once. */
 export function sqliteTeamStore(db: Db): TeamStore {
-  // Each call is one statement or one transaction of the synchronous driver: answered at once.
-  const now = <T>(work: () => T): Promise<T> => {
-    try {
-      return Promise.resolve(work())
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)))
-    }
-  }
-  return {
-    users: {
-      list: () => now(() => listUsers(db)),
-      find: (name) => now(() => findUser(db, name)),
-      insert: (user, at) => now(() => insertUser(db, user, at)),
-      replaceToken: (name, hash, at) => now(() => replaceUserToken(db, name, hash, at)),
-      remove: (name) => now(() => deleteUser(db, name)),
-      byTokenHash: (hash) => now(() => userByTokenHash(db, hash)),
-      touch: (id, at) => now(() => touchUser(db, id, at)),
-      display: (name) => now(() => getUserDisplay(db, name)),
-      saveDisplay: (name, change) => now(() => setUserDisplay(db, name, change))
-    },
-    sessions: {
-      insert: (session, at) => now(() => insertUserSession(db, session, at)),
-      userByHash: (hash, at) => now(() => userBySessionHash(db, hash, at)),
-      remove: (hash) => now(() => deleteUserSession(db, hash)),
-      removeExpired: (at) => now(() => deleteExpiredUserSessions(db, at))
-    },
-    audit: {
-      record: (entry, at) => now(() => recordAudit(db, entry, at)),
-      list: (query) => now(() => listAudit(db, query))
-    }
-  }
+  const now: Runner = (call) => answerNow(call, db.name)
+  return teamTables(db, { read: now, write: now })
 }

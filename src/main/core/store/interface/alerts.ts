@@ -1,0 +1,51 @@
+// The alerts concern of the Store: open alerts the engine continues from, their transitions, the
+// operator's acknowledgements and snoozes, and the notification pause. The rules stay in
+// core/alerts/; this is only what they read and write. Inside a unit of work every read here is
+// of the unit's own state (on SQLite the unit holds the write lock from its start).
+import type { AlertEndKind } from '../../../../shared/alert-end'
+import type { Alert, AlertSeverity, AlertState, SnoozeChoice } from '../../../../shared/alerts'
+import type { AlertQuery, insertAlert, OpenAlert, OpenSessionAlert, OpenState } from '../alerts'
+
+export type { AlertQuery, OpenAlert, OpenSessionAlert, OpenState }
+
+/** A new alert (pending or firing) as the rules open it, with its first transition's value. */
+export type NewAlert = Parameters<typeof insertAlert>[2]
+
+export interface AlertMove {
+  state: AlertState
+  severity: AlertSeverity
+  value: number | null
+  note: string | null
+  summary?: string
+  endKind?: AlertEndKind
+}
+
+export interface AlertReads {
+  /** The connection's alerts not yet resolved, oldest first. */
+  open(connectionId: string): Promise<OpenAlert[]>
+  /** When each alert of the connection last cleared on its own, looking back to `since` (by alertKey). */
+  lastResolved(connectionId: string, since: number): Promise<Map<string, number>>
+  /** Throws AlertNotFoundError (kind 'not-found') for an id the cache does not hold. */
+  get(id: number): Promise<Alert>
+  /** Open alerts first, then history newest first, at most `query.limit`. */
+  list(query: AlertQuery, now: number): Promise<Alert[]>
+  openCounts(): Promise<{ state: OpenState; severity: AlertSeverity; n: number }[]>
+  openAboutSessions(): Promise<OpenSessionAlert[]>
+  /** Until when notifications are paused, or null when they are not. */
+  pausedUntil(now: number): Promise<number | null>
+}
+
+export interface AlertStore extends AlertReads {
+  /** A new alert with its first transition; its id. */
+  insert(connectionId: string, alert: NewAlert, now: number): Promise<number>
+  /** A new state for the alert, with its transition. */
+  move(id: number, change: AlertMove, now: number): Promise<void>
+  setStreak(id: number, streak: number): Promise<void>
+  /** A pending alert that never fired leaves no trace. */
+  discard(id: number): Promise<void>
+  /** Throws for an alert that is pending or resolved; `actor` signs the transition. */
+  acknowledge(id: number, note: string | null, actor: string | null, now: number): Promise<void>
+  snooze(id: number, choice: SnoozeChoice, actor: string | null, now: number): Promise<void>
+  /** Pauses notifications for `minutes`; 0 lifts the pause. */
+  pause(minutes: number, now: number): Promise<void>
+}

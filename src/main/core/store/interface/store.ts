@@ -1,0 +1,63 @@
+// The Store: the cache behind one asynchronous interface, its methods grouped by concern, its
+// writes in explicit units of work (docs/store.md; docs/scaling-plan.md section 4). SQLite
+// implements it today (store/sqlite/); a PostgreSQL store implements the same interface and passes
+// the same contract suite (test/contract/store/).
+import type { AlertReads, AlertStore } from './alerts'
+import type { ConnectionReads, ConnectionStore } from './connections'
+import type { MaintenanceReads, MaintenanceStore } from './maintenance'
+import type { RunReads, RunStore } from './runs'
+import type { SessionReads, SessionStore, SnapshotReads } from './sessions'
+import type { SettingsReads, SettingsStore } from './settings'
+import type { TeamReads, TeamTables } from './team'
+import type { ViewerReads } from './viewers'
+import type { WebhookReads, WebhookStore } from './webhooks'
+
+/** What a unit of work reads and writes: every concern, all in the unit's one transaction. */
+export interface Tx {
+  connections: ConnectionStore
+  sessions: SessionStore
+  snapshots: SnapshotReads
+  viewers: ViewerReads
+  alerts: AlertStore
+  settings: SettingsStore
+  webhooks: WebhookStore
+  maintenance: MaintenanceStore
+  runs: RunStore
+  team: TeamTables
+}
+
+/** Reads outside any unit: each is one statement and sees what has been committed. */
+export interface ReadTx {
+  connections: ConnectionReads
+  sessions: SessionReads
+  snapshots: SnapshotReads
+  viewers: ViewerReads
+  alerts: AlertReads
+  settings: SettingsReads
+  webhooks: WebhookReads
+  maintenance: MaintenanceReads
+  runs: RunReads
+  team: TeamReads
+}
+
+export interface UnitOptions {
+  /** A unit that only reads: it sees one consistent state and may not write (a write rejects). */
+  readOnly?: boolean
+}
+
+export interface Store {
+  /**
+   * Runs `work` as one unit of work: everything it writes through `tx` commits together when its
+   * promise fulfils, and none of it when it rejects (the rejection is passed on). Nothing it writes
+   * is seen outside the unit before the commit. `tx` is good only until the unit ends.
+   *
+   * A unit awaits only its own `tx`: do network or timers before or after it (on SQLite a unit
+   * that awaits anything else is rolled back with UnitOfWorkError). A unit cannot open another:
+   * pass its `tx` down.
+   */
+  withTransaction<T>(work: (tx: Tx) => Promise<T>, options?: UnitOptions): Promise<T>
+  /** Single reads, no unit: each sees what has been committed. */
+  read: ReadTx
+  /** Waits for the units under way, then closes the store; any later call rejects. */
+  close(): Promise<void>
+}

@@ -1,0 +1,81 @@
+// The alerts, webhooks and maintenance windows of a Tx, on one SQLite connection:
+// today's synchronous store functions, each answered as a promise.
+import {
+  acknowledgeAlert,
+  deleteAlert,
+  getAlert,
+  insertAlert,
+  lastResolvedTimes,
+  listAlerts,
+  moveAlert,
+  notificationsPausedUntil,
+  openAlertCounts,
+  openAlerts,
+  openSessionAlerts,
+  pauseNotifications,
+  setAlertStreak,
+  snoozeAlert
+} from '../alerts'
+import type { Db } from '../db'
+import type { AlertStore } from '../interface/alerts'
+import type { MaintenanceStore } from '../interface/maintenance'
+import type { WebhookStore } from '../interface/webhooks'
+import { deleteMaintenance, getMaintenance, insertMaintenance, listMaintenance } from '../maintenance'
+import {
+  deleteWebhook,
+  dueHeadOf,
+  enqueueDelivery,
+  findWebhookByName,
+  getWebhook,
+  insertWebhook,
+  listWebhooks,
+  markDelivered,
+  markFailed,
+  outboxHeads,
+  outboxStats
+} from '../webhooks'
+import type { Runners } from './runners'
+
+export function alertTable(db: Db, { read, write }: Runners): AlertStore {
+  return {
+    open: (c) => read(() => openAlerts(db, c)),
+    lastResolved: (c, since) => read(() => lastResolvedTimes(db, c, since)),
+    get: (id) => read(() => getAlert(db, id)),
+    list: (q, now) => read(() => listAlerts(db, q, now)),
+    openCounts: () => read(() => openAlertCounts(db)),
+    openAboutSessions: () => read(() => openSessionAlerts(db)),
+    pausedUntil: (now) => read(() => notificationsPausedUntil(db, now)),
+    insert: (c, alert, now) => write(() => insertAlert(db, c, alert, now)),
+    move: (id, m, now) => write(() => moveAlert(db, id, m.state, m.severity, m.value, m.note, now, m.summary, m.endKind)),
+    setStreak: (id, streak) => write(() => setAlertStreak(db, id, streak)),
+    discard: (id) => write(() => deleteAlert(db, id)),
+    acknowledge: (id, note, actor, now) => write(() => acknowledgeAlert(db, id, note, now, actor)),
+    snooze: (id, choice, actor, now) => write(() => snoozeAlert(db, id, choice, now, actor)),
+    pause: (minutes, now) => write(() => pauseNotifications(db, minutes, now))
+  }
+}
+
+export function webhookTable(db: Db, { read, write }: Runners): WebhookStore {
+  return {
+    list: () => read(() => listWebhooks(db)),
+    get: (id) => read(() => getWebhook(db, id)),
+    findByName: (name) => read(() => findWebhookByName(db, name)),
+    outboxHeads: () => read(() => outboxHeads(db)),
+    dueHead: (id, now) => read(() => dueHeadOf(db, id, now)),
+    stats: (id) => read(() => outboxStats(db, id)),
+    add: (settings, kept, id, now) => write(() => insertWebhook(db, settings, kept, now, id)),
+    remove: (id) => write(() => deleteWebhook(db, id)),
+    enqueue: (delivery, now) => write(() => enqueueDelivery(db, delivery, now)),
+    delivered: (id, now) => write(() => markDelivered(db, id, now)),
+    failed: (id, error, now, retryAt) => write(() => markFailed(db, id, error, now, retryAt))
+  }
+}
+
+export function maintenanceTable(db: Db, { read, write }: Runners): MaintenanceStore {
+  return {
+    list: () => read(() => listMaintenance(db)),
+    get: (id) => read(() => getMaintenance(db, id)),
+    add: (window, createdBy, now) => write(() => insertMaintenance(db, window, now, createdBy)),
+    remove: (id) => write(() => deleteMaintenance(db, id))
+  }
+}

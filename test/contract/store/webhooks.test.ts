@@ -1,0 +1,65 @@
+// Webhooks and their outbox: each delivery queued once, sent in order, one head per webhook.
+import { expect, it } from 'vitest'
+import type { NewDelivery } from '../../../src/main/core/store/interface/webhooks'
+import { eachBackend } from './backends'
+import { MINUTE, T0 } from './fixtures'
+
+const settings = (name: string) => ({ name, url: `https://hooks.example.com/${name}`, format: 'json' as const })
+const kept = { signed: false, queryInKeychain: false }
+const delivery = (webhookId: string, key: string): NewDelivery => ({ webhookId, idempotencyKey: key, event: 'fired', alertId: null, body: `{"key":"${key}"}` })
+
+eachBackend('webhooks and the outbox', (subject) => {
+  it('adds webhooks and finds them by id and by name (any case)', async () => {
+    const { store } = subject()
+    await store.withTransaction(async (tx) => {
+      await tx.webhooks.add(settings('Pager'), kept, 'w1', T0)
+      await tx.webhooks.add(settings('chat'), { signed: true, queryInKeychain: false }, 'w2', T0)
+    })
+    expect((await store.read.webhooks.list()).map((w) => w.name)).toEqual(['chat', 'Pager'])
+    expect(await store.read.webhooks.get('w2')).toMatchObject({ name: 'chat', signed: true, format: 'json' })
+    expect((await store.read.webhooks.findByName('PAGER'))?.id).toBe('w1')
+    expect(await store.read.webhooks.get('nope')).toBeNull()
+  })
+
+  it('queues a delivery once per key, and hands out a webhook’s oldest first', async () => {
+    const { store } = subject()
+    await store.withTransaction((tx) => tx.webhooks.add(settings('Pager'), kept, 'w1', T0))
+    const queued = await store.withTransaction(async (tx) => [
+      await tx.webhooks.enqueue(delivery('w1', 'fire-1'), T0),
+      await tx.webhooks.enqueue(delivery('w1', 'resolve-1'), T0 + MINUTE),
+      await tx.webhooks.enqueue(delivery('w1', 'fire-1'), T0 + 2 * MINUTE)
+    ])
+    expect(queued).toEqual([true, true, false])
+    expect(await store.read.webhooks.outboxHeads()).toEqual([{ webhookId: 'w1', dueAt: T0 }])
+    const head = await store.read.webhooks.dueHead('w1', T0 + 5 * MINUTE)
+    expect(head?.idempotencyKey).toBe('fire-1')
+    await store.withTransaction((tx) => tx.webhooks.delivered(head!.id, T0 + 5 * MINUTE))
+    expect((await store.read.webhooks.dueHead('w1', T0 + 5 * MINUTE))?.idempotencyKey).toBe('resolve-1')
+    expect(await store.read.webhooks.stats('w1')).toEqual({ pending: 1, failed: 0, lastDeliveredAt: T0 + 5 * MINUTE, lastError: null })
+  })
+
+  it('waits for a retry after a failure, and counts one given up on', async () => {
+    const { store } = subject()
+    await store.withTransaction(async (tx) => {
+      await tx.webhooks.add(settings('Pager'), kept, 'w1', T0)
+      await tx.webhooks.enqueue(delivery('w1', 'k'), T0)
+    })
+    const head = await store.read.webhooks.dueHead('w1', T0)
+    await store.withTransaction((tx) => tx.webhooks.failed(head!.id, 'HTTP 503', T0, T0 + 10 * MINUTE))
+    expect(await store.read.webhooks.dueHead('w1', T0 + MINUTE)).toBeNull()
+    expect((await store.read.webhooks.dueHead('w1', T0 + 10 * MINUTE))?.attempts).toBe(1)
+    await store.withTransaction((tx) => tx.webhooks.failed(head!.id, 'HTTP 503 again', T0 + 10 * MINUTE, null))
+    expect(await store.read.webhooks.stats('w1')).toMatchObject({ pending: 0, failed: 1, lastError: 'HTTP 503 again' })
+  })
+
+  it('takes a webhook’s waiting deliveries with it when removed', async () => {
+    const { store } = subject()
+    await store.withTransaction(async (tx) => {
+      await tx.webhooks.add(settings('Pager'), kept, 'w1', T0)
+      await tx.webhooks.enqueue(delivery('w1', 'k'), T0)
+    })
+    expect(await store.withTransaction((tx) => tx.webhooks.remove('w1'))).toBe(true)
+    expect(await store.withTransaction((tx) => tx.webhooks.remove('w1'))).toBe(false)
+    expect(await store.read.webhooks.outboxHeads()).toEqual([])
+  })
+})

@@ -1,0 +1,79 @@
+// The SQLite store's own rules for units of work (docs/store.md), beyond the contract every
+// backend passes (test/contract/store/): a unit that awaits anything but its tx is rolled back,
+// because it would hold the cache's write lock while it waited; an in-memory database is refused.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openSqliteStore, type SqliteStore } from '../../src/main/core/store/sqlite/sqlite-store'
+import { UnitOfWorkError } from '../../src/main/core/store/sqlite/unit-of-work-error'
+import { connectionSettings, T0 } from '../contract/store/fixtures'
+
+let dir: string
+let store: SqliteStore
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'eventwatch-sqlite-units-'))
+  store = openSqliteStore(join(dir, 'cache.db'))
+})
+
+afterEach(async () => {
+  await store.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('a SQLite unit of work', () => {
+  it('that awaits a timer is rolled back with an error that says why, and its later writes are refused', async () => {
+    let lateWrite: Promise<unknown> | undefined
+    const unit = store.withTransaction(async (tx) => {
+      await tx.connections.insert(connectionSettings('Tenant A'), 'A', T0)
+      await sleep(5)
+      lateWrite = tx.connections.insert(connectionSettings('Tenant B'), 'B', T0)
+      await lateWrite
+    })
+    await expect(unit).rejects.toThrow(UnitOfWorkError)
+    await expect(unit).rejects.toThrow(/awaited something other than its tx.*rolled back/)
+    await sleep(20)
+    await expect(lateWrite).rejects.toThrow(/has ended/)
+    expect(await store.read.connections.list()).toEqual([])
+    // The write lock is free again: the next unit commits.
+    await store.withTransaction((tx) => tx.connections.insert(connectionSettings('Tenant C'), 'C', T0))
+    expect((await store.read.connections.list()).map((c) => c.id)).toEqual(['C'])
+  })
+
+  it('that awaits only its tx, however many times, commits', async () => {
+    await store.withTransaction(async (tx) => {
+      for (let i = 0; i < 500; i++) await tx.connections.insert(connectionSettings(`Tenant ${i}`), `c${i}`, T0)
+    })
+    expect(await store.read.connections.list()).toHaveLength(500)
+  })
+
+  it('lets code it left for later open a unit of its own once it has ended, even while another is open', async () => {
+    let release: () => void = () => undefined
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    let later: Promise<unknown> | undefined
+    await store.withTransaction(async (tx) => {
+      await tx.connections.insert(connectionSettings('Tenant A'), 'A', T0)
+      // Scheduled inside the first unit, run inside the second: it is neither's code.
+      later = gate.then(() => store.withTransaction((inner) => inner.connections.insert(connectionSettings('Tenant C'), 'C', T0)))
+    })
+    await store.withTransaction(async (tx) => {
+      release()
+      await tx.connections.insert(connectionSettings('Tenant B'), 'B', T0)
+    })
+    await later
+    expect((await store.read.connections.list()).map((c) => c.id).sort()).toEqual(['A', 'B', 'C'])
+  })
+
+  it('refuses a write through store.read', async () => {
+    const read = store.read as unknown as { connections: { remove(id: string): Promise<boolean> } }
+    await expect(read.connections.remove('A')).rejects.toThrow(/only reads/)
+  })
+})
+
+describe('the SQLite store', () => {
+  it('needs a file: an in-memory database could not be shared by its two connections', () => {
+    expect(() => openSqliteStore(':memory:')).toThrow(/needs a cache file/)
+  })
+})
