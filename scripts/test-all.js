@@ -411,13 +411,15 @@ async function main() {
     record('lint', check(code === 0), ms)
   }
 
-  header('typecheck: tsc + svelte-check')
+  header('typecheck: tsc (app, benchmarks) + svelte-check')
   {
     const [codes, ms] = await timed(async () => [
       await run('tsc', ['--noEmit', '-p', 'tsconfig.json']),
+      // The benchmarks call the core's handlers: a changed signature must fail here, not at npm run bench.
+      await run('tsc', ['--noEmit', '-p', 'scripts/bench']),
       await run('svelte-check', ['--tsconfig', './tsconfig.renderer.json', '--fail-on-warnings']),
     ])
-    const failedParts = ['tsc', 'svelte-check'].filter((_, i) => codes[i] !== 0)
+    const failedParts = ['tsc', 'tsc (bench)', 'svelte-check'].filter((_, i) => codes[i] !== 0)
     record('typecheck', check(failedParts.length === 0, failedParts.length ? `${failedParts.join(', ')} failed` : ''), ms)
   }
 

@@ -5,8 +5,10 @@
 //   4. memory: peak RSS of the sync processes of part 1
 //   5. one list of a million viewers: stored whole, peak RSS (large.ts; `--viewers N` for another size)
 //   6. maintenance windows: adding one and an alerts page, 100 windows against 10,000 (maintenance.ts)
+//   7. the 10 s clock: a quiet tick, a full evaluation per connection against time alone (clock.ts)
 // Exits 0 whatever the figures say: it is a report. `npm run bench -- ingest store` runs parts.
 import { cpus, loadavg } from 'node:os'
+import { benchClock } from './clock'
 import { benchIngest } from './ingest'
 import { benchLarge, LARGE_DEFAULT_VIEWERS } from './large'
 import { benchMaintenance } from './maintenance'
@@ -38,6 +40,7 @@ await section('store', () => benchStore())
 await section('queries', () => benchQueries())
 await section('large', () => benchLarge(largeViewers))
 await section('maintenance', () => benchMaintenance())
+await section('clock', () => benchClock())
 
 const rows = figures.map((f) => [f.part, f.name, f.value, f.goal, f.goal === '(reference)' ? '' : verdict(f.met) + (f.note ? ` (${f.note})` : '')])
 const header = ['part', 'figure', 'value', 'goal', 'verdict']

@@ -15,6 +15,7 @@ import { exportViewers } from '../../src/main/core/store/exports'
 import { storeViewerList } from '../../src/main/core/store/viewers'
 import { LiveBoard } from '../../src/main/core/app/live-board'
 import { screenHandlers } from '../../src/main/core/app/screen-handlers'
+import { localContext } from '../../src/main/core/team/local-actor'
 import {
   BREAKDOWN_DIMENSIONS,
   breakdown,
@@ -217,10 +218,10 @@ export function benchQueries(options: QueriesOptions = QUERIES_DEFAULTS): Figure
       const figures: Figure[] = [
         measure(`live board (${options.liveSessions} sessions with health, alert and newest point)`, runs, [0], () => board.sessions()),
         measure('past sessions by date, as History receives them (verdicts added)', runs, isoWindows, (w) =>
-          screens.pastSessions({ from: w.from, to: w.to, sort: 'started', descending: true, limit: 50 })
+          screens.pastSessions({ from: w.from, to: w.to, sort: 'started', descending: true, limit: 50 }, localContext())
         ),
         measure('past sessions by reliability, worst first, as History receives them', runs, [0, 50, 450], (offset) =>
-          screens.pastSessions({ sort: 'reliability', limit: 50, offset })
+          screens.pastSessions({ sort: 'reliability', limit: 50, offset }, localContext())
         ),
         measure('past sessions by date (30-day window, page of 50)', runs, windows, (w) =>
           pastSessions(db, { connectionId: CONNECTION, from: w.from, to: w.to, sort: 'started', descending: true, limit: 50 })

@@ -1,7 +1,9 @@
-// Orders of the live screen. "Trouble first": critical, then warning (a session's own health, or
-// its worst site alert firing), then the rest, the biggest audience first within each (more
-// people affected matters most). Health, site alerts and the reliability on 0–100 are the core's
-// verdicts on each row: nothing is judged here.
+// Orders of the live screen. "Trouble first", the one worst-first order of every face (Live, the
+// wall, the tray menu): critical, then warning — a session's own health, or the severity of an
+// alert firing on it (its own, or its worst site alert) — then the rest, the biggest audience
+// first within each (more people affected matters most). Health, alerts and the reliability on
+// 0–100 are the core's verdicts on each row: nothing is judged here.
+import type { SessionAlert } from './alerts'
 import type { LiveSession } from './domain'
 import { offloadShare } from './live-metrics'
 import type { Health } from './reliability'
@@ -26,6 +28,17 @@ export interface LiveOrderContext {
 }
 
 const HEALTH_RANK: Record<Health, number> = { critical: 0, warning: 1, unknown: 2, good: 3 }
+/** An acknowledged alert still fires: the operator knows, the problem is not gone. Pending, held
+ *  and muted ones do not rank their session. */
+const FIRING: readonly SessionAlert['state'][] = ['firing', 'acknowledged']
+
+/** A session's place in trouble-first: its health, or a firing alert's severity if worse. */
+function troubleRank(s: LiveSession): number {
+  const own = s.alert && FIRING.includes(s.alert.state) ? HEALTH_RANK[s.alert.severity] : Infinity
+  // A failing office ranks its session as its alert's severity, though the session holds.
+  const site = s.siteAlert ? HEALTH_RANK[s.siteAlert.severity] : Infinity
+  return Math.min(HEALTH_RANK[s.health], own, site)
+}
 
 const byName = (a: LiveSession, b: LiveSession): number =>
   (a.eventName ?? a.contentId).localeCompare(b.eventName ?? b.contentId)
@@ -64,13 +77,11 @@ export function sortLiveSessions(
   const tieBreak = (a: LiveSession, b: LiveSession): number => byName(a, b) || a.eventSessionId.localeCompare(b.eventSessionId)
 
   if (key === 'trouble') {
-    // A failing office ranks its session as its alert's severity, though the session holds.
-    const rank = (s: LiveSession): number => Math.min(HEALTH_RANK[s.health], s.siteAlert ? HEALTH_RANK[s.siteAlert.severity] : Infinity)
     // Among equals, the lower score first; a session without one after those with one.
     const score = (s: LiveSession): number => s.reliability ?? Number.POSITIVE_INFINITY
     const lower = (a: LiveSession, b: LiveSession): number => (score(a) === score(b) ? 0 : score(a) < score(b) ? -1 : 1)
     return [...sessions].sort(
-      (a, b) => sign * (rank(a) - rank(b) || b.viewersCount - a.viewersCount || lower(a, b)) || tieBreak(a, b)
+      (a, b) => sign * (troubleRank(a) - troubleRank(b) || b.viewersCount - a.viewersCount || lower(a, b)) || tieBreak(a, b)
     )
   }
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AlertEvaluator, type Evaluation } from '../../src/main/core/alerts/evaluator'
+import { Verdicts } from '../../src/main/core/app/verdicts'
 import { setSessionOverride } from '../../src/main/core/alerts/overrides'
 import { alertsPage, readSituation } from '../../src/main/core/alerts/page'
 import { acknowledgeAlert, getAlerts, listAlerts, pauseNotifications, snoozeAlert } from '../../src/main/core/store/alerts'
@@ -52,7 +53,7 @@ class Monitor {
   constructor(now = T0) {
     this.now = now
     this.db = openDatabase(file)
-    this.evaluator = new AlertEvaluator(this.db, () => this.now)
+    this.evaluator = new AlertEvaluator(this.db, () => new Verdicts(this.db), () => this.now)
     upsertConnection(this.db, {
       id: 'c1',
       name: 'Tenant',

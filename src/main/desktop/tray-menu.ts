@@ -1,14 +1,15 @@
 // The tray menu as data: built from what the core decided (each live session's health and most
 // pressing alert, the connections it cannot reach, the pauses), with the actions injected, so
 // tests read labels and click items without a real Menu. Nothing is judged here: the words say
-// the core's verdicts, and the order follows them.
+// the core's verdicts, and the sessions come in Live's trouble-first order.
 import type { MenuItemConstructorOptions } from 'electron'
-import type { AlertSeverity, AlertSituation, SessionAlert } from '../../shared/alerts'
+import type { AlertSituation, SessionAlert } from '../../shared/alerts'
 import type { AppTarget } from '../../shared/deep-link'
 import type { LiveSession } from '../../shared/domain'
+import { sortLiveSessions } from '../../shared/live-order'
 import type { Health } from '../../shared/reliability'
 import { plainText } from '../../shared/plain-text'
-import { sessionName, sessionTitle } from '../../shared/session-name'
+import { sessionTitle } from '../../shared/session-name'
 
 export interface TrayMenuModel {
   /** The live sessions as the core handed them out, in any order. */
@@ -65,22 +66,6 @@ export function sessionVerdict(session: LiveSession, blind: AlertSituation['blin
   return `${words}, ${severity}${ALERT_WORDS[alert.state]}`
 }
 
-const SEVERITY_RANK: Record<AlertSeverity | 'none', number> = { critical: 0, warning: 1, none: 2 }
-const HEALTH_RANK: Record<Health | 'blind', number> = { critical: 0, blind: 1, warning: 2, unknown: 3, good: 4 }
-
-/** Worst first, by the core's verdicts: the alert's severity, then the health (a connection that
- *  cannot be reached just after critical), then by name, so entries keep their places. */
-export function traySessionOrder(sessions: readonly LiveSession[], blind: AlertSituation['blind']): LiveSession[] {
-  const rank = (s: LiveSession): [number, number] => [
-    SEVERITY_RANK[s.alert?.severity ?? 'none'],
-    HEALTH_RANK[isBlind(s, blind) ? 'blind' : s.health]
-  ]
-  return sessions
-    .map((session) => ({ session, rank: rank(session), name: sessionName(session) }))
-    .sort((a, b) => a.rank[0] - b.rank[0] || a.rank[1] - b.rank[1] || a.name.localeCompare(b.name))
-    .map((entry) => entry.session)
-}
-
 /** A service's name as a menu item shows it: plain (shared/plain-text.ts), and its "&" doubled,
  *  since Electron reads a single "&" as the item's access key and does not show it. */
 const menuText = (name: string): string => plainText(name).replace(/&/g, '&&')
@@ -89,7 +74,8 @@ const menuText = (name: string): string => plainText(name).replace(/&/g, '&&')
 export const MAX_MENU_SESSIONS = 12
 
 export function trayMenuTemplate(model: TrayMenuModel, actions: TrayMenuActions): MenuItemConstructorOptions[] {
-  const ordered = traySessionOrder(model.sessions, model.blind)
+  // Worst first, as Live and the wall list them (shared/live-order.ts): one order on every face.
+  const ordered = sortLiveSessions(model.sessions, 'trouble', false)
   const sessions: MenuItemConstructorOptions[] =
     ordered.length === 0
       ? [{ label: 'No live sessions', enabled: false }]

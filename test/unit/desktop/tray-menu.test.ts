@@ -1,6 +1,7 @@
-// The words and order of the tray's session entries: the core's verdicts said, never judged.
+// The words of the tray's session entries: the core's verdicts said, never judged. Their order is
+// Live's (tray-live-order.test.ts).
 import { describe, expect, it } from 'vitest'
-import { sessionVerdict, traySessionOrder } from '../../../src/main/desktop/tray-menu'
+import { sessionVerdict } from '../../../src/main/desktop/tray-menu'
 import { SESSION_ALERT_STATES } from '../../../src/shared/alerts'
 import { liveSession, sessionAlert } from './alert-fixtures'
 
@@ -35,35 +36,5 @@ describe('sessionVerdict', () => {
       'cannot reach the service, critical alert acknowledged'
     )
     expect(sessionVerdict(liveSession({ connectionId: 'c2', health: 'good' }), BLIND)).toBe('good')
-  })
-})
-
-describe('traySessionOrder', () => {
-  it('puts the worst first: the alert severity, then the health, then the name', () => {
-    const sessions = [
-      liveSession({ eventSessionId: 'a', eventName: 'A good', connectionId: 'c2' }),
-      liveSession({ eventSessionId: 'b', eventName: 'B warning health', connectionId: 'c2', health: 'warning' }),
-      liveSession({ eventSessionId: 'c', eventName: 'C critical health', connectionId: 'c2', health: 'critical' }),
-      liveSession({ eventSessionId: 'd', eventName: 'D blind' }),
-      liveSession({ eventSessionId: 'e', eventName: 'E warning alert', connectionId: 'c2', alert: sessionAlert({ severity: 'warning' }) }),
-      liveSession({ eventSessionId: 'f', eventName: 'F critical alert', connectionId: 'c2', health: 'critical', alert: sessionAlert() }),
-      liveSession({ eventSessionId: 'g', eventName: 'G unknown', connectionId: 'c2', health: 'unknown' }),
-      liveSession({ eventSessionId: 'h', eventName: 'A critical alert, good health', connectionId: 'c2', alert: sessionAlert({ state: 'pending' }) })
-    ]
-    expect(traySessionOrder(sessions, BLIND).map((s) => s.eventName)).toEqual([
-      'F critical alert',
-      'A critical alert, good health',
-      'E warning alert',
-      'C critical health',
-      'D blind',
-      'B warning health',
-      'G unknown',
-      'A good'
-    ])
-  })
-
-  it('names a session without an event name by its id', () => {
-    const sessions = [liveSession({ eventSessionId: 'zz', eventName: null }), liveSession({ eventSessionId: 'aa', eventName: null })]
-    expect(traySessionOrder(sessions, []).map((s) => s.eventSessionId)).toEqual(['aa', 'zz'])
   })
 })

@@ -11,6 +11,7 @@ import { plainText, shorten } from '../../../shared/plain-text'
 import { AlertEvaluator, type Evaluation } from '../../core/alerts/evaluator'
 import { getAlerts } from '../../core/store/alerts'
 import type { DataSource } from '../../core/app/demo-source'
+import { Verdicts } from '../../core/app/verdicts'
 import { defaultDbFile } from '../../core/paths'
 import { openDatabase, type Db } from '../../core/store/db'
 import type { ViewerListStore } from '../../core/store/viewer-store'
@@ -65,7 +66,7 @@ type AlertReporter = (lastSuccessAt: number | null) => void
 
 /** The alert rules after each pass, and a line per alert that fired or resolved (terminal only, like the progress bar). */
 function alertReporter(db: Db, source: DataSource, progress: Progress, inTerminal: boolean): AlertReporter {
-  const evaluator = new AlertEvaluator(db)
+  const evaluator = new AlertEvaluator(db, () => new Verdicts(db))
   return (lastSuccessAt) => {
     let result: Evaluation
     try {

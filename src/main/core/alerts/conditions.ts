@@ -40,7 +40,7 @@ export function blindCondition(input: Pick<EngineInput, 'now' | 'lastSuccessAt' 
   }
 }
 
-export function sessionConditions(input: Pick<EngineInput, 'rules' | 'thresholds' | 'now'>, session: SessionObservation): SessionRule[] {
+export function sessionConditions(input: Pick<EngineInput, 'rules' | 'now'>, session: SessionObservation): SessionRule[] {
   const { rules } = input
   const latest = session.samples.at(-1)
   return [
@@ -51,8 +51,8 @@ export function sessionConditions(input: Pick<EngineInput, 'rules' | 'thresholds
 }
 
 /** 1. Under the warning (or critical) level; clears only at the warning level plus the margin. */
-function reliabilityBelow(input: Pick<EngineInput, 'rules' | 'thresholds'>, session: SessionObservation, latest: Sample): Condition {
-  const levels = session.override.thresholds ?? input.thresholds
+function reliabilityBelow(input: Pick<EngineInput, 'rules'>, session: SessionObservation, latest: Sample): Condition {
+  const { levels } = session
   const score = latest.score
   const severity: AlertSeverity = score < levels.critical ? 'critical' : 'warning'
   const level = severity === 'critical' ? levels.critical : levels.warning
@@ -71,9 +71,9 @@ const windowOf = (samples: Sample[], latest: Sample, minutes: number): Sample[] 
   samples.filter((s) => s.at >= latest.at - minutes * 60_000 && s.at <= latest.at)
 
 /** 2. A drop of `points` from the window's best; clears when the drop is under half of that. */
-function reliabilityFalling(input: Pick<EngineInput, 'rules' | 'thresholds'>, session: SessionObservation, latest: Sample): Condition {
+function reliabilityFalling(input: Pick<EngineInput, 'rules'>, session: SessionObservation, latest: Sample): Condition {
   const { rules } = input
-  const levels = session.override.thresholds ?? input.thresholds
+  const { levels } = session
   const rule = rules.reliabilityFalling
   const scores = windowOf(session.samples, latest, rule.windowMinutes).map((s) => s.score)
   const peak = Math.max(...scores)

@@ -2,7 +2,7 @@
 // the alerts still open and the clock in, the changes to make out. No I/O, so every rule,
 // pending period, hysteresis, cooldown and snooze is tested with a clock moved by hand.
 import type { AlertRuleId, AlertRules, AlertSeverity, AlertState } from '../../../shared/alerts'
-import type { ReliabilityThresholds } from '../../../shared/settings'
+import type { EffectiveLevels } from '../../../shared/reliability'
 import { alertKey, type OpenAlert, type OpenState } from '../store/alerts'
 import { blindCondition, sessionConditions, type Condition } from './conditions'
 import { alertEnd, type AlertEnd } from './end-reason'
@@ -15,13 +15,6 @@ export interface Sample {
   viewers: number
 }
 
-export interface SessionOverride {
-  muted: boolean
-  thresholds: ReliabilityThresholds | null
-}
-
-export const NO_OVERRIDE: SessionOverride = { muted: false, thresholds: null }
-
 export interface SessionObservation {
   eventSessionId: string
   eventName: string | null
@@ -31,7 +24,10 @@ export interface SessionObservation {
   samples: Sample[]
   /** Whether the newest snapshot is new since the last evaluation: a poll counts once. */
   fresh: boolean
-  override: SessionOverride
+  /** Muted by an operator: its alerts are held, none opens. */
+  muted: boolean
+  /** The levels its scores are judged by: its own, else the settings' (store/session-levels.ts). */
+  levels: EffectiveLevels
   /** Per site, from its newest viewer list: read only when that list is new (sitesFresh). */
   sites: SiteSample[]
   /** Whether the viewer list is new since the last evaluation: a list counts once. */
@@ -50,7 +46,6 @@ export type { OpenAlert, OpenState }
 export interface EngineInput {
   now: number
   rules: AlertRules
-  thresholds: ReliabilityThresholds
   /** The last successful poll of the connection (or when watching began, before any). */
   lastSuccessAt: number
   /** Live sessions, and every session an open alert belongs to. */
@@ -136,7 +131,7 @@ export function evaluateAlerts(input: EngineInput): AlertAction[] {
         continue
       }
       if (alert) snoozeExpiry(alert, input.now, actions)
-      if (session.override.muted) {
+      if (session.muted) {
         muted(alert, actions)
         if (!session.fresh || !alert || !isActive(alert)) continue
       } else if (alert?.state === 'muted') {
@@ -170,7 +165,7 @@ function judgeSites(input: EngineInput, session: SessionObservation, openAlerts:
       continue
     }
     snoozeExpiry(alert, input.now, actions)
-    if (session.override.muted) muted(alert, actions)
+    if (session.muted) muted(alert, actions)
     else if (alert.state === 'muted') {
       // Unmuted: as it was before the mute, like the session's own alerts.
       const back = unmutedState(alert, input.now)
@@ -178,7 +173,7 @@ function judgeSites(input: EngineInput, session: SessionObservation, openAlerts:
       alert.state = back
     }
   }
-  if (!rule.enabled || session.override.muted || !session.sitesFresh) return
+  if (!rule.enabled || session.muted || !session.sitesFresh) return
   const bySite = new Map(session.sites.map((s) => [s.site, s]))
   for (const site of new Set([...bySite.keys(), ...open.keys()])) {
     const alert = open.get(site)

@@ -1,19 +1,18 @@
 // The glue between the cache and the rule engine: after each poll of a connection it reads the
-// settings, the live sessions' recent snapshots (on 0–100, by that connection's own scale), the
-// overrides and the open alerts, runs the engine and stores what changed. The app and the CLI
+// settings, the live sessions' recent snapshots (on 0–100 and with their levels, through the
+// app's Verdicts), the overrides and the open alerts, runs the engine and stores what changed. The app and the CLI
 // both call it, so both keep one history. It also remembers which conditions the cooldown holds
 // back, which the situation counts: a session red on Live is never "all clear".
 import type { AlertRuleId, AlertRules, AlertSeverity } from '../../../shared/alerts'
-import { toHundred } from '../health/scale'
+import type { EffectiveLevels } from '../../../shared/reliability'
 import type { Db } from '../store/db'
-import { connectionScales, scaleOf } from '../store/reliability-scales'
 import { liveSessionIds, newestPollAt, sessionLiveness, snapshotsSince } from '../store/sessions'
-import { getAlertRules, getThresholds } from '../store/settings'
-import { evaluateAlerts, key, NO_OVERRIDE, type Sample, type SessionObservation } from './engine'
-import { sessionOverrides } from './overrides'
+import { getAlertRules } from '../store/settings'
+import { evaluateAlerts, key, type Sample, type SessionObservation } from './engine'
 import { lastResolvedTimes, openAlerts } from '../store/alerts'
 import { anythingApplied, applyActions, resolveUnwatched, type Applied } from './apply'
 import { siteSamples, viewerListFetchedAt } from './site-samples'
+import { dueByClock } from './clock-due'
 
 /** What one evaluation changed: alert ids (the app reads and pushes them), and whether anything did. */
 export interface Evaluation extends Applied {
@@ -36,6 +35,14 @@ export interface CoolingCondition {
 /** The longest cooldown allowed: resolves older than this cannot hold an alert back. */
 const MAX_COOLDOWN_MS = 1440 * 60_000
 
+/** What the core decided of scores and levels (app/verdicts.ts, handed in by the app, which ranks
+ *  above the rules): the rules judge every score on 0–100 by the same conversion as the screens. */
+export interface ScoreVerdicts {
+  score(connectionId: string, raw: number | null | undefined): number | null
+  levels(connectionId: string, eventSessionId: string): EffectiveLevels
+  override(connectionId: string, eventSessionId: string): { muted: boolean }
+}
+
 const evaluation = (applied: Applied, coolingChanged = false): Evaluation => ({ ...applied, any: anythingApplied(applied) || coolingChanged })
 
 export class AlertEvaluator {
@@ -48,8 +55,10 @@ export class AlertEvaluator {
   /** Per connection, per session: the conditions the cooldown holds back now. */
   private readonly coolingBy = new Map<string, Map<string, CoolingCondition[]>>()
 
+  /** `verdicts`: a fresh Verdicts for each evaluation (`() => new Verdicts(db)`). */
   constructor(
     private readonly db: Db,
+    private readonly verdicts: () => ScoreVerdicts,
     private readonly clock: () => number = Date.now
   ) {}
 
@@ -59,8 +68,7 @@ export class AlertEvaluator {
    */
   evaluate(connectionId: string, lastSuccessAt: number | null): Evaluation {
     const now = this.clock()
-    if (!this.watchingSince.has(connectionId)) this.watchingSince.set(connectionId, now)
-    if (lastSuccessAt !== null) this.lastSuccess.set(connectionId, Math.max(lastSuccessAt, this.lastSuccess.get(connectionId) ?? 0))
+    this.noteSuccess(connectionId, lastSuccessAt, now)
     const rules = getAlertRules(this.db)
     const open = openAlerts(this.db, connectionId)
     const resolvedTimes = lastResolvedTimes(this.db, connectionId, now - MAX_COOLDOWN_MS)
@@ -68,7 +76,6 @@ export class AlertEvaluator {
     const actions = evaluateAlerts({
       now,
       rules,
-      thresholds: getThresholds(this.db),
       lastSuccessAt: this.lastSuccessAt(connectionId, open.some((a) => a.rule === 'monitor-blind')),
       sessions,
       open,
@@ -77,6 +84,18 @@ export class AlertEvaluator {
     const applied = applyActions(this.db, connectionId, actions, now)
     const coolingChanged = this.noteCooling(connectionId, sessions, actions)
     return evaluation(applied, coolingChanged)
+  }
+
+  /**
+   * Whether time alone has changed this connection's alerts since it was last judged
+   * (clock-due.ts): then the caller evaluates it. Reads its open alerts, none of its sessions.
+   */
+  dueByClock(connectionId: string, lastSuccessAt: number | null): boolean {
+    const now = this.clock()
+    this.noteSuccess(connectionId, lastSuccessAt, now)
+    const open = openAlerts(this.db, connectionId)
+    const since = this.lastSuccessAt(connectionId, open.some((a) => a.rule === 'monitor-blind'))
+    return dueByClock({ now, rules: getAlertRules(this.db), lastSuccessAt: since, open })
   }
 
   /** Ends what connections no longer polled left open (see resolveUnwatched), and forgets their cooldowns. */
@@ -115,6 +134,11 @@ export class AlertEvaluator {
     return JSON.stringify([...bySession]) !== before
   }
 
+  private noteSuccess(connectionId: string, lastSuccessAt: number | null, now: number): void {
+    if (!this.watchingSince.has(connectionId)) this.watchingSince.set(connectionId, now)
+    if (lastSuccessAt !== null) this.lastSuccess.set(connectionId, Math.max(lastSuccessAt, this.lastSuccess.get(connectionId) ?? 0))
+  }
+
   /**
    * The last successful poll this process knows of, else when it began watching. A blind alert
    * left open by an earlier run stays open until a poll succeeds: the cache's last poll counts.
@@ -130,16 +154,15 @@ export class AlertEvaluator {
   /** Live sessions, and those open alerts belong to, with their snapshots in the longest window. */
   private observe(connectionId: string, now: number, rules: AlertRules, alertSessions: (string | null)[]): SessionObservation[] {
     const windowMs = Math.max(rules.reliabilityFalling.windowMinutes, rules.viewersDropping.windowMinutes) * 60_000
-    // Scores are judged on 0–100, by this connection's own scale.
-    const scale = scaleOf(connectionScales(this.db), connectionId)
-    const overrides = sessionOverrides(this.db, connectionId)
+    // Scores on 0–100 by this connection's own scale, and levels, as every screen has them.
+    const verdicts = this.verdicts()
     const ids = new Set(liveSessionIds(this.db, connectionId))
     for (const id of alertSessions) if (id !== null) ids.add(id)
     return [...ids].map((id) => {
       const session = sessionLiveness(this.db, connectionId, id)
       const samples: Sample[] = snapshotsSince(this.db, connectionId, id, now - windowMs).map((s) => ({
         at: s.takenAt,
-        score: toHundred(s.reliabilityScore, scale) ?? Number.NaN,
+        score: verdicts.score(connectionId, s.reliabilityScore) ?? Number.NaN,
         viewers: s.viewersCount
       }))
       const newest = samples.at(-1)?.at ?? Number.NEGATIVE_INFINITY
@@ -156,8 +179,9 @@ export class AlertEvaluator {
         live: session !== null && !session.ended,
         samples,
         fresh,
-        override: overrides.get(id) ?? NO_OVERRIDE,
-        sites: sitesFresh ? siteSamples(this.db, connectionId, id, scale) : [],
+        muted: verdicts.override(connectionId, id).muted,
+        levels: verdicts.levels(connectionId, id),
+        sites: sitesFresh ? siteSamples(this.db, connectionId, id, (raw) => verdicts.score(connectionId, raw)) : [],
         sitesFresh
       }
     })

@@ -2,18 +2,15 @@
 // (an existing connection, levels that fit together) here; the SQL in store/alert-overrides.ts.
 import type { ReliabilityThresholds } from '../../../shared/settings'
 import { ConnectionError } from '../connections/errors'
-import { storedOverrides, writeOverride } from '../store/alert-overrides'
+import { writeOverride, type StoredOverride } from '../store/alert-overrides'
 import { connectionPresence } from '../store/connections'
 import type { Db } from '../store/db'
-import { NO_OVERRIDE, type SessionOverride } from './engine'
+import { LevelBook } from '../store/session-levels'
 
-/** The connection's overrides by session id. */
-export function sessionOverrides(db: Db, connectionId: string): Map<string, SessionOverride> {
-  return storedOverrides(db, connectionId)
-}
+export type SessionOverride = StoredOverride
 
 export function sessionOverride(db: Db, connectionId: string, eventSessionId: string): SessionOverride {
-  return sessionOverrides(db, connectionId).get(eventSessionId) ?? NO_OVERRIDE
+  return new LevelBook(db).override(connectionId, eventSessionId)
 }
 
 export interface OverrideChange {

@@ -13,9 +13,9 @@ import { alertEnd } from './end-reason'
 const one = (n: number): string => (Math.round(n * 10) / 10).toString()
 
 /** Null when there is nothing to judge (no reliability known for the site). */
-export function siteCondition(input: Pick<EngineInput, 'rules' | 'thresholds'>, session: SessionObservation, site: SiteSample): Condition | null {
+export function siteCondition(input: Pick<EngineInput, 'rules'>, session: SessionObservation, site: SiteSample): Condition | null {
   const rule = input.rules.siteReliability
-  const levels = session.override.thresholds ?? input.thresholds
+  const { levels } = session
   const sessionScore = session.samples.at(-1)?.score
   const tooFew = site.viewers < rule.minimumViewers
   const end = (score: number | null) =>

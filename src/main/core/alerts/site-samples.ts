@@ -1,8 +1,6 @@
 // What the site rule reads: per site of a session's newest viewer list, its viewers and their
-// mean reliability on 0–100 (by the connection's scale: viewers are assumed to report on the
-// same scale as their session). The site breakdown the drill-down shows, kept with the list.
-import { toHundred } from '../health/scale'
-import type { ReliabilityScale } from '../../../shared/reliability'
+// mean reliability on 0–100 (by the connection's scale, app/verdicts.ts: viewers are assumed to
+// report on the same scale as their session). The site breakdown the drill-down shows, kept with the list.
 import type { Db } from '../store/db'
 import { breakdown } from '../store/queries/breakdown'
 import { statement } from '../store/statements'
@@ -17,12 +15,13 @@ export function viewerListFetchedAt(db: Db, connectionId: string, eventSessionId
   return row?.at ?? null
 }
 
-export function siteSamples(db: Db, connectionId: string, eventSessionId: string, scale: ReliabilityScale): SiteSample[] {
+/** `score`: a reliabilityScore as reported, on 0–100 (Verdicts.score of the session's connection). */
+export function siteSamples(db: Db, connectionId: string, eventSessionId: string, score: (raw: number) => number | null): SiteSample[] {
   return breakdown(db, connectionId, eventSessionId, 'site')
     .filter((row) => row.key !== null)
     .map((row) => ({
       site: row.key as string,
       viewers: row.viewers,
-      reliability: row.avgReliability === null ? null : (toHundred(row.avgReliability, scale) ?? null)
+      reliability: row.avgReliability === null ? null : score(row.avgReliability)
     }))
 }

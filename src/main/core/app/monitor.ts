@@ -10,6 +10,7 @@ import { nothingApplied, type Applied } from '../alerts/apply'
 import type { Db } from '../store/db'
 import type { EventHub } from './event-hub'
 import { LiveBoard } from './live-board'
+import { Verdicts } from './verdicts'
 import { CriticalRepeats } from '../alerts/repeat'
 import { firingCriticals, getAlerts } from '../store/alerts'
 import { getAlertRules } from '../store/settings'
@@ -35,13 +36,16 @@ export class Monitor {
   private unconfirmedPushed = '[]'
   /** How many connections were polled as last pushed: the situation says it (session names). */
   private polledPushed = -1
+  /** The situation as last pushed, less its revision and time: the clock pushes it when time
+   *  alone changed it (a maintenance window or a notification pause began or ended). */
+  private situationPushed = ''
 
   constructor(
     private readonly db: Db,
     private readonly hub: EventHub,
     private readonly deps: MonitorDeps
   ) {
-    this.evaluator = new AlertEvaluator(db, deps.clock)
+    this.evaluator = new AlertEvaluator(db, () => new Verdicts(db), deps.clock)
     this.board = new LiveBoard(db, {
       epoch: this.epoch,
       polled: deps.polled,
@@ -87,6 +91,18 @@ export class Monitor {
     }
   }
 
+  /** Between polls (the 10 s clock): whether time alone changed this connection's alerts (a
+   *  blind alert due, a snooze run out), so that it is judged again with afterWork. Reads its
+   *  open alerts, nothing of its sessions. */
+  dueByClock(connectionId: string, lastSuccessAt: number | null): boolean {
+    return this.evaluator.dueByClock(connectionId, lastSuccessAt)
+  }
+
+  /** Between polls: pushes the situation if time alone changed it, nothing otherwise. */
+  situationByClock(): void {
+    if (withoutRevision(this.situation()) !== this.situationPushed) this.publishAlerts(nothingApplied())
+  }
+
   /** Announces again the criticals nobody acknowledged, when their period has come round
    *  (called on the pollers' clock tick). */
   repeatTick(): void {
@@ -95,7 +111,7 @@ export class Monitor {
     const ids = this.repeats.due(firingCriticals(this.db), rule.everyMinutes * 60_000, this.deps.clock())
     if (ids.length === 0) return
     this.alertRevision++
-    const situation = this.situation()
+    const situation = this.pushedSituation()
     const push = { situation, changed: [], removed: [], fired: [], resolved: [], repeated: getAlerts(this.db, ids) }
     this.hub.emit('alertsChanged', announce(this.db, push, this.deps.clock()))
   }
@@ -105,7 +121,7 @@ export class Monitor {
     this.alertRevision++
     this.unconfirmedPushed = JSON.stringify(this.deps.unconfirmed())
     this.polledPushed = this.deps.polled().length
-    const situation = this.situation()
+    const situation = this.pushedSituation()
     this.hub.emit('alertsChanged', alertsChanged(this.db, change, situation, this.deps.clock()))
     return situation
   }
@@ -123,4 +139,14 @@ export class Monitor {
   private settle(evaluation: Evaluation): void {
     if (evaluation.any) this.publishAlerts(evaluation)
   }
+
+  /** The situation about to be pushed, remembered for the clock. */
+  private pushedSituation(): AlertSituation {
+    const situation = this.situation()
+    this.situationPushed = withoutRevision(situation)
+    return situation
+  }
 }
+
+/** A situation to compare with another: its revision and time always differ. */
+const withoutRevision = (situation: AlertSituation): string => JSON.stringify({ ...situation, revision: 0, at: '' })

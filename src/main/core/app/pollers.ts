@@ -59,9 +59,12 @@ export class PollerGroup {
 
   start(sources: DataSource[]): void {
     // After a unit of work (a pass, a round of details, a refresh, a range): alerts, then rows.
-    const afterWork = (source: DataSource, poller: Poller): void => {
+    // On the clock's tick, only when time alone changed its alerts (Monitor.dueByClock).
+    const afterWork = (source: DataSource, poller: Poller, onlyIfDue = false): void => {
+      const connectionId = source.target.id
+      const lastSuccessAt = poller.currentStatus.lastUpdateAt
       try {
-        this.monitor.afterWork(source.target.id, poller.currentStatus.lastUpdateAt)
+        if (!onlyIfDue || this.monitor.dueByClock(connectionId, lastSuccessAt)) this.monitor.afterWork(connectionId, lastSuccessAt)
       } catch (error) {
         // An alert that cannot be stored must not stop polling; the status says why.
         const problem = `alerts: ${error instanceof Error ? error.message : String(error)}`
@@ -99,11 +102,18 @@ export class PollerGroup {
     } catch {
       // Best effort: the next start tries again.
     }
-    // Between polls too (back-off can be minutes): judged without polling, paused ones skipped.
+    // Between polls too (back-off can be minutes): only what time alone changes is judged — a
+    // connection whose blind alert or snooze is due in full (paused ones skipped), the situation
+    // if a window or a pause began or ended, staleness, repeats. A quiet tick reads no session.
     this.stopBlindClock?.()
     this.stopBlindClock = startBlindClock(this.options.timers ?? realTimers, () => {
-      for (const { source, poller } of this.running) if (!poller.isPaused) afterWork(source, poller)
+      for (const { source, poller } of this.running) if (!poller.isPaused) afterWork(source, poller, true)
       this.publishStatusIfChanged()
+      try {
+        this.monitor.situationByClock()
+      } catch (error) {
+        console.error('eventwatch: pushing the situation on the clock failed', error)
+      }
       try {
         this.monitor.repeatTick()
       } catch (error) {

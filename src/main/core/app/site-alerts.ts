@@ -35,7 +35,8 @@ export function siteAlertsBySession(db: Db, open: readonly OpenSessionAlert[], v
   for (const [key, alerts] of bySession) {
     const first = alerts[0]!
     // Read once per session, and only for sessions with a site alert firing (the sums are kept).
-    const now = new Map(siteSamples(db, first.connectionId, first.eventSessionId, verdicts.scale(first.connectionId)).map((s) => [s.site, s.reliability]))
+    const samples = siteSamples(db, first.connectionId, first.eventSessionId, (raw) => verdicts.score(first.connectionId, raw))
+    const now = new Map(samples.map((s) => [s.site, s.reliability]))
     const candidates = alerts.map((a): SiteAlert => {
       const reliability = now.get(a.site) ?? a.value
       return {

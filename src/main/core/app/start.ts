@@ -239,6 +239,8 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       unitsPushed = JSON.stringify(saved.units)
       hub.emit('settingsChanged', saved)
       if (thresholds) monitor.publishBoard()
+      // A rule switched off ends its alerts now, not at the next poll (the clock judges only time).
+      if (alertRules) for (const id of polled()) pollers.reevaluate(id)
       return saved
     },
     listDiagnostics: ({ limit, connectionId }) =>

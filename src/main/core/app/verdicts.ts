@@ -1,20 +1,19 @@
-// What the core decides of every session, viewer, breakdown row and chart point it hands out:
-// the score on 0–100 (by its connection's own scale) and its health under the levels that apply
-// (the session's override, else the settings). One instance per answer: the scales, levels and
-// overrides are read once, lazily, so a page of a thousand rows costs a few queries, not one each.
+// What the core decides of every session, viewer, breakdown row and chart point it hands out, and
+// of every score the alert rules judge: the score on 0–100 (by its connection's own scale) and its
+// health under the levels that apply (the session's override, else the settings). One instance per
+// answer or evaluation: the scales, levels and overrides are read once, lazily, so a page of a
+// thousand rows costs a few queries, not one each.
 import type { ChartPoint } from '../../../shared/chart-point'
 import type { Session } from '../../../shared/domain'
 import type { EffectiveLevels, Health, ReliabilityScale } from '../../../shared/reliability'
-import type { ReliabilityThresholds } from '../../../shared/settings'
-import type { SessionOverride } from '../alerts/engine'
-import { sessionOverrides } from '../alerts/overrides'
-import { effectiveLevels, healthOf } from '../health/health'
+import { healthOf } from '../health/health'
 import { toHundred } from '../health/scale'
+import type { StoredOverride } from '../store/alert-overrides'
 import type { Db } from '../store/db'
 import { connectionScales, scaleOf, type ScaleBook } from '../store/reliability-scales'
 import type { SnapshotPoint } from '../store/queries/snapshots-chart'
+import { LevelBook } from '../store/session-levels'
 import type { SessionRow, SnapshotRow } from '../store/sessions'
-import { getThresholds } from '../store/settings'
 
 /** A stored snapshot, or a bucket of them, with the service's own reliabilityScore. */
 export type RawPoint = SnapshotRow & Partial<Pick<SnapshotPoint, 'minReliabilityScore' | 'maxViewersCount' | 'samples'>>
@@ -23,8 +22,7 @@ const iso = (ms: number): string => new Date(ms).toISOString()
 
 export class Verdicts {
   private book: ScaleBook | undefined
-  private settingsLevels: ReliabilityThresholds | undefined
-  private readonly overridesBy = new Map<string, Map<string, SessionOverride>>()
+  private readonly levelBook: LevelBook
 
   /** `book`: the scales, when the caller has read them already. */
   constructor(
@@ -32,6 +30,7 @@ export class Verdicts {
     book?: ScaleBook
   ) {
     this.book = book
+    this.levelBook = new LevelBook(db)
   }
 
   scale(connectionId: string): ReliabilityScale {
@@ -44,14 +43,14 @@ export class Verdicts {
     return toHundred(raw, this.scale(connectionId))
   }
 
+  /** The levels its scores are judged by: its own, else the settings' (store/session-levels.ts). */
   levels(connectionId: string, eventSessionId: string): EffectiveLevels {
-    this.settingsLevels ??= getThresholds(this.db)
-    let overrides = this.overridesBy.get(connectionId)
-    if (!overrides) {
-      overrides = sessionOverrides(this.db, connectionId)
-      this.overridesBy.set(connectionId, overrides)
-    }
-    return effectiveLevels(overrides.get(eventSessionId)?.thresholds ?? null, this.settingsLevels)
+    return this.levelBook.levels(connectionId, eventSessionId)
+  }
+
+  /** Its override: muted, its own levels. */
+  override(connectionId: string, eventSessionId: string): StoredOverride {
+    return this.levelBook.override(connectionId, eventSessionId)
   }
 
   /** A score of this session (its own, a viewer's, a group of viewers'): on 0–100, and its health. */

@@ -7,9 +7,9 @@ import type { Alert, AlertsChanged } from '../../../shared/alerts'
 import { connectionsPolledOf } from '../../../shared/session-name'
 import type { WebhookEvent } from '../../../shared/webhooks'
 import { notificationsPausedUntil } from '../store/alerts'
-import { storedOverrides } from '../store/alert-overrides'
 import type { Db } from '../store/db'
-import { getAlertRules, getThresholds } from '../store/settings'
+import { LevelBook } from '../store/session-levels'
+import { getAlertRules } from '../store/settings'
 import { enqueueDelivery, listWebhooks } from '../store/webhooks'
 import { bodyFor, type AlertEvent } from './bodies'
 
@@ -79,8 +79,7 @@ function levelOf(db: Db, alert: Alert): number | null {
   const rules = getAlertRules(db)
   switch (alert.rule) {
     case 'reliability-below': {
-      const own = alert.eventSessionId === null ? null : storedOverrides(db, alert.connectionId).get(alert.eventSessionId)?.thresholds
-      const levels = own ?? getThresholds(db)
+      const levels = new LevelBook(db).levels(alert.connectionId, alert.eventSessionId)
       return alert.severity === 'critical' ? levels.critical : levels.warning
     }
     case 'reliability-falling':

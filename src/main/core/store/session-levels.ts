@@ -1,0 +1,37 @@
+// The levels a session's scores are judged by, resolved in one place: its own override, else the
+// settings' (health/health.ts decides which). The alert rules, the live rows' health and the
+// webhook bodies all read them here, so an override changes them alike. A book reads the
+// settings once and each connection's overrides once, lazily: a page of rows costs a few queries.
+import type { EffectiveLevels } from '../../../shared/reliability'
+import type { ReliabilityThresholds } from '../../../shared/settings'
+import { effectiveLevels } from '../health/health'
+import { storedOverrides, type StoredOverride } from './alert-overrides'
+import type { Db } from './db'
+import { getThresholds } from './settings'
+
+/** A session without an override: not muted, judged by the settings' levels. */
+export const NO_OVERRIDE: StoredOverride = { muted: false, thresholds: null }
+
+export class LevelBook {
+  private settings: ReliabilityThresholds | undefined
+  private readonly overridesBy = new Map<string, Map<string, StoredOverride>>()
+
+  constructor(private readonly db: Db) {}
+
+  /** The session's override (muted, its own levels); none for a connection's own alert (null). */
+  override(connectionId: string, eventSessionId: string | null): StoredOverride {
+    if (eventSessionId === null) return NO_OVERRIDE
+    let overrides = this.overridesBy.get(connectionId)
+    if (!overrides) {
+      overrides = storedOverrides(this.db, connectionId)
+      this.overridesBy.set(connectionId, overrides)
+    }
+    return overrides.get(eventSessionId) ?? NO_OVERRIDE
+  }
+
+  /** The levels that apply to the session: its own, else the settings'. */
+  levels(connectionId: string, eventSessionId: string | null): EffectiveLevels {
+    this.settings ??= getThresholds(this.db)
+    return effectiveLevels(this.override(connectionId, eventSessionId).thresholds, this.settings)
+  }
+}
