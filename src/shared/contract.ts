@@ -41,8 +41,8 @@ import {
 import { Id, Instant } from './schema-parts'
 import { WebhookInputSchema, WebhookTestResultSchema, WebhookViewSchema } from './webhooks'
 import { MaintenanceInputSchema, MaintenanceWindowSchema } from './maintenance'
-import { AuditEntrySchema, IdentitySchema, TeamServerViewSchema } from './team'
-import type { Actor } from './team'
+import { AuditEntrySchema, IdentitySchema, TeamServerViewSchema, UserName, UserViewSchema, USER_ROLES } from './team'
+import type { Actor, Role } from './team'
 import { SessionReportArgsSchema, SessionReportFileSchema, SessionStoryArgsSchema, SessionStorySchema } from './session-story'
 
 const NoArgs = z.object({}).strict()
@@ -58,31 +58,43 @@ const StrictAlertRules = z.strictObject({
   siteReliability: AlertRulesSchema.shape.siteReliability.strict().optional(),
   repeatCritical: AlertRulesSchema.shape.repeatCritical.strict().optional()
 })
+/** One request of the app API: its arguments, its answer, and the least role that may make it
+ *  (a viewer reads; an operator also acts on alerts; the rest is the administrator's). */
+interface RequestEntry {
+  role: Role
+  args: z.ZodType
+  result: z.ZodType
+}
+
 export const requests = {
-  getStatus: { args: NoArgs, result: StatusSchema },
+  getStatus: { role: 'viewer', args: NoArgs, result: StatusSchema },
   /** Who this page is to the core: a team server's user and role, or the machine's administrator. */
-  getIdentity: { args: NoArgs, result: IdentitySchema },
+  getIdentity: { role: 'viewer', args: NoArgs, result: IdentitySchema },
   /** Every live session of the connections being polled; sessionsChanged patches it from then on. */
-  listLiveSessions: { args: NoArgs, result: LiveBoardSchema },
+  listLiveSessions: { role: 'viewer', args: NoArgs, result: LiveBoardSchema },
   getSession: {
+    role: 'viewer',
     args: z.object({ connectionId: Id, eventSessionId: Id }).strict(),
     result: LiveSessionSchema.nullable()
   },
-  refreshNow: { args: NoArgs, result: z.object({ startedAt: z.string() }) },
+  refreshNow: { role: 'operator', args: NoArgs, result: z.object({ startedAt: z.string() }) },
   /** One session's record, snapshot and viewer list, now (through its poller, pushed as usual). */
   refreshSession: {
+    role: 'operator',
     args: z.object({ connectionId: Id, eventSessionId: Id }).strict(),
     result: z.object({ viewers: z.number() })
   },
   /** Pauses or resumes polling of one connection, or of all when none is named. */
   setPaused: {
+    role: 'admin',
     args: z.object({ paused: z.boolean(), connectionId: Id.optional() }).strict(),
     result: StatusSchema
   },
 
-  listConnections: { args: NoArgs, result: z.array(ConnectionViewSchema) },
+  listConnections: { role: 'viewer', args: NoArgs, result: z.array(ConnectionViewSchema) },
   /** Creates (no id) or updates a connection. The secret goes to the OS keychain only. */
   saveConnection: {
+    role: 'admin',
     args: z
       .object({
         id: Id.optional(),
@@ -92,38 +104,45 @@ export const requests = {
       .strict(),
     result: ConnectionViewSchema
   },
-  deleteConnection: { args: z.object({ id: Id }).strict(), result: z.object({ deleted: z.boolean() }) },
+  deleteConnection: { role: 'admin', args: z.object({ id: Id }).strict(), result: z.object({ deleted: z.boolean() }) },
   setConnectionEnabled: {
+    role: 'admin',
     args: z.object({ id: Id, enabled: z.boolean() }).strict(),
     result: ConnectionViewSchema
   },
-  testConnection: { args: z.object({ id: Id }).strict(), result: ConnectionTestReportSchema },
+  testConnection: { role: 'admin', args: z.object({ id: Id }).strict(), result: ConnectionTestReportSchema },
   /** Tests a connection as typed, before it is saved: the secret is used for this test only, never
    *  stored nor logged. Editing (id given), an empty secret means the stored one. */
   testConnectionDraft: {
+    role: 'admin',
     args: z.object({ id: Id.optional(), settings: ConnectionInputSchema, secret: z.string().min(1).max(4096).optional() }).strict(),
     result: ConnectionTestReportSchema
   },
 
-  /** Webhooks: alerts posted to a team channel or an on-call tool (a signing secret goes to the keychain). */
-  listWebhooks: { args: NoArgs, result: z.array(WebhookViewSchema) },
+  /** Webhooks: alerts posted to a team channel or an on-call tool (a signing secret goes to the keychain).
+   *  Their addresses are secrets of their own (a Slack or Teams URL lets anyone post): the administrator's. */
+  listWebhooks: { role: 'admin', args: NoArgs, result: z.array(WebhookViewSchema) },
   addWebhook: {
+    role: 'admin',
     args: z.object({ settings: WebhookInputSchema, secret: z.string().max(4096).optional() }).strict(),
     result: WebhookViewSchema
   },
-  deleteWebhook: { args: z.object({ id: Id }).strict(), result: z.object({ deleted: z.boolean() }) },
-  testWebhook: { args: z.object({ id: Id }).strict(), result: WebhookTestResultSchema },
+  deleteWebhook: { role: 'admin', args: z.object({ id: Id }).strict(), result: z.object({ deleted: z.boolean() }) },
+  testWebhook: { role: 'admin', args: z.object({ id: Id }).strict(), result: WebhookTestResultSchema },
 
   /** Maintenance windows: planned silences (alerts recorded, not announced). */
-  listMaintenance: { args: NoArgs, result: z.array(MaintenanceWindowSchema) },
+  listMaintenance: { role: 'viewer', args: NoArgs, result: z.array(MaintenanceWindowSchema) },
   /** A broad window (every connection, or longer than a week) needs confirmBroad: true. */
-  addMaintenance: { args: z.object({ window: MaintenanceInputSchema, confirmBroad: z.boolean().optional() }).strict(), result: MaintenanceWindowSchema },
-  deleteMaintenance: { args: z.object({ id: z.number().int().min(1) }).strict(), result: z.object({ deleted: z.boolean() }) },
+  addMaintenance: { role: 'operator', args: z.object({ window: MaintenanceInputSchema, confirmBroad: z.boolean().optional() }).strict(), result: MaintenanceWindowSchema },
+  deleteMaintenance: { role: 'operator', args: z.object({ id: z.number().int().min(1) }).strict(), result: z.object({ deleted: z.boolean() }) },
 
   /** Poll cadences, retention, reliability thresholds, display, and the units in use. */
-  getSettings: { args: NoArgs, result: AppSettingsSchema },
+  getSettings: { role: 'viewer', args: NoArgs, result: AppSettingsSchema },
   /** Changes some settings; nothing invalid is saved. New cadences restart polling. */
   saveSettings: {
+    // The least for alert settings; cadences, retention, display and desktop need the
+    // administrator (shared/permissions.ts decides by what is saved).
+    role: 'operator',
     args: z
       .object({
         cadences: CadenceSettingsSchema.partial().strict().optional(),
@@ -138,19 +157,22 @@ export const requests = {
   },
 
   /** Alerts: firing first, then recent history (optionally one session's, for chart marks). */
-  listAlerts: { args: ListAlertsArgsSchema, result: AlertsPageSchema },
+  listAlerts: { role: 'viewer', args: ListAlertsArgsSchema, result: AlertsPageSchema },
   /** Acknowledges a firing alert, with an optional note; it stays until it resolves. */
   acknowledgeAlert: {
+    role: 'operator',
     args: z.object({ id: z.number().int().min(1), note: z.string().max(500).optional() }).strict(),
     result: AlertsPageSchema
   },
   /** Silences an alert for 15 min, 1 h, 4 h or until its session ends. */
   snoozeAlert: {
+    role: 'operator',
     args: z.object({ id: z.number().int().min(1), until: z.enum(SNOOZE_CHOICES) }).strict(),
     result: AlertsPageSchema
   },
   /** A per-session override: mute its alerts, or its own reliability levels (null: back to the defaults). */
   setSessionAlertOverride: {
+    role: 'operator',
     args: z
       .object({
         connectionId: Id,
@@ -163,21 +185,34 @@ export const requests = {
   },
   /** Pauses notifications for a planned maintenance window (alerts are still evaluated and kept). */
   pauseNotifications: {
+    role: 'operator',
     args: z.object({ minutes: z.number().int().min(0).max(24 * 60) }).strict(),
     result: AlertsPageSchema
   },
 
   /** Every change made through the app API, newest first, with its author (the team's audit list). */
   listAudit: {
+    role: 'viewer',
     args: z.object({ limit: z.number().int().min(1).max(1000).optional(), before: z.number().int().min(1).optional() }).strict(),
     result: z.array(AuditEntrySchema)
   },
 
+  /** The team server's users (`eventwatch users`): the token is in the answer once, kept only as a hash. */
+  addUser: {
+    role: 'admin',
+    args: z.object({ name: UserName, role: z.enum(USER_ROLES) }).strict(),
+    result: z.object({ user: UserViewSchema, token: z.string() })
+  },
+  /** A new token; the old one and every browser signed in with it stop working at once. */
+  rotateUserToken: { role: 'admin', args: z.object({ name: z.string().min(1).max(64) }).strict(), result: z.object({ token: z.string() }) },
+  removeUser: { role: 'admin', args: z.object({ name: z.string().min(1).max(64) }).strict(), result: z.object({ removed: z.boolean() }) },
+
   /** This desk's team server, if it joined one (Settings → Team server; takes effect at the next start). */
-  getTeamServer: { args: NoArgs, result: TeamServerViewSchema.nullable() },
+  getTeamServer: { role: 'viewer', args: NoArgs, result: TeamServerViewSchema.nullable() },
   /** Makes this desk a client of a team server: asks the server who the token is, then keeps the
    *  token in the OS keychain. The token never comes back. */
   joinTeamServer: {
+    role: 'admin',
     args: z
       .object({
         url: z.string().min(1).max(2000),
@@ -187,45 +222,47 @@ export const requests = {
       .strict(),
     result: IdentitySchema
   },
-  leaveTeamServer: { args: NoArgs, result: z.object({ left: z.boolean() }) },
+  leaveTeamServer: { role: 'admin', args: NoArgs, result: z.object({ left: z.boolean() }) },
 
   /** A session's snapshots for its charts (bucketed to at most maxPoints). */
-  sessionChart: { args: SessionChartArgsSchema, result: ChartSeriesSchema },
+  sessionChart: { role: 'viewer', args: SessionChartArgsSchema, result: ChartSeriesSchema },
   /** A session's audience and quality over time, reconstructed from its cached viewer list;
    *  null when none is cached. */
-  sessionStory: { args: SessionStoryArgsSchema, result: SessionStorySchema },
+  sessionStory: { role: 'viewer', args: SessionStoryArgsSchema, result: SessionStorySchema },
   /** A session's post-event report as a file's text (HTML or JSON, as `eventwatch report`). */
-  sessionReport: { args: SessionReportArgsSchema, result: SessionReportFileSchema },
+  sessionReport: { role: 'viewer', args: SessionReportArgsSchema, result: SessionReportFileSchema },
   /** The last hour of several live sessions at once, for Live's and the wall's trends. */
-  liveTrends: { args: LiveTrendsArgsSchema, result: LiveTrendsSchema },
+  liveTrends: { role: 'viewer', args: LiveTrendsArgsSchema, result: LiveTrendsSchema },
   /** A window of a session's cached viewers, sorted and filtered. */
-  viewerPage: { args: ViewerPageArgsSchema, result: ViewerPageSchema },
+  viewerPage: { role: 'viewer', args: ViewerPageArgsSchema, result: ViewerPageSchema },
   /** One cached viewer, every field, network connections included; null when not cached. */
-  viewerDetail: { args: ViewerDetailArgsSchema, result: ViewerDetailSchema },
+  viewerDetail: { role: 'viewer', args: ViewerDetailArgsSchema, result: ViewerDetailSchema },
   /** A session's viewers grouped by one dimension, worst first. */
-  breakdown: { args: BreakdownArgsSchema, result: z.array(BreakdownRowSchema) },
+  breakdown: { role: 'viewer', args: BreakdownArgsSchema, result: z.array(BreakdownRowSchema) },
   /** The names given to site codes. */
-  listSiteNames: { args: z.object({}).strict(), result: z.array(SiteNameSchema) },
+  listSiteNames: { role: 'viewer', args: z.object({}).strict(), result: z.array(SiteNameSchema) },
   /** Names a site code (or forgets its name, with null); answers every name. */
-  setSiteName: { args: SetSiteNameArgsSchema, result: z.array(SiteNameSchema) },
+  setSiteName: { role: 'operator', args: SetSiteNameArgsSchema, result: z.array(SiteNameSchema) },
   /** Past (and optionally live) sessions from the cache: works offline. */
-  pastSessions: { args: PastSessionsArgsSchema, result: PastSessionsPageSchema },
+  pastSessions: { role: 'viewer', args: PastSessionsArgsSchema, result: PastSessionsPageSchema },
   /** One chunk of a session's export (the session, its snapshots or its viewers). */
-  exportChunk: { args: ExportChunkArgsSchema, result: ExportChunkSchema },
+  exportChunk: { role: 'viewer', args: ExportChunkArgsSchema, result: ExportChunkSchema },
 
   /** Recent trouble with the service: skipped records, failed and retried requests; one
    *  connection's only when it is named (null: the app's own, of no connection). */
   listDiagnostics: {
+    role: 'viewer',
     args: z.object({ limit: z.number().int().min(1).max(5000).optional(), connectionId: Id.nullable().optional() }).strict(),
     result: z.array(DiagnosticSchema)
   },
   /** Fetches one date range of sessions from the service into the cache, through the
    *  connection's poller (one writer), recorded as a sync run and pushed. */
   fetchRange: {
+    role: 'operator',
     args: z.object({ connectionId: Id, from: Instant, to: Instant }).strict(),
     result: z.object({ listed: z.number() })
   }
-} as const
+} as const satisfies Record<string, RequestEntry>
 
 export const events = {
   alertsChanged: AlertsChangedSchema,

@@ -1,6 +1,7 @@
 // Each request of the app API as the action a person asked for, in words: a refusal or a failure
 // says "Refreshing a session needs the operator role", never the request's name in the code.
 import type { RequestName } from './contract'
+import { isPersonalDisplayField } from './settings'
 
 /** The action, to begin a sentence with. */
 const ACTIONS: Record<RequestName, string> = {
@@ -32,6 +33,9 @@ const ACTIONS: Record<RequestName, string> = {
   setSessionAlertOverride: 'Muting a session or setting its own levels',
   pauseNotifications: 'Pausing notifications',
   listAudit: 'Reading the list of changes',
+  addUser: 'Adding a user',
+  rotateUserToken: 'Giving a user a new token',
+  removeUser: 'Removing a user',
   getTeamServer: 'Reading the team server settings',
   joinTeamServer: 'Joining a team server',
   leaveTeamServer: 'Leaving the team server',
@@ -63,11 +67,15 @@ const SETTINGS_SECTIONS: Record<string, string> = {
 /** "Refreshing a session"; a settings save names its sections: "Saving the display settings". */
 export function actionWords(name: RequestName, args?: unknown): string {
   if (name === 'saveSettings' && args && typeof args === 'object') {
-    const sections = Object.keys(args).map((key) => SETTINGS_SECTIONS[key] ?? key)
+    const sections = Object.entries(args).map(([key, value]) => (key === 'display' && savesUnits(value) ? 'display unit' : (SETTINGS_SECTIONS[key] ?? key)))
     if (sections.length > 0) return `Saving the ${joinWords(sections)} settings`
   }
   return ACTIONS[name]
 }
+
+/** A display save that touches the units (the server's, not a person's own). */
+const savesUnits = (display: unknown): boolean =>
+  display !== null && typeof display === 'object' && Object.keys(display).some((key) => !isPersonalDisplayField(key))
 
 function joinWords(words: string[]): string {
   return words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`

@@ -5,12 +5,15 @@ export interface AppError {
   code: string
   /** One short sentence a person can act on. Never contains a secret. */
   message: string
+  /** Arguments the contract refused: the field at fault ("window.endsAt") and what is wrong with
+   *  it, for a face that names its own control instead (the CLI's --to). */
+  issue?: { field: string; problem: string }
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError }
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value })
-export const fail = (code: string, message: string): Result<never> => ({
+export const fail = (code: string, message: string, issue?: AppError['issue']): Result<never> => ({
   ok: false,
-  error: { code, message }
+  error: issue ? { code, message, issue } : { code, message }
 })

@@ -219,9 +219,9 @@ export const SetSiteNameArgsSchema = z
     name: z
       .string()
       .trim()
-      .min(1)
-      .max(80)
-      .regex(/^[^\r\n\t]*$/, 'one line')
+      .min(1, 'a site name cannot be empty (to remove a name, remove it)')
+      .max(80, 'a site name has at most 80 characters')
+      .regex(/^[^\r\n\t]*$/, 'a site name is one line')
       .nullable()
   })
   .strict()

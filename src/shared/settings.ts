@@ -11,7 +11,9 @@ export const RetentionSettingsSchema = z.object({
   viewerListsDays: RetentionDays,
   sessionsDays: RetentionDays,
   /** Resolved alerts (and their transitions); open ones are never pruned. */
-  alertsDays: RetentionDays
+  alertsDays: RetentionDays,
+  /** The audit log: who changed what through the app API. */
+  auditDays: RetentionDays
 })
 export type RetentionSettings = z.infer<typeof RetentionSettingsSchema>
 
@@ -19,7 +21,8 @@ export const DEFAULT_RETENTION: RetentionSettings = Object.freeze({
   snapshotsDays: 90,
   viewerListsDays: 90,
   sessionsDays: null,
-  alertsDays: 365
+  alertsDays: 365,
+  auditDays: 365
 })
 
 const seconds = (min: number, max: number) => z.number().int().min(min).max(max)
@@ -80,6 +83,16 @@ export const DEFAULT_DISPLAY: DisplaySettings = Object.freeze({
   viewerTimeUnit: 'auto',
   alertSound: 'on'
 })
+
+/**
+ * The display fields that are each person's own on a team server: every user reads the screens
+ * in their time zone, theme and sound. The units are not among them: they say what the server's
+ * cached data means, so they stay the server's, set by its administrator for everyone.
+ */
+export const PersonalDisplaySchema = DisplaySettingsSchema.pick({ timeZone: true, theme: true, alertSound: true })
+export type PersonalDisplay = z.infer<typeof PersonalDisplaySchema>
+
+export const isPersonalDisplayField = (key: string): key is keyof PersonalDisplay => Object.hasOwn(PersonalDisplaySchema.shape, key)
 
 /** The desktop app's own ways (stored with the rest; only the desktop face acts on them). */
 export const DesktopSettingsSchema = z.object({

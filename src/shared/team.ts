@@ -1,8 +1,6 @@
-// The team server's people and what each may do (issue 17). One table decides, for every request
-// of the app API, the least role that may make it; every face asks the same question.
+// The team server's people and their roles (issue 17). What each role may ask is decided by the
+// contract's entries (shared/permissions.ts).
 import { z } from 'zod'
-import type { RequestName } from './contract'
-import { actionWords } from './request-words'
 
 /** A viewer reads; an operator also acts on alerts; the administrator (whoever runs the CLI or
  *  the desktop app on the machine itself) also changes connections, webhooks and global settings. */
@@ -62,90 +60,3 @@ export type TeamServerView = z.infer<typeof TeamServerViewSchema>
 
 /** Requests about this desk itself, never relayed to a team server (a desk leaves its team from here). */
 export const DESK_REQUESTS = ['getTeamServer', 'joinTeamServer', 'leaveTeamServer'] as const
-
-type Need = 'read' | 'operate' | 'admin'
-
-/** The least role each request needs. Reads are for everyone signed in; an operator acts on
- *  alerts (acknowledge, snooze, mute, levels, maintenance windows, alert settings) and may ask
- *  for a refresh; the rest stays with the machine's administrator. */
-const NEEDS: Record<RequestName, Need> = {
-  getStatus: 'read',
-  getIdentity: 'read',
-  listLiveSessions: 'read',
-  getSession: 'read',
-  refreshNow: 'operate',
-  refreshSession: 'operate',
-  setPaused: 'admin',
-  listConnections: 'read',
-  saveConnection: 'admin',
-  deleteConnection: 'admin',
-  setConnectionEnabled: 'admin',
-  testConnection: 'admin',
-  testConnectionDraft: 'admin',
-  // Webhook addresses are secrets of their own (a Slack or Teams URL lets anyone post).
-  listWebhooks: 'admin',
-  addWebhook: 'admin',
-  deleteWebhook: 'admin',
-  testWebhook: 'admin',
-  listMaintenance: 'read',
-  addMaintenance: 'operate',
-  deleteMaintenance: 'operate',
-  getSettings: 'read',
-  // Decided by what is saved: see needOf.
-  saveSettings: 'operate',
-  listAlerts: 'read',
-  acknowledgeAlert: 'operate',
-  snoozeAlert: 'operate',
-  setSessionAlertOverride: 'operate',
-  pauseNotifications: 'operate',
-  listAudit: 'read',
-  getTeamServer: 'read',
-  joinTeamServer: 'admin',
-  leaveTeamServer: 'admin',
-  sessionChart: 'read',
-  sessionStory: 'read',
-  sessionReport: 'read',
-  liveTrends: 'read',
-  viewerPage: 'read',
-  viewerDetail: 'read',
-  breakdown: 'read',
-  listSiteNames: 'read',
-  setSiteName: 'operate',
-  pastSessions: 'read',
-  exportChunk: 'read',
-  listDiagnostics: 'read',
-  fetchRange: 'operate'
-}
-
-/** Alert settings are the operators'; cadences, retention, display and desktop are global. */
-const OPERATOR_SETTINGS = new Set(['thresholds', 'alertRules'])
-
-export function needOf(name: RequestName, args: unknown): Need {
-  if (name === 'saveSettings' && args && typeof args === 'object') {
-    return Object.keys(args).every((key) => OPERATOR_SETTINGS.has(key)) ? 'operate' : 'admin'
-  }
-  return NEEDS[name]
-}
-
-const RANK: Record<Role, number> = { viewer: 0, operator: 1, admin: 2 }
-const NEED_RANK: Record<Need, number> = { read: 0, operate: 1, admin: 2 }
-
-const WHO_MAY: Record<Exclude<Need, 'read'>, string> = {
-  operate: 'needs the operator role',
-  admin: "is for the server's administrator (on the server, with the eventwatch command)"
-}
-const A_ROLE: Record<Role, string> = { viewer: 'a viewer', operator: 'an operator', admin: 'the administrator' }
-
-/** Whether `role` may make the request; the reason in words when not, the action named as a
- *  person knows it: "Refreshing a session needs the operator role; you are signed in as a viewer." */
-export function mayRequest(role: Role, name: RequestName, args: unknown): { allowed: true } | { allowed: false; message: string } {
-  const need = needOf(name, args)
-  if (need === 'read' || RANK[role] >= NEED_RANK[need]) return { allowed: true }
-  return { allowed: false, message: `${actionWords(name, args)} ${WHO_MAY[need]}; you are signed in as ${A_ROLE[role]}.` }
-}
-
-/** Tests of what is typed but not saved change nothing, and their arguments carry a secret. */
-const PROBES: ReadonlySet<RequestName> = new Set(['testConnectionDraft'])
-
-/** Whether a request changes something (it goes to the audit log with its author). */
-export const isChange = (name: RequestName, args: unknown): boolean => needOf(name, args) !== 'read' && !PROBES.has(name)

@@ -85,7 +85,7 @@ describe('eventwatch report', () => {
     expect((await cli(['sites', 'list', '--db', db])).stdout).toBe('No site is named yet: eventwatch sites set CODE NAME\n')
     const refused = await cli(['sites', 'set', 'north', 'X', '--db', db]).catch((error: { code: number; stderr: string }) => error)
     expect(refused).toMatchObject({ code: 2, stderr: 'eventwatch: a site code is a number, as the service gives it (got "north").\n' })
-  })
+  }, 60_000) // nine runs of the command
 })
 
 describe('eventwatch report, for a manager (issue 24)', () => {

@@ -64,7 +64,7 @@ describe('the team server from the command line', () => {
     expect(rotated.stdout).toMatch(/^ewu_[\w-]{43}$/m)
     expect((await run(['users', 'remove', 'val'])).stdout).toBe('Removed val.\n')
     expect((await run(['users', 'remove', 'val'])).stderr).toMatch(/no user named val/)
-  })
+  }, 60_000) // seven runs of the command
 
   it('refuses to serve beyond loopback without TLS, before starting anything', async () => {
     const refused = await run(['serve', '--listen', '0.0.0.0:0'])

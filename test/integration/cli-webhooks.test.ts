@@ -80,6 +80,6 @@ describe('eventwatch webhooks', () => {
       env: cliEnv(homeEnv(home))
     }).catch((error: { code: number; stderr: string }) => error)
     expect(failed).toMatchObject({ code: 2 })
-    expect((failed as { stderr: string }).stderr).toBe('eventwatch: configuration error: url: must use https: (plain http: is allowed only for this machine)\n')
+    expect((failed as { stderr: string }).stderr).toBe('eventwatch: configuration error: --url: must use https: (plain http: is allowed only for this machine)\n')
   }, 30_000)
 })

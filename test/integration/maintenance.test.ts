@@ -188,7 +188,7 @@ describe('eventwatch maintenance', () => {
       stderr: "Repeats daily at the same time of day in America/New_York (this machine's time zone; --time-zone NAME for another).\n"
     })
 
-    expect(await cli('add', 'Bad', '--connection', 'Tenant A', '--from', iso(now), '--to', iso(now - 1)).catch(failure)).toEqual({ code: 2, stderr: 'eventwatch: configuration error: endsAt: must be after the start\n' })
+    expect(await cli('add', 'Bad', '--connection', 'Tenant A', '--from', iso(now), '--to', iso(now - 1)).catch(failure)).toEqual({ code: 2, stderr: 'eventwatch: configuration error: --to: must be after the start\n' })
     expect(await cli('add', 'Bad', '--connection', 'Tenant A', '--from', '2026-03-21T22:00', '--to', '2026-03-21T23:00', '--time-zone', 'Europe/Atlantis').catch(failure)).toEqual({
       code: 2,
       stderr: 'eventwatch: --time-zone: "Europe/Atlantis" is not an IANA time zone name known here (such as Europe/Berlin, America/New_York or UTC).\n'

@@ -424,18 +424,18 @@ describe('sync runs', () => {
 
 describe('retention settings', () => {
   it('defaults to snapshots and viewer lists for 90 days, sessions forever', () => {
-    expect(getRetentionSettings(db)).toEqual({ snapshotsDays: 90, viewerListsDays: 90, sessionsDays: null, alertsDays: 365 })
+    expect(getRetentionSettings(db)).toEqual({ snapshotsDays: 90, viewerListsDays: 90, sessionsDays: null, alertsDays: 365, auditDays: 365 })
     expect(DEFAULT_RETENTION.sessionsDays).toBeNull()
   })
 
   it('changes some fields, validates, and survives a reopen', () => {
-    expect(setRetentionSettings(db, { snapshotsDays: 30, sessionsDays: 365 })).toEqual({ snapshotsDays: 30, viewerListsDays: 90, sessionsDays: 365, alertsDays: 365 })
+    expect(setRetentionSettings(db, { snapshotsDays: 30, sessionsDays: 365 })).toEqual({ snapshotsDays: 30, viewerListsDays: 90, sessionsDays: 365, alertsDays: 365, auditDays: 365 })
     expect(() => setRetentionSettings(db, { viewerListsDays: 0 })).toThrow()
     expect(() => setRetentionSettings(db, { snapshotsDays: 1.5 })).toThrow()
     const file = db.name
     db.close()
     db = openDatabase(file)
-    expect(getRetentionSettings(db)).toEqual({ snapshotsDays: 30, viewerListsDays: 90, sessionsDays: 365, alertsDays: 365 })
+    expect(getRetentionSettings(db)).toEqual({ snapshotsDays: 30, viewerListsDays: 90, sessionsDays: 365, alertsDays: 365, auditDays: 365 })
     expect(setRetentionSettings(db, { sessionsDays: null }).sessionsDays).toBeNull()
   })
 
@@ -443,7 +443,7 @@ describe('retention settings', () => {
     db.prepare("INSERT INTO settings (key, value_json) VALUES ('retention', '{\"snapshotsDays\": -3, \"viewerListsDays\": 7')").run()
     expect(getRetentionSettings(db)).toEqual(DEFAULT_RETENTION)
     db.prepare("UPDATE settings SET value_json = '{\"snapshotsDays\": \"x\", \"viewerListsDays\": 7}' WHERE key = 'retention'").run()
-    expect(getRetentionSettings(db)).toEqual({ snapshotsDays: 90, viewerListsDays: 7, sessionsDays: null, alertsDays: 365 })
+    expect(getRetentionSettings(db)).toEqual({ snapshotsDays: 90, viewerListsDays: 7, sessionsDays: null, alertsDays: 365, auditDays: 365 })
   })
 })
 

@@ -17,6 +17,7 @@ import { upsertConnection } from '../../src/main/core/store/connections'
 import { DEFAULT_RETENTION, setRetentionSettings, type RetentionSettings } from '../../src/main/core/store/settings'
 import { storeViewerList } from '../../src/main/core/store/viewers'
 import { insertAlert, moveAlert } from '../../src/main/core/store/alerts'
+import { listAudit, recordAudit } from '../../src/main/core/store/audit'
 
 const NOW = Date.parse('2026-09-01T00:00:00Z')
 const DAY = 86_400_000
@@ -54,6 +55,11 @@ function snapshots(session: string, at: number, count: number): void {
 }
 
 const count = (sql: string): number => (db.prepare(sql).get() as { n: number }).n
+
+/** An audit entry `daysAgo` days before NOW, its action naming its age. */
+const audited = (daysAgo: number): void =>
+  recordAudit(db, { actor: 'alice', action: `change ${daysAgo} days ago`, subject: null, detail: null }, NOW - daysAgo * DAY)
+const auditActions = (): string[] => listAudit(db, { limit: 1000 }).map((e) => e.action)
 
 /** Sessions: "ancient" (ended 200 days ago), "recent" (ended 10 days ago), "marathon" (live, began 300 days ago). */
 function fill(): void {
@@ -113,7 +119,7 @@ describe('pruneOnce', () => {
 
   it('forgets ended sessions older than sessionsDays with everything they held; never a live one', () => {
     fill()
-    const settings: RetentionSettings = { snapshotsDays: null, viewerListsDays: null, sessionsDays: 100, alertsDays: null }
+    const settings: RetentionSettings = { snapshotsDays: null, viewerListsDays: null, sessionsDays: 100, alertsDays: null, auditDays: null }
     const result = pruneOnce(db, settings, NOW, { batchSize: 5 })
     expect(result).toMatchObject({ sessions: 1, snapshots: 12, viewerLists: 1, viewers: 30 })
     expect((db.prepare('SELECT event_session_id AS id FROM sessions ORDER BY id').all() as { id: string }[]).map((r) => r.id)).toEqual(['marathon', 'recent'])
@@ -132,7 +138,7 @@ describe('pruneOnce', () => {
     const old = alert('resolved', NOW - 400 * DAY)
     const young = alert('resolved', NOW - 300 * DAY)
     const openOld = alert('firing', NOW - 500 * DAY)
-    const settings: RetentionSettings = { snapshotsDays: null, viewerListsDays: null, sessionsDays: null, alertsDays: 365 }
+    const settings: RetentionSettings = { snapshotsDays: null, viewerListsDays: null, sessionsDays: null, alertsDays: 365, auditDays: null }
     expect(pruneOnce(db, settings, NOW, { batchSize: 1 })).toMatchObject({ alerts: 1, snapshots: 0 })
     const left = (db.prepare('SELECT id FROM alerts ORDER BY id').all() as { id: number }[]).map((r) => r.id)
     expect(left).toEqual([young, openOld])
@@ -141,10 +147,26 @@ describe('pruneOnce', () => {
     expect(DEFAULT_RETENTION.alertsDays).toBe(365)
   })
 
+  it('forgets audit entries older than auditDays (365 by default), in batches; younger ones stay (issue 25)', () => {
+    for (const days of [800, 400, 366, 364, 10, 0]) audited(days)
+    const batches: PruneBatch[] = []
+    const result = pruneOnce(db, DEFAULT_RETENTION, NOW, { batchSize: 2, onBatch: (b) => batches.push(b) })
+    expect(DEFAULT_RETENTION.auditDays).toBe(365)
+    expect(result).toMatchObject({ auditEntries: 3 })
+    expect(batches.filter((b) => b.table === 'audit_log')).toEqual([
+      { table: 'audit_log', rows: 2 },
+      { table: 'audit_log', rows: 1 }
+    ])
+    expect(auditActions()).toEqual(['change 0 days ago', 'change 10 days ago', 'change 364 days ago'])
+  })
+
   it('null everywhere keeps everything', () => {
     fill()
-    expect(pruneOnce(db, { snapshotsDays: null, viewerListsDays: null, sessionsDays: null, alertsDays: null }, NOW)).toMatchObject({ batches: 0 })
+    audited(5000)
+    const forever: RetentionSettings = { snapshotsDays: null, viewerListsDays: null, sessionsDays: null, alertsDays: null, auditDays: null }
+    expect(pruneOnce(db, forever, NOW)).toMatchObject({ batches: 0 })
     expect(count('SELECT COUNT(*) AS n FROM snapshots')).toBe(24)
+    expect(auditActions()).toEqual(['change 5000 days ago'])
   })
 
   it('truncates the WAL and hands freed pages back to the file system (incremental auto-vacuum)', () => {
@@ -223,6 +245,26 @@ describe('RetentionJob', () => {
     expect(results).toEqual([19, 5])
     await job.stop()
     expect(pending).toEqual([])
+  })
+
+  it('prunes the audit log on its hourly run by the stored auditDays, as the clock moves on (issue 25)', async () => {
+    for (const days of [400, 100, 20]) audited(days)
+    setRetentionSettings(db, { auditDays: 90 })
+    const { timers, fire } = manualTimers()
+    let now = NOW
+    const results: number[] = []
+    const job = new RetentionJob(db, { clock: () => now, timers, onPruned: (r) => results.push(r.auditEntries) })
+    job.start(3_600_000)
+    fire()
+    await waitFor(() => results.length === 1)
+    expect(results).toEqual([2])
+    expect(auditActions()).toEqual(['change 20 days ago'])
+    now += 71 * DAY // the youngest is now 91 days old
+    fire()
+    await waitFor(() => results.length === 2)
+    expect(results).toEqual([2, 1])
+    expect(auditActions()).toEqual([])
+    await job.stop()
   })
 
   it('lets other work run between its transactions, and stops between two of them', async () => {

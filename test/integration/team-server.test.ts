@@ -129,8 +129,9 @@ describe('team server', () => {
     const connection = await ask('deleteConnection', { id: 'demo' }, bearer(tokens.alice))
     expect(connection.body).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringMatching(/administrator/) } })
     expect((await ask('listWebhooks', {}, bearer(tokens.alice))).body).toMatchObject({ ok: false, error: { code: 'forbidden' } })
-    expect((await ask('saveSettings', { display: { theme: 'light' } }, bearer(tokens.alice))).body).toMatchObject({ ok: false, error: { code: 'forbidden' } })
-    expect((await ask('saveSettings', { display: { theme: 'light' }, thresholds: { warning: 96, critical: 90 } }, bearer(tokens.alice))).body).toMatchObject({
+    // The units are the server's (her own time zone, theme and sound are hers: team-display.test.ts).
+    expect((await ask('saveSettings', { display: { trafficUnit: 'bytes' } }, bearer(tokens.alice))).body).toMatchObject({ ok: false, error: { code: 'forbidden' } })
+    expect((await ask('saveSettings', { retention: { auditDays: 30 }, thresholds: { warning: 96, critical: 90 } }, bearer(tokens.alice))).body).toMatchObject({
       ok: false,
       error: { code: 'forbidden' }
     })

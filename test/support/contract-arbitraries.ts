@@ -11,6 +11,9 @@ export const VALID_ARGS: { [N in RequestName]: RequestArgs<N> } = {
   getStatus: {},
   getIdentity: {},
   listAudit: { limit: 10, before: 5 },
+  addUser: { name: 'Fuzz user', role: 'viewer' },
+  rotateUserToken: { name: 'no-such-user' },
+  removeUser: { name: 'no-such-user' },
   getTeamServer: {},
   // A closed loopback port: joining fails before anything is saved.
   joinTeamServer: { url: 'https://127.0.0.1:9', token: 'ewu_fuzz', pinnedSha256: null },

@@ -198,6 +198,9 @@ export function fakeCore() {
     }),
     close: vi.fn(async () => undefined),
     recordProblem: vi.fn((_problem: { endpoint: string; message: string }) => undefined),
+    // Typed requests and pushes: nothing here calls them (the IPC face goes through dispatch).
+    request: vi.fn(async (): Promise<any> => ({ ok: true, value: 'result' })),
+    on: vi.fn(() => () => undefined),
     push(name: string, payload: unknown) {
       for (const listener of listeners) listener(name, payload)
     },

@@ -120,7 +120,7 @@ const CONNECTION = {
 
 const SETTINGS = {
   cadences: { discoverySeconds: 30, detailSeconds: 15, viewersSeconds: 60 },
-  retention: { snapshotsDays: 90, viewerListsDays: 90, sessionsDays: null, alertsDays: 365 },
+  retention: { snapshotsDays: 90, viewerListsDays: 90, sessionsDays: null, alertsDays: 365, auditDays: 365 },
   thresholds: { warning: 95, critical: 90 },
   display: { timeZone: 'local', theme: 'dark', trafficUnit: 'auto', viewerTimeUnit: 'auto', alertSound: 'on' } as const,
   alertRules: DEFAULT_ALERT_RULES,
@@ -136,6 +136,9 @@ function fakeHandlers() {
     getStatus: vi.fn(async () => STATUS),
     getIdentity: vi.fn(() => ({ name: 'local', role: 'admin' as const, team: false })),
     listAudit: vi.fn(() => []),
+    addUser: vi.fn(() => ({ user: { id: 1, name: 'val', role: 'viewer' as const, createdAt: '2025-01-01T00:00:00.000Z', rotatedAt: null, lastSeenAt: null }, token: 'ewu_x' })),
+    rotateUserToken: vi.fn(() => ({ token: 'ewu_y' })),
+    removeUser: vi.fn(() => ({ removed: true })),
     getTeamServer: vi.fn(() => null),
     joinTeamServer: vi.fn(async () => ({ name: 'alice', role: 'operator' as const, team: true })),
     leaveTeamServer: vi.fn(async () => ({ left: false })),
@@ -190,6 +193,12 @@ describe('contract', () => {
     for (const [name, spec] of Object.entries(requests)) {
       expect(spec.args, `${name}.args`).toBeInstanceOf(z.ZodType)
       expect(spec.result, `${name}.result`).toBeInstanceOf(z.ZodType)
+    }
+  })
+
+  it('names in every request the least role that may make it (issue 25: the role is part of the contract)', () => {
+    for (const [name, spec] of Object.entries(requests)) {
+      expect(['viewer', 'operator', 'admin'], `${name}.role`).toContain((spec as { role?: unknown }).role)
     }
   })
 
@@ -293,6 +302,8 @@ describe('createDispatch', () => {
     const result = await dispatch('getSession', { connectionId: 'demo', eventSessionId: 42 })
     expect(result.ok).toBe(false)
     if (!result.ok) expect(result.error.message).toContain('eventSessionId')
+    // Apart too, for a face that names its own control (the CLI's flags).
+    if (!result.ok) expect(result.error.issue).toEqual({ field: 'eventSessionId', problem: expect.stringMatching(/string/) })
   })
 
   it('passes valid arguments to the handler, parsed, and wraps its value as ok', async () => {
@@ -314,7 +325,7 @@ describe('createDispatch', () => {
     const dispatch = createDispatch(h, { changed })
     const as = (role: 'viewer' | 'operator' | 'admin') => ({ actor: { name: role, role }, team: true })
     expect(await dispatch('acknowledgeAlert', { id: 3 }, as('viewer'))).toMatchObject({ ok: false, error: { code: 'forbidden' } })
-    expect(await dispatch('saveSettings', { display: { theme: 'light' } }, as('operator'))).toMatchObject({ ok: false, error: { code: 'forbidden' } })
+    expect(await dispatch('saveSettings', { display: { trafficUnit: 'bytes' } }, as('operator'))).toMatchObject({ ok: false, error: { code: 'forbidden' } })
     expect(await dispatch('deleteConnection', { id: 'c' }, as('operator'))).toMatchObject({ ok: false, error: { message: expect.stringMatching(/administrator/) } })
     expect(h.acknowledgeAlert).not.toHaveBeenCalled()
     expect(h.saveSettings).not.toHaveBeenCalled()
@@ -372,7 +383,7 @@ describe('createDispatch', () => {
     if (!c.ok) expect(c.error.code).toBe('internal')
   })
 
-  it('answers an error of the not-found kind as not-found, keeping its message', async () => {
+  it('answers an error of a kind (not-found, configuration) with that kind as its code, keeping its message', async () => {
     const h = fakeHandlers()
     h.getStatus.mockImplementation(() => {
       throw new ConnectionError('not-found', 'no connection with id x')
@@ -392,8 +403,9 @@ describe('createDispatch', () => {
       ok: false,
       error: { code: 'not-found', message: 'Reading the live sessions failed: there is no alert 7' }
     })
-    // Other kinds stay internal.
-    expect(await dispatch('refreshNow', {})).toMatchObject({ ok: false, error: { code: 'internal' } })
+    // Every kind of the taxonomy keeps its kind (issue 25: the CLI's exit code says who fixes it);
+    // an Error of no kind is internal (above).
+    expect(await dispatch('refreshNow', {})).toEqual({ ok: false, error: { code: 'configuration', message: 'Refreshing every live session failed: bad settings' } })
   })
 
   // Over IPC the name is whatever the sender put in the message; String(x) throws a TypeError

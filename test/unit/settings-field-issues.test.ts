@@ -32,8 +32,8 @@ describe('settings form issues', () => {
   })
 
   it('accepts "forever" (null) for retention and explains a day count of zero', () => {
-    expect(fieldIssues(RetentionSettingsSchema, { snapshotsDays: null, viewerListsDays: 30, sessionsDays: null, alertsDays: null })).toEqual({})
-    expect(fieldIssues(RetentionSettingsSchema, { snapshotsDays: 0, viewerListsDays: 30, sessionsDays: null, alertsDays: 365 }, { snapshotsDays: { unit: 'day' } }))
+    expect(fieldIssues(RetentionSettingsSchema, { snapshotsDays: null, viewerListsDays: 30, sessionsDays: null, alertsDays: null, auditDays: null })).toEqual({})
+    expect(fieldIssues(RetentionSettingsSchema, { snapshotsDays: 0, viewerListsDays: 30, sessionsDays: null, alertsDays: 365, auditDays: 365 }, { snapshotsDays: { unit: 'day' } }))
       .toEqual({ snapshotsDays: 'must be at least 1 day' })
   })
 })

@@ -228,11 +228,12 @@ describe('the screens’ queries use their indexes', () => {
     expect(again.join('\n')).not.toMatch(/SEARCH v /)
   })
 
-  it('retention: snapshots_by_time, viewer_lists_by_fetched, sessions_past_all_by_start, alerts_by_resolved', () => {
-    const all = plans((db) => pruneOnce(db, { snapshotsDays: 1, viewerListsDays: 1, sessionsDays: 1, alertsDays: 1 }, T0 + 10 * 86_400_000)).join('\n')
+  it('retention: snapshots_by_time, viewer_lists_by_fetched, sessions_past_all_by_start, alerts_by_resolved, audit_log_by_at', () => {
+    const all = plans((db) => pruneOnce(db, { snapshotsDays: 1, viewerListsDays: 1, sessionsDays: 1, alertsDays: 1, auditDays: 1 }, T0 + 10 * 86_400_000)).join('\n')
     expect(all).toMatch(/alerts_by_resolved \(resolved_at<\?\)/)
     expect(all).toMatch(/snapshots_by_time \(taken_at<\?\)/)
     expect(all).toMatch(/viewer_lists_by_fetched \(fetched_at<\?\)/)
     expect(all).toMatch(/sessions_past_all_by_start \(has_ended=\? AND started_at<\?\)/)
+    expect(all).toMatch(/audit_log_by_at \(at<\?\)/)
   })
 })

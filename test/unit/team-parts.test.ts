@@ -6,7 +6,7 @@ import { readServerSentEvents } from '../../src/main/core/net/sse-reader'
 import { teamHosts } from '../../src/main/web/team-hosts'
 import { requestNames } from '../../src/shared/contract'
 import { boardPushStep, standingOf, takesAnswer, takesPush } from '../../src/shared/revisions'
-import { mayRequest, needOf } from '../../src/shared/team'
+import { mayRequest, needOf } from '../../src/shared/permissions'
 
 describe('roles', () => {
   it('lets a viewer make every read and nothing else', () => {
@@ -22,6 +22,9 @@ describe('roles', () => {
     }
     expect(mayRequest('operator', 'saveSettings', { thresholds: {}, alertRules: {} }).allowed).toBe(true)
     expect(mayRequest('operator', 'saveSettings', { thresholds: {}, cadences: {} }).allowed).toBe(false)
+    // A person's own display (issue 25): time zone, theme and sound, for anyone signed in; the units are global.
+    expect(mayRequest('viewer', 'saveSettings', { display: { timeZone: 'utc', theme: 'light', alertSound: 'off' } }).allowed).toBe(true)
+    expect(mayRequest('operator', 'saveSettings', { display: { theme: 'light', viewerTimeUnit: 'seconds' } }).allowed).toBe(false)
     expect(mayRequest('operator', 'acknowledgeAlert', {}).allowed).toBe(true)
   })
 
@@ -30,9 +33,14 @@ describe('roles', () => {
       allowed: false,
       message: 'Refreshing a session needs the operator role; you are signed in as a viewer.'
     })
-    expect(mayRequest('operator', 'saveSettings', { display: {}, cadences: {} })).toEqual({
+    expect(mayRequest('operator', 'saveSettings', { display: { trafficUnit: 'bytes' }, cadences: {} })).toEqual({
       allowed: false,
-      message: "Saving the display and polling settings is for the server's administrator (on the server, with the eventwatch command); you are signed in as an operator."
+      message: "Saving the display unit and polling settings is for the server's administrator (on the server, with the eventwatch command); you are signed in as an operator."
+    })
+    // Only what the role may not save is named: her own theme is hers, the polling is not.
+    expect(mayRequest('viewer', 'saveSettings', { display: { theme: 'light' }, cadences: {} })).toEqual({
+      allowed: false,
+      message: "Saving the polling settings is for the server's administrator (on the server, with the eventwatch command); you are signed in as a viewer."
     })
     for (const name of requestNames) {
       for (const role of ['viewer', 'operator'] as const) {

@@ -1,15 +1,18 @@
 // Server-sent events: the core's pushes, one `event:` per contract event name.
 import type { ServerResponse } from 'node:http'
+import type { RequestContext } from '../../shared/contract'
 import type { AppCore } from '../core/app/types'
 
 export const HEARTBEAT_MS = 15_000
 
-/** `stillValid` is asked at every heartbeat: a user signed out, rotated or removed loses the stream. */
+/** `stillValid` is asked at every heartbeat: a user signed out, rotated or removed loses the stream.
+ *  The pushes are the core's as `context` (the page's user) sees them. */
 export function openEventStream(
   core: AppCore,
   res: ServerResponse,
   stillValid: () => Promise<boolean> = async () => true,
-  heartbeatMs = HEARTBEAT_MS
+  heartbeatMs = HEARTBEAT_MS,
+  context?: RequestContext
 ): void {
   res.writeHead(200, {
     'Content-Type': 'text/event-stream; charset=utf-8',
@@ -32,7 +35,7 @@ export function openEventStream(
     stop()
     res.end()
   }
-  const unsubscribe = core.onEvent((name, payload) => send(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`))
+  const unsubscribe = core.onEvent((name, payload) => send(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`), context)
   // Comments keep proxies and idle timers from closing a quiet stream.
   const heartbeat = setInterval(() => {
     stillValid().then(

@@ -147,7 +147,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
 async function route(options: WebHostOptions, admitted: Admitted, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { url, context } = admitted
-  if (url.pathname === '/api/events' && req.method === 'GET') return openEventStream(options.core, res, admitted.stillValid, options.heartbeatMs)
+  if (url.pathname === '/api/events' && req.method === 'GET') return openEventStream(options.core, res, admitted.stillValid, options.heartbeatMs, context)
   if (url.pathname.startsWith('/api/request/')) {
     if (req.method !== 'POST') return sendJson(res, 405, fail('method-not-allowed', 'Use POST.'))
     let name: string

@@ -17,6 +17,7 @@ import { ManualTimers } from '../../support/manual-timers'
 import { saveSimulatorConnection, simulatorCache } from '../../support/simulator-connection'
 import type { RunningSimulator } from '../../../src/main/core/simulator/server'
 import type { DataSource } from '../../../src/main/core/app/demo-source'
+import { typedFace } from '../../../src/main/core/app/typed-face'
 
 /** Details every 15 s (the app's default), as the alert rules count polls. */
 export const DETAIL_MS = 15_000
@@ -79,8 +80,10 @@ export async function realCore(liveSessions = 3, others: readonly string[] = [])
       return group.status()
     }
   }
+  const dispatch = createDispatch(handlers as Handlers)
   const core: AppCore = {
-    dispatch: createDispatch(handlers as Handlers),
+    dispatch,
+    ...typedFace(dispatch, (listener) => hub.subscribe(listener)),
     onEvent: (listener) => hub.subscribe(listener),
     recordProblem: () => undefined,
     close: () => group.stop()

@@ -30,11 +30,13 @@ describe('IdentityStore.may', () => {
     const operator = await signedInAs('operator')
     expect(operator.may('refreshSession')).toBe(true)
     expect(operator.may('saveSettings', { thresholds: {} })).toBe(true)
-    expect(operator.may('saveSettings', { display: {} })).toBe(false)
+    expect(operator.may('saveSettings', { display: { trafficUnit: 'bytes' } })).toBe(false)
+    // Their own time zone, theme and sound are theirs (issue 25).
+    expect(operator.may('saveSettings', { display: { theme: 'light' } })).toBe(true)
     expect(operator.may('saveConnection')).toBe(false)
     const admin = await signedInAs('admin')
     expect(admin.may('saveConnection')).toBe(true)
-    expect(admin.may('saveSettings', { display: {} })).toBe(true)
+    expect(admin.may('saveSettings', { display: { trafficUnit: 'bytes' } })).toBe(true)
   })
 
   it('stays unknown when the core does not answer', async () => {

@@ -2,21 +2,20 @@
 import type { Command } from 'commander'
 import { jsonWithEscapedControls, plainText } from '../../../shared/plain-text'
 import { defaultDbFile } from '../../core/paths'
-import { listAudit } from '../../core/store/audit'
-import { openDatabase } from '../../core/store/db'
+import { ask, withAppCore } from '../app-api'
 import { integerOption } from '../options'
 
 export function registerAudit(program: Command): void {
   program
     .command('audit')
-    .description('who changed what: acknowledgements, snoozes, mutes, maintenance windows, settings')
+    .description('who changed what: connections, webhooks, users, maintenance windows, acknowledgements, snoozes, mutes, settings')
     .option('--limit <n>', 'how many entries', integerOption(1, 1000), 50)
     .option('--json', 'print JSON')
     .option('--db <file>', "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)", defaultDbFile())
-    .action((opts: { limit: number; json?: boolean; db: string }) => {
-      const db = openDatabase(opts.db)
-      try {
-        const entries = listAudit(db, { limit: opts.limit })
+    .action((opts: { limit: number; json?: boolean; db: string }) =>
+      // Through the app API, as every face reads it (the team's store behind it).
+      withAppCore(opts.db, async (core) => {
+        const entries = await ask(core, 'listAudit', { limit: opts.limit })
         if (opts.json) return void process.stdout.write(`${jsonWithEscapedControls(entries, 2)}\n`)
         if (entries.length === 0) return void process.stdout.write('Nothing changed yet.\n')
         for (const e of entries) {
@@ -24,8 +23,6 @@ export function registerAudit(program: Command): void {
           const line = [e.at, e.actor, e.action, e.subject ?? '', e.detail ?? ''].map(plainText).join('\t')
           process.stdout.write(`${line.trimEnd()}\n`)
         }
-      } finally {
-        db.close()
-      }
-    })
+      })
+    )
 }

@@ -1,36 +1,44 @@
 // `eventwatch connections`: save, list, test, enable/disable and remove connections without the
-// desktop app (a headless NOC box). Secrets go to the OS keychain, from EVENTWATCH_CLIENT_SECRET
-// or a hidden prompt — never from the command line.
+// desktop app (a headless NOC box), through the app API as the desktop's Settings does (audited,
+// with the OS user as author). Secrets go to the OS keychain, from EVENTWATCH_CLIENT_SECRET or a
+// hidden prompt — never from the command line.
 import { readFileSync } from 'node:fs'
 import { Option, type Command } from 'commander'
 import { RELIABILITY_SCALE_SETTINGS, type ReliabilityScaleSetting } from '../../../shared/reliability'
 import { jsonWithEscapedControls, plainText } from '../../../shared/plain-text'
 import type { ConnectionTarget } from '../../core/api/connection'
+import type { AppCore } from '../../core/app/types'
 import { environmentSecret } from '../../core/connections/env-secret'
-import { ConnectionService, SECRET_ENV } from '../../core/connections/service'
-import { testConnection } from '../../core/connections/test-connection'
+import { SECRET_ENV } from '../../core/connections/service'
 import { defaultDbFile } from '../../core/paths'
-import { osKeychain } from '../../core/secrets/keychain'
-import { openDatabase } from '../../core/store/db'
+import { ask, sameName, withAppCore, type FlagNames } from '../app-api'
 import { CliError } from '../errors'
 import { integerOption } from '../options'
 import { promptSecret } from '../prompt'
 
 const DB_HELP = "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)"
 
-async function withService<T>(dbFile: string, work: (service: ConnectionService) => Promise<T>): Promise<T> {
-  const db = openDatabase(dbFile)
-  try {
-    return await work(new ConnectionService(db, osKeychain()))
-  } finally {
-    db.close()
-  }
-}
-
-async function byName(service: ConnectionService, name: string) {
-  const view = await service.findByName(name)
+/** A saved connection by its name (any case); the demo's is no saved one. */
+export async function connectionNamed(core: AppCore, name: string) {
+  const view = (await ask(core, 'listConnections', {})).find((c) => !c.isDemo && sameName(c.name, name))
   if (!view) throw new CliError(`no saved connection named "${name}".`)
   return view
+}
+
+const ADD_FLAGS: FlagNames = {
+  'settings.name': '<name>',
+  'settings.baseUrl': '--base-url',
+  'settings.authUrl': '--auth-url',
+  'settings.platformId': '--platform-id',
+  'settings.tenantId': '--tenant-id',
+  'settings.clientId': '--client-id',
+  'settings.origin': '--origin',
+  'settings.referer': '--referer',
+  'settings.lookbackDays': '--lookback-days',
+  'settings.reliabilityScale': '--reliability-scale',
+  'settings.proxyUrl': '--proxy',
+  'settings.caCertificate': '--ca-cert',
+  secret: 'the client secret'
 }
 
 interface AddOptions extends Pick<ConnectionTarget, 'baseUrl' | 'authUrl' | 'platformId' | 'tenantId' | 'clientId'> {
@@ -82,8 +90,8 @@ export function registerConnections(program: Command): void {
     .option('--db <file>', DB_HELP, defaultDbFile())
     .option('--json', 'print JSON')
     .action((opts: { db: string; json?: boolean }) =>
-      withService(opts.db, async (service) => {
-        const list = await service.list()
+      withAppCore(opts.db, async (core) => {
+        const list = await ask(core, 'listConnections', {})
         if (opts.json) return void process.stdout.write(`${jsonWithEscapedControls(list, 2)}\n`)
         if (list.length === 0) return void process.stdout.write('No connections saved: the demo simulator is used.\n')
         for (const c of list) {
@@ -117,29 +125,27 @@ export function registerConnections(program: Command): void {
     .option('--disabled', 'save it disabled')
     .option('--db <file>', DB_HELP, defaultDbFile())
     .action((name: string, opts: AddOptions) =>
-      withService(opts.db, async (service) => {
+      withAppCore(opts.db, async (core) => {
         const caCertificate = readCaCertificate(opts.caCert)
         const secret = environmentSecret() || (await promptSecret(`Client secret for ${name}: `))
         if (!secret) throw new CliError('an empty client secret cannot be saved.')
         const proxyUrl = await proxyWithPassword(opts.proxy, name)
-        const view = await service.save(
-          {
-            name,
-            baseUrl: opts.baseUrl,
-            authUrl: opts.authUrl,
-            platformId: opts.platformId,
-            tenantId: opts.tenantId,
-            clientId: opts.clientId,
-            ...(opts.origin ? { origin: opts.origin } : {}),
-            ...(opts.referer ? { referer: opts.referer } : {}),
-            ...(proxyUrl ? { proxyUrl } : {}),
-            ...(caCertificate ? { caCertificate } : {}),
-            ...(opts.lookbackDays ? { lookbackDays: opts.lookbackDays } : {}),
-            ...(opts.reliabilityScale ? { reliabilityScale: opts.reliabilityScale } : {}),
-            enabled: !opts.disabled
-          },
-          secret
-        )
+        const settings = {
+          name,
+          baseUrl: opts.baseUrl,
+          authUrl: opts.authUrl,
+          platformId: opts.platformId,
+          tenantId: opts.tenantId,
+          clientId: opts.clientId,
+          ...(opts.origin ? { origin: opts.origin } : {}),
+          ...(opts.referer ? { referer: opts.referer } : {}),
+          ...(proxyUrl ? { proxyUrl } : {}),
+          ...(caCertificate ? { caCertificate } : {}),
+          ...(opts.lookbackDays ? { lookbackDays: opts.lookbackDays } : {}),
+          ...(opts.reliabilityScale ? { reliabilityScale: opts.reliabilityScale } : {}),
+          enabled: !opts.disabled
+        }
+        const view = await ask(core, 'saveConnection', { settings, secret }, ADD_FLAGS)
         const network = [view.proxyUrl ? `through proxy ${view.proxyUrl}` : '', view.caCertificate ? 'trusting its own CA' : '']
           .filter(Boolean)
           .join(', ')
@@ -152,9 +158,9 @@ export function registerConnections(program: Command): void {
     .description('fetch a token and the first page of sessions, and say what worked')
     .option('--db <file>', DB_HELP, defaultDbFile())
     .action((name: string, opts: { db: string }) =>
-      withService(opts.db, async (service) => {
-        const view = await byName(service, name)
-        const report = await testConnection(service.target(view.id), () => service.credentialsFor(view.id))
+      withAppCore(opts.db, async (core) => {
+        const view = await connectionNamed(core, name)
+        const report = await ask(core, 'testConnection', { id: view.id })
         for (const step of report.steps) process.stdout.write(`${step.ok ? 'ok  ' : 'FAIL'} ${step.step}: ${plainText(step.message)}\n`)
         if (!report.ok) throw new CliError(`connection "${view.name}" does not work yet (see above).`, 1)
       })
@@ -166,8 +172,8 @@ export function registerConnections(program: Command): void {
       .description(`${verb} polling of a saved connection`)
       .option('--db <file>', DB_HELP, defaultDbFile())
       .action((name: string, opts: { db: string }) =>
-        withService(opts.db, async (service) => {
-          const view = await service.setEnabled((await byName(service, name)).id, enabled)
+        withAppCore(opts.db, async (core) => {
+          const view = await ask(core, 'setConnectionEnabled', { id: (await connectionNamed(core, name)).id, enabled })
           process.stdout.write(`"${plainText(view.name)}" is ${view.enabled ? 'enabled' : 'disabled'}.\n`)
         })
       )
@@ -178,9 +184,9 @@ export function registerConnections(program: Command): void {
     .description('delete a connection, its keychain entry and its cached data')
     .option('--db <file>', DB_HELP, defaultDbFile())
     .action((name: string, opts: { db: string }) =>
-      withService(opts.db, async (service) => {
-        const view = await byName(service, name)
-        await service.remove(view.id)
+      withAppCore(opts.db, async (core) => {
+        const view = await connectionNamed(core, name)
+        await ask(core, 'deleteConnection', { id: view.id })
         process.stdout.write(`Removed "${plainText(view.name)}".\n`)
       })
     )

@@ -1,25 +1,27 @@
 // `eventwatch maintenance`: planned silences. Inside a window alerts are still evaluated and
 // recorded; notifications and webhooks are held back, and every face says the window is on.
+// Through the app API, audited with the OS user.
 import { Option, type Command } from 'commander'
 import { readTime } from '../../../shared/local-times'
 import { broadReasons, broadWhy, MAINTENANCE_REPEATS } from '../../../shared/maintenance'
 import { jsonWithEscapedControls, plainText } from '../../../shared/plain-text'
 import { canonicalTimeZone, systemTimeZone, zonedIso } from '../../../shared/time-zones'
-import { addMaintenanceWindow, maintenanceWindows, removeMaintenanceWindow } from '../../core/alerts/maintenance-windows'
 import { defaultDbFile } from '../../core/paths'
-import { findConnectionByName } from '../../core/store/connections'
-import { openDatabase, type Db } from '../../core/store/db'
+import { ask, withAppCore, type FlagNames } from '../app-api'
 import { CliError } from '../errors'
+import { connectionNamed } from './connections'
 
 const DB_HELP = "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)"
 
-function withDb<T>(file: string, work: (db: Db) => T): T {
-  const db = openDatabase(file)
-  try {
-    return work(db)
-  } finally {
-    db.close()
-  }
+const ADD_FLAGS: FlagNames = {
+  'window.name': '<name>',
+  'window.startsAt': '--from',
+  'window.endsAt': '--to',
+  'window.repeat': '--every',
+  'window.timeZone': '--time-zone',
+  'window.connectionId': '--connection',
+  'window.contentId': '--content',
+  'window.eventSessionId': '--session'
 }
 
 interface AddOptions {
@@ -69,9 +71,8 @@ export function registerMaintenance(program: Command): void {
     .option('--session <id>', 'only this session (with --connection)')
     .option('--db <file>', DB_HELP, defaultDbFile())
     .action((name: string, opts: AddOptions) =>
-      withDb(opts.db, (db) => {
-        const connection = opts.connection ? findConnectionByName(db, opts.connection) : null
-        if (opts.connection && !connection) throw new CliError(`no saved connection named "${opts.connection}".`)
+      withAppCore(opts.db, async (core) => {
+        const connection = opts.connection ? await connectionNamed(core, opts.connection) : null
         const { zone, why } = zoneOf(opts)
         const from = instantOf('--from', opts.from, zone)
         const to = instantOf('--to', opts.to, zone)
@@ -81,21 +82,17 @@ export function registerMaintenance(program: Command): void {
         if (reasons.length > 0 && !opts.yes) {
           throw new CliError(`"${name}" not added: ${broadWhy(reasons, to.instant - from.instant)}. Give --yes to add it all the same.`)
         }
-        const w = addMaintenanceWindow(
-          db,
-          {
-            name,
-            startsAt: new Date(from.instant).toISOString(),
-            endsAt: new Date(to.instant).toISOString(),
-            repeat: opts.every,
-            timeZone: zone,
-            ...(connection ? { connectionId: connection.id } : {}),
-            ...(opts.content ? { contentId: opts.content } : {}),
-            ...(opts.session ? { eventSessionId: opts.session } : {})
-          },
-          Date.now(),
-          { confirmBroad: opts.yes === true }
-        )
+        const window = {
+          name,
+          startsAt: new Date(from.instant).toISOString(),
+          endsAt: new Date(to.instant).toISOString(),
+          repeat: opts.every,
+          timeZone: zone,
+          ...(connection ? { connectionId: connection.id } : {}),
+          ...(opts.content ? { contentId: opts.content } : {}),
+          ...(opts.session ? { eventSessionId: opts.session } : {})
+        }
+        const w = await ask(core, 'addMaintenance', { window, confirmBroad: opts.yes === true }, ADD_FLAGS)
         process.stdout.write(`Added maintenance window ${w.id} "${plainText(w.name)}"${w.inForce ? ' (in force now)' : ''}.\n`)
       })
     )
@@ -106,8 +103,8 @@ export function registerMaintenance(program: Command): void {
     .option('--json', 'print JSON')
     .option('--db <file>', DB_HELP, defaultDbFile())
     .action((opts: { json?: boolean; db: string }) =>
-      withDb(opts.db, (db) => {
-        const list = maintenanceWindows(db, Date.now())
+      withAppCore(opts.db, async (core) => {
+        const list = await ask(core, 'listMaintenance', {})
         if (opts.json) return void process.stdout.write(`${jsonWithEscapedControls(list, 2)}\n`)
         if (list.length === 0) return void process.stdout.write('No maintenance windows.\n')
         for (const w of list) {
@@ -123,8 +120,10 @@ export function registerMaintenance(program: Command): void {
     .description('remove a maintenance window')
     .option('--db <file>', DB_HELP, defaultDbFile())
     .action((id: string, opts: { db: string }) =>
-      withDb(opts.db, (db) => {
-        if (!removeMaintenanceWindow(db, Number(id))) throw new CliError(`no maintenance window ${id}.`)
+      withAppCore(opts.db, async (core) => {
+        // Not a window's number: no window has it (the contract would only say "expected an integer").
+        const number = /^\d+$/.test(id.trim()) ? Number(id) : 0
+        if (number < 1 || !(await ask(core, 'deleteMaintenance', { id: number })).deleted) throw new CliError(`no maintenance window ${id}.`)
         process.stdout.write(`Removed maintenance window ${id}.\n`)
       })
     )

@@ -1,25 +1,18 @@
 // `eventwatch sites list|set CODE NAME|remove CODE`: names for the service's site codes, kept in
 // the cache (the same as Settings → Site names); the viewer table, the breakdowns and the report
-// show them beside the number.
+// show them beside the number. Through the app API: a name given or forgotten is audited.
 import type { Command } from 'commander'
 import { plainText } from '../../../shared/plain-text'
+import type { SiteName } from '../../../shared/screens'
 import { defaultDbFile } from '../../core/paths'
-import { openDatabase, type Db } from '../../core/store/db'
-import { listSiteNames, setSiteName, siteNameProblem } from '../../core/store/site-names'
+import { ask, withAppCore, type FlagNames } from '../app-api'
 import { CliError } from '../errors'
 
 interface DbOption {
   db: string
 }
 
-function withDb(opts: DbOption, body: (db: Db) => void): void {
-  const db = openDatabase(opts.db)
-  try {
-    body(db)
-  } finally {
-    db.close()
-  }
-}
+const FLAGS: FlagNames = { code: '<code>', name: '<name>' }
 
 /** A site code as the service gives it: a number. */
 function siteCode(text: string): number {
@@ -28,8 +21,7 @@ function siteCode(text: string): number {
   return code
 }
 
-function printNames(db: Db): void {
-  const names = listSiteNames(db)
+function printNames(names: SiteName[]): void {
   if (names.length === 0) process.stdout.write('No site is named yet: eventwatch sites set CODE NAME\n')
   for (const site of names) process.stdout.write(`${site.code}\t${plainText(site.name)}\n`)
 }
@@ -39,15 +31,15 @@ export function registerSites(program: Command): void {
   const dbOption = (command: Command): Command =>
     command.option('--db <file>', "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)", defaultDbFile())
 
-  dbOption(sites.command('list').description('print every named site: code, a tab, its name')).action((opts: DbOption) => withDb(opts, printNames))
+  dbOption(sites.command('list').description('print every named site: code, a tab, its name')).action((opts: DbOption) =>
+    withAppCore(opts.db, async (core) => printNames(await ask(core, 'listSiteNames', {})))
+  )
 
   dbOption(sites.command('set').description('name a site (a new name replaces the old one)').argument('<code>').argument('<name>')).action(
     (code: string, name: string, opts: DbOption) => {
       const site = siteCode(code)
-      const problem = siteNameProblem(site, name)
-      if (problem) throw new CliError(`${problem}.`)
-      withDb(opts, (db) => {
-        setSiteName(db, site, name)
+      return withAppCore(opts.db, async (core) => {
+        await ask(core, 'setSiteName', { code: site, name }, FLAGS)
         process.stdout.write(`site ${site} is named "${plainText(name.trim())}"\n`)
       })
     }
@@ -55,8 +47,8 @@ export function registerSites(program: Command): void {
 
   dbOption(sites.command('remove').description("forget a site's name").argument('<code>')).action((code: string, opts: DbOption) => {
     const site = siteCode(code)
-    withDb(opts, (db) => {
-      setSiteName(db, site, null)
+    return withAppCore(opts.db, async (core) => {
+      await ask(core, 'setSiteName', { code: site, name: null }, FLAGS)
       process.stdout.write(`site ${site} has no name now\n`)
     })
   })

@@ -1,28 +1,15 @@
-// `eventwatch users`: the team server's people (issue 17). Run on the server by its administrator;
-// each token is printed once and kept only as a hash.
+// `eventwatch users`: the team server's people (issue 17). Run on the server by its administrator,
+// through the app API: each change is in the audit log with the OS user who made it. Each token is
+// printed once and kept only as a hash.
 import { Option, type Command } from 'commander'
 import { USER_ROLES, type UserRole } from '../../../shared/team'
 import { jsonWithEscapedControls, plainText } from '../../../shared/plain-text'
 import { defaultDbFile } from '../../core/paths'
-import { openDatabase, type Db } from '../../core/store/db'
-import { TeamUsers, UserError } from '../../core/team/users'
-import { sqliteTeamStore } from '../../core/team/team-store'
+import { ask, withAppCore, type FlagNames } from '../app-api'
 import { CliError } from '../errors'
 
 const DB_HELP = "SQLite cache file of the team server (default: the desktop app's; EVENTWATCH_DB overrides)"
-
-async function withUsers<T>(file: string, work: (users: TeamUsers) => Promise<T>): Promise<T> {
-  let db: Db | undefined
-  try {
-    db = openDatabase(file)
-    return await work(new TeamUsers(sqliteTeamStore(db)))
-  } catch (error) {
-    if (error instanceof UserError) throw new CliError(error.message)
-    throw error
-  } finally {
-    db?.close()
-  }
-}
+const FLAGS: FlagNames = { name: '<name>', role: '--role' }
 
 const tokenNotice = (name: string, token: string): string =>
   `Access token for ${plainText(name)} (shown once; give it to them over a safe channel):\n${token}\n`
@@ -36,8 +23,8 @@ export function registerUsers(program: Command): void {
     .addOption(new Option('--role <role>', 'operator: acknowledge, snooze, mute, alert settings; viewer: read only').choices(USER_ROLES).makeOptionMandatory())
     .option('--db <file>', DB_HELP, defaultDbFile())
     .action((name: string, opts: { role: UserRole; db: string }) =>
-      withUsers(opts.db, async (team) => {
-        const { user, token } = await team.add(name, opts.role)
+      withAppCore(opts.db, async (core) => {
+        const { user, token } = await ask(core, 'addUser', { name, role: opts.role }, FLAGS)
         process.stdout.write(`Added ${plainText(user.name)} (${user.role}).\n${tokenNotice(user.name, token)}`)
       })
     )
@@ -48,8 +35,9 @@ export function registerUsers(program: Command): void {
     .option('--json', 'print JSON')
     .option('--db <file>', DB_HELP, defaultDbFile())
     .action((opts: { json?: boolean; db: string }) =>
-      withUsers(opts.db, async (team) => {
-        const list = await team.list()
+      withAppCore(opts.db, async (core) => {
+        // The team's directory, not a request: a team server's users are never listed to its pages.
+        const list = (await core.users?.list()) ?? []
         if (opts.json) return void process.stdout.write(`${jsonWithEscapedControls(list, 2)}\n`)
         if (list.length === 0) return void process.stdout.write('No users yet: eventwatch users add NAME --role operator\n')
         for (const u of list) {
@@ -63,8 +51,8 @@ export function registerUsers(program: Command): void {
     .description('give a user a new token: the old one, and every browser signed in with it, stop working')
     .option('--db <file>', DB_HELP, defaultDbFile())
     .action((name: string, opts: { db: string }) =>
-      withUsers(opts.db, async (team) => {
-        process.stdout.write(tokenNotice(name, await team.rotate(name)))
+      withAppCore(opts.db, async (core) => {
+        process.stdout.write(tokenNotice(name, (await ask(core, 'rotateUserToken', { name }, FLAGS)).token))
       })
     )
 
@@ -73,8 +61,8 @@ export function registerUsers(program: Command): void {
     .description('remove a user: their token and sessions stop working at once')
     .option('--db <file>', DB_HELP, defaultDbFile())
     .action((name: string, opts: { db: string }) =>
-      withUsers(opts.db, async (team) => {
-        if (!(await team.remove(name))) throw new CliError(`there is no user named ${name}.`)
+      withAppCore(opts.db, async (core) => {
+        if (!(await ask(core, 'removeUser', { name }, FLAGS)).removed) throw new CliError(`there is no user named ${name}.`)
         process.stdout.write(`Removed ${plainText(name)}.\n`)
       })
     )

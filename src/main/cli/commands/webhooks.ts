@@ -2,34 +2,26 @@
 // A signing secret goes to the OS keychain, from EVENTWATCH_WEBHOOK_SECRET or a hidden prompt,
 // never from the command line. A URL's query (a Teams Workflows sig) goes there too, listed as
 // "?…". Deliveries are made by whichever Eventwatch polls (the app, `serve`); `test` sends one at
-// once and says what the receiver answered.
+// once and says what the receiver answered. Through the app API, audited with the OS user.
 import { Option, type Command } from 'commander'
 import { splitWebhookUrl, WEBHOOK_FORMATS, type WebhookFormat } from '../../../shared/webhooks'
 import { jsonWithEscapedControls, plainText } from '../../../shared/plain-text'
+import type { AppCore } from '../../core/app/types'
 import { defaultDbFile } from '../../core/paths'
-import { osKeychain } from '../../core/secrets/keychain'
-import { openDatabase } from '../../core/store/db'
-import { WebhookService } from '../../core/webhooks/service'
+import { ask, sameName, withAppCore, type FlagNames } from '../app-api'
 import { CliError } from '../errors'
 import { promptSecret } from '../prompt'
 
 export const WEBHOOK_SECRET_ENV = 'EVENTWATCH_WEBHOOK_SECRET'
 const DB_HELP = "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)"
 
-async function withWebhooks<T>(dbFile: string, work: (service: WebhookService) => Promise<T>): Promise<T> {
-  const db = openDatabase(dbFile)
-  try {
-    return await work(new WebhookService(db, osKeychain()))
-  } finally {
-    db.close()
-  }
-}
-
-function byName(service: WebhookService, name: string) {
-  const hook = service.findByName(name)
+async function byName(core: AppCore, name: string) {
+  const hook = (await ask(core, 'listWebhooks', {})).find((h) => sameName(h.name, name))
   if (!hook) throw new CliError(`no webhook named "${name}".`)
   return hook
 }
+
+const ADD_FLAGS: FlagNames = { 'settings.name': '<name>', 'settings.url': '--url', 'settings.format': '--format', secret: 'the signing secret' }
 
 export function registerWebhooks(program: Command): void {
   const webhooks = program.command('webhooks').description('where alerts are posted: JSON, Microsoft Teams or Slack')
@@ -42,10 +34,10 @@ export function registerWebhooks(program: Command): void {
     .option('--sign', `sign each delivery (HMAC-SHA256); the secret from ${WEBHOOK_SECRET_ENV} or a hidden prompt`)
     .option('--db <file>', DB_HELP, defaultDbFile())
     .action((name: string, opts: { url: string; format: WebhookFormat; sign?: boolean; db: string }) =>
-      withWebhooks(opts.db, async (service) => {
+      withAppCore(opts.db, async (core) => {
         const secret = opts.sign ? process.env[WEBHOOK_SECRET_ENV] || (await promptSecret(`Signing secret for ${name}: `)) : undefined
         if (opts.sign && !secret) throw new CliError('--sign needs a secret: an empty one cannot sign.')
-        const hook = await service.add({ name, url: opts.url, format: opts.format }, secret)
+        const hook = await ask(core, 'addWebhook', { settings: { name, url: opts.url, format: opts.format }, ...(secret ? { secret } : {}) }, ADD_FLAGS)
         const kept = [...(hook.signed ? ['secret'] : []), ...(splitWebhookUrl(opts.url.trim()).query ? ["the URL's query"] : [])]
         const where = kept.length > 0 ? `; ${kept.join(' and ')} in the OS keychain` : ''
         process.stdout.write(`Added webhook "${plainText(hook.name)}" (${hook.format}${hook.signed ? ', signed' : ''}${where}).\n`)
@@ -58,8 +50,8 @@ export function registerWebhooks(program: Command): void {
     .option('--json', 'print JSON')
     .option('--db <file>', DB_HELP, defaultDbFile())
     .action((opts: { json?: boolean; db: string }) =>
-      withWebhooks(opts.db, async (service) => {
-        const list = service.list()
+      withAppCore(opts.db, async (core) => {
+        const list = await ask(core, 'listWebhooks', {})
         if (opts.json) return void process.stdout.write(`${jsonWithEscapedControls(list, 2)}\n`)
         if (list.length === 0) return void process.stdout.write('No webhooks: alerts stay on this machine.\n')
         for (const h of list) {
@@ -74,8 +66,8 @@ export function registerWebhooks(program: Command): void {
     .description('send a test alert now and say what the receiver answered')
     .option('--db <file>', DB_HELP, defaultDbFile())
     .action((name: string, opts: { db: string }) =>
-      withWebhooks(opts.db, async (service) => {
-        const result = await service.test(byName(service, name).id)
+      withAppCore(opts.db, async (core) => {
+        const result = await ask(core, 'testWebhook', { id: (await byName(core, name)).id })
         process.stdout.write(`${result.ok ? 'ok  ' : 'FAIL'} ${plainText(result.message)}\n`)
         if (!result.ok) throw new CliError(`webhook "${name}" does not work yet (see above).`, 1)
       })
@@ -86,8 +78,8 @@ export function registerWebhooks(program: Command): void {
     .description('remove a webhook, what it had waiting, and its secret')
     .option('--db <file>', DB_HELP, defaultDbFile())
     .action((name: string, opts: { db: string }) =>
-      withWebhooks(opts.db, async (service) => {
-        await service.remove(byName(service, name).id)
+      withAppCore(opts.db, async (core) => {
+        await ask(core, 'deleteWebhook', { id: (await byName(core, name)).id })
         process.stdout.write(`Removed webhook "${plainText(name)}".\n`)
       })
     )

@@ -1,8 +1,9 @@
 // Turns a raw (name, args) pair from any face into a validated handler call and a Result.
 import { isRequestName, requests, type RequestContext, type RequestHandlers, type RequestName } from '../../../shared/contract'
+import { ERROR_KINDS } from '../../../shared/error-kinds'
 import { fail, ok, type Result } from '../../../shared/result'
 import { actionWords } from '../../../shared/request-words'
-import { isChange, mayRequest } from '../../../shared/team'
+import { isChange, mayRequest } from '../../../shared/permissions'
 import { findNonPlainData } from './plain-data'
 import { localContext } from '../team/local-actor'
 
@@ -27,9 +28,10 @@ export function createDispatch(handlers: Handlers, hooks: DispatchHooks = {}): D
     const parsed = requests[name].args.safeParse(args ?? {})
     if (!parsed.success) {
       const issue = parsed.error.issues[0]
-      const where = issue?.path.length ? `${clip(issue.path.map(String).join('.'), 80)}: ` : ''
+      const field = clip(issue?.path.map(String).join('.') ?? '', 80)
       // zod quotes unknown keys and values back: a huge one must not come back whole.
-      return fail('invalid-arguments', clip(`${name}: ${where}${issue?.message ?? 'invalid arguments'}`, MAX_MESSAGE_LENGTH))
+      const problem = clip(issue?.message ?? 'invalid arguments', MAX_MESSAGE_LENGTH)
+      return fail('invalid-arguments', clip(`${name}: ${field ? `${field}: ` : ''}${problem}`, MAX_MESSAGE_LENGTH), { field, problem })
     }
     // The role decides before anything runs: a viewer's acknowledgement changes nothing.
     const permitted = mayRequest(context.actor.role, name, parsed.data)
@@ -50,10 +52,12 @@ export function createDispatch(handlers: Handlers, hooks: DispatchHooks = {}): D
 
 const MAX_MESSAGE_LENGTH = 400
 
-/** An error of the 'not-found' kind (an unknown connection or alert id) says so; anything else
- *  a handler throws is 'internal'. */
+/** An error of a kind of the taxonomy (an unknown connection or alert id, a setting the store
+ *  refused) keeps its kind as the code: a face tells what its user fixes from the rest, as the
+ *  CLI's exit code does. Anything else a handler throws is 'internal'. */
 function errorCode(error: unknown): string {
-  return error instanceof Error && (error as { kind?: unknown }).kind === 'not-found' ? 'not-found' : 'internal'
+  const kind = error instanceof Error ? (error as { kind?: unknown }).kind : undefined
+  return typeof kind === 'string' && (ERROR_KINDS as readonly string[]).includes(kind) ? kind : 'internal'
 }
 
 function clip(text: string, max: number): string {

@@ -16,22 +16,7 @@ import { RetentionJob } from '../store/retention-job'
 import { alertHandlers } from '../alerts/handlers'
 import { nothingApplied } from '../alerts/apply'
 import { alertIdsOf } from '../store/alerts'
-import {
-  getAlertRules,
-  getDesktopSettings,
-  setDesktopSettings,
-  getCadenceSettings,
-  getDisplaySettings,
-  getRetentionSettings,
-  getThresholds,
-  setAlertRules,
-  setCadenceSettings,
-  setDisplaySettings,
-  setRetentionSettings,
-  setThresholds
-} from '../store/settings'
-import { resolveUnits } from '../store/units'
-import type { AppSettings } from '../../../shared/settings'
+import { getCadenceSettings } from '../store/settings'
 import type { Cadences } from '../sync/poller'
 import type { CadenceSettings } from '../../../shared/settings'
 import { listDiagnostics } from '../store/diagnostics'
@@ -46,7 +31,10 @@ import { auditEntryOf } from '../team/audit-entry'
 import { TeamUsers } from '../team/users'
 import { sqliteTeamStore } from '../team/team-store'
 import { teamConfigFile } from '../team/team-config'
+import { userHandlers } from '../team/user-handlers'
 import { deskHandlers } from './desk-handlers'
+import { settingsHandlers } from './settings-handlers'
+import { typedFace } from './typed-face'
 
 
 const toCadences = (s: CadenceSettings): Cadences => ({
@@ -65,10 +53,12 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   // Cadences from the command line hold for the run; otherwise the stored settings.
   const cadencesFromSettings = (): Partial<Cadences> => toCadences(getCadenceSettings(db))
   const clock = options.clock ?? Date.now
+  const polling = options.polling ?? true
   // Viewer lists are stored on the cache writer's thread: a list of a million viewers never
-  // blocks this one (the main process, or the browser host's server).
+  // blocks this one (the main process, or the browser host's server). A core without polling
+  // (one CLI change) stores none: no writer thread for it.
   const viewerStore =
-    options.dbFile === ':memory:'
+    options.dbFile === ':memory:' || !polling
       ? inThreadViewerStore(db)
       : viewerStoreWithFallback(db, { file: options.dbFile, nativeBinding: options.nativeBinding }, (reason) =>
           recordDiagnostic(db, {
@@ -106,6 +96,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   // Connections changed: stop every poller (each finishes its unit of work), start afresh.
   let reconciling: Promise<void> = Promise.resolve()
   const reconcile = (): Promise<void> => {
+    if (!polling) return reconciling
     reconciling = reconciling.then(async () => {
       await pollers.stop()
       pollers.start(await chooseSources())
@@ -115,7 +106,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   }
 
   try {
-    pollers.start(await chooseSources())
+    if (polling) pollers.start(await chooseSources())
   } catch (error) {
     await viewerStore.close()
     db.close()
@@ -125,38 +116,33 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   const retention = new RetentionJob(db, { clock, ...(options.timers ? { timers: options.timers } : {}) })
   // Webhooks: every alert fired, resolved or acknowledged goes to the outbox, then out.
   const webhooks = new WebhookService(db, options.secrets ?? osKeychain(), clock)
-  const deliveries = startWebhookDeliveries(db, hub, webhooks, { clock, timers: options.timers ?? realTimers })
-  retention.start(RETENTION_INTERVAL_MS, RETENTION_FIRST_DELAY_MS)
-
-  const settings = (): AppSettings => {
-    const display = getDisplaySettings(db)
-    return {
-      cadences: getCadenceSettings(db),
-      retention: getRetentionSettings(db),
-      thresholds: getThresholds(db),
-      display,
-      alertRules: getAlertRules(db),
-      desktop: getDesktopSettings(db),
-      units: resolveUnits(db, display)
-    }
-  }
-
-  // Units detected from the data firm up as viewer lists arrive: every window follows at once.
-  let unitsPushed = JSON.stringify(resolveUnits(db, getDisplaySettings(db)))
-  const offUnits = hub.subscribe((name) => {
-    if (name !== 'sessionsChanged') return
-    const units = JSON.stringify(resolveUnits(db, getDisplaySettings(db)))
-    if (units === unitsPushed) return
-    unitsPushed = units
-    hub.emit('settingsChanged', settings())
-  })
+  const deliveries = polling ? startWebhookDeliveries(db, hub, webhooks, { clock, timers: options.timers ?? realTimers }) : null
+  if (polling) retention.start(RETENTION_INTERVAL_MS, RETENTION_FIRST_DELAY_MS)
 
   // The team's users and audit log, behind the interface a shared store will implement too.
   const team = sqliteTeamStore(db)
+  // The app's settings, and on a team server each user's own display over them.
+  const settings = settingsHandlers({
+    db,
+    hub,
+    users: team.users,
+    cadencesSaved: async () => {
+      if (options.cadences) return
+      pollers.setCadences(cadencesFromSettings())
+      await reconcile()
+    },
+    levelsSaved: () => monitor.publishBoard(),
+    // A rule switched off ends its alerts now, not at the next poll (the clock judges only time).
+    alertRulesSaved: () => {
+      for (const id of polled()) pollers.reevaluate(id)
+    }
+  })
+  const users = new TeamUsers(team, clock)
   const dispatch = createDispatch({
     ...deskHandlers({ teamFile: options.teamFile ?? teamConfigFile(), secrets: options.secrets ?? osKeychain() }),
     getIdentity: (_args, { actor, team }) => ({ name: actor.name, role: actor.role, team }),
     listAudit: (query) => team.audit.list(query),
+    ...userHandlers(users),
     ...screenHandlers(db, { polled, realConnectionPolled: () => pollers.sources.some((s) => !s.isDemo) }),
     ...alertHandlers(db, {
       clock,
@@ -219,30 +205,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       if (deleted) monitor.publishAlerts(nothingApplied())
       return { deleted }
     },
-    getSettings: settings,
-    saveSettings: async ({ cadences, retention, thresholds, display, alertRules, desktop }) => {
-      // Validated by the contract already; all or none are written.
-      db.transaction(() => {
-        if (retention) setRetentionSettings(db, retention)
-        if (cadences) setCadenceSettings(db, cadences)
-        if (thresholds) setThresholds(db, thresholds)
-        if (display) setDisplaySettings(db, display)
-        if (alertRules) setAlertRules(db, alertRules)
-        if (desktop) setDesktopSettings(db, desktop)
-      })()
-      if (cadences && !options.cadences) {
-        pollers.setCadences(cadencesFromSettings())
-        await reconcile()
-      }
-      const saved = settings()
-      // Every window and the wall follow; new levels change the live rows' health at once.
-      unitsPushed = JSON.stringify(saved.units)
-      hub.emit('settingsChanged', saved)
-      if (thresholds) monitor.publishBoard()
-      // A rule switched off ends its alerts now, not at the next poll (the clock judges only time).
-      if (alertRules) for (const id of polled()) pollers.reevaluate(id)
-      return saved
-    },
+    ...settings.handlers,
     listDiagnostics: ({ limit, connectionId }) =>
       listDiagnostics(db, limit, connectionId).map((d) => ({ ...d, at: new Date(d.at).toISOString() })),
     fetchRange: async ({ connectionId, from, to }) => {
@@ -259,19 +222,20 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   let closed = false
   return {
     dispatch,
-    users: new TeamUsers(team, clock),
-    onEvent: (listener) => hub.subscribe(listener),
+    ...typedFace(dispatch, (listener) => hub.subscribe(listener)),
+    users,
+    onEvent: (listener, context) => hub.subscribe(context ? settings.pushesFor(listener, context) : listener),
     recordProblem: ({ endpoint, message }) => {
       if (!closed) recordDiagnostic(db, { connectionId: null, at: clock(), kind: 'app', endpoint, message })
     },
     close: async () => {
       if (closed) return
       closed = true
-      offUnits()
+      settings.stop()
       await reconciling.catch(() => undefined)
       await retention.stop()
       await pollers.stop()
-      await deliveries.stop()
+      await deliveries?.stop()
       await viewerStore.close()
       db.close()
     }

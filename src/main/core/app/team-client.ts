@@ -25,6 +25,7 @@ import { readServerSentEvents } from '../net/sse-reader'
 import { EventHub } from './event-hub'
 import { lostServerPush, lostServerStatus, situationPush, type LostServer } from './team-lost-words'
 import type { AppCore } from './types'
+import { typedFace } from './typed-face'
 
 export interface TeamServerTarget {
   /** The server's origin, e.g. https://noc.example.com:8443 */
@@ -231,7 +232,7 @@ export function connectTeamServer(target: TeamServerTarget, options: TeamClientO
 
   const following = follow()
 
-  return {
+  const client: Omit<TeamClient, 'request' | 'on'> = {
     get online() {
       return online
     },
@@ -260,6 +261,8 @@ export function connectTeamServer(target: TeamServerTarget, options: TeamClientO
       await (dispatcher as { close?: () => Promise<void> } | undefined)?.close?.()
     }
   }
+  // Assigned, not spread: `online` stays a getter.
+  return Object.assign(client, typedFace(client.dispatch, client.onEvent))
 }
 
 const isDeskRequest = (name: RequestName): name is (typeof DESK_REQUESTS)[number] => (DESK_REQUESTS as readonly string[]).includes(name)

@@ -1,5 +1,5 @@
 // The core as every face sees it: requests in, results and pushed events out.
-import type { EventName, EventPayload, RequestContext } from '../../../shared/contract'
+import type { EventName, EventPayload, RequestArgs, RequestContext, RequestName, RequestResult } from '../../../shared/contract'
 import type { Result } from '../../../shared/result'
 import type { Db } from '../store/db'
 import type { Timers } from '../../../shared/timers'
@@ -16,8 +16,13 @@ export interface AppCore {
   /** Validates `args` against the contract and the actor's role, runs the handler, never throws.
    *  Without a context the machine's own administrator asks (desktop, CLI, loopback host). */
   dispatch(name: unknown, args: unknown, context?: RequestContext): Promise<Result<unknown>>
-  /** Pushed events (sessionsChanged, statusChanged, alertsChanged, …); returns the unsubscribe function. */
-  onEvent(listener: EventListener): () => void
+  /** The same, typed as AppClient's (shared/client.ts): for callers in this process, such as the CLI. */
+  request<N extends RequestName>(name: N, args: RequestArgs<N>, context?: RequestContext): Promise<Result<RequestResult<N>>>
+  /** One pushed event; returns the unsubscribe function. */
+  on<E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void): () => void
+  /** Pushed events (sessionsChanged, statusChanged, alertsChanged, …) as `context` sees them (a
+   *  team user's settings carry their own display); returns the unsubscribe function. */
+  onEvent(listener: EventListener, context?: RequestContext): () => void
   /** Keeps a problem of the app itself (not of a connection) in Diagnostics: a window's page that crashed. */
   recordProblem(problem: { endpoint: string; message: string }): void
   /** The team server's users (absent on a core that is itself a team server's client). */
@@ -44,6 +49,9 @@ export interface AppCoreOptions {
   timers?: Timers
   /** This desk's team-server file (Settings → Team server); default: beside the default cache. */
   teamFile?: string
+  /** False: a core for changes only (a CLI command such as `connections add`): no pollers, no
+   *  demo simulator, no retention job, no webhook deliveries; requests and the audit log as ever. */
+  polling?: boolean
   /** What to poll instead of the saved connections (the CLI's `serve --connection …`). */
   sources?: (db: Db) => Promise<DataSource[]>
 }

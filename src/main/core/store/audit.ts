@@ -29,7 +29,8 @@ export function listAudit(db: Db, query: { limit?: number | undefined; before?: 
   return rows.map((r) => ({ ...r, at: new Date(r.at).toISOString() }))
 }
 
-/** Entries older than `before` go (the alert history's retention). */
-export function pruneAudit(db: Db, before: number): number {
-  return statement(db, 'DELETE FROM audit_log WHERE at < ?').run(before).changes
+/** At most `limit` entries older than `before` go (retention.auditDays, one batch of the hourly
+ *  retention job); answers how many went. Index audit_log_by_at. */
+export function pruneAudit(db: Db, before: number, limit: number): number {
+  return statement(db, 'DELETE FROM audit_log WHERE id IN (SELECT id FROM audit_log WHERE at < ? LIMIT ?)').run(before, limit).changes
 }

@@ -4,7 +4,7 @@
 import { realTimers, type Timers } from '../../../shared/timers'
 import type { Db } from './db'
 import { compactSteps, type CompactOptions, type CompactResult } from './compact'
-import { pruneSteps, type PruneCounts, type PruneOptions, type PruneResult } from './retention'
+import { countBatch, emptyCounts, pruneSteps, type PruneOptions, type PruneResult } from './retention'
 import { getRetentionSettings, type RetentionSettings } from './settings'
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
@@ -90,19 +90,13 @@ export class RetentionJob {
   private async run(): Promise<PruneResult> {
     const settings = this.options.settings?.() ?? getRetentionSettings(this.db)
     // Counted as the batches go, so a run cut short by stop() still says what it did.
-    const counts: PruneCounts = { snapshots: 0, viewerLists: 0, viewers: 0, sessions: 0, alerts: 0, batches: 0 }
+    const counts = emptyCounts()
     const onBatch = this.options.onBatch
     await drive(
       pruneSteps(this.db, settings, this.clock(), {
         ...this.options,
         onBatch: (batch) => {
-          counts.batches++
-          if (batch.table === 'snapshots') counts.snapshots += batch.rows
-          if (batch.table === 'sessions') counts.sessions += batch.rows
-          if (batch.table === 'viewer_lists') {
-            counts.viewerLists += batch.rows
-            counts.viewers += batch.viewers ?? 0
-          }
+          countBatch(counts, batch)
           onBatch?.(batch)
         }
       }),

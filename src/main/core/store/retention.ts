@@ -10,8 +10,10 @@
 //   Their snapshots and lists go first in the batches above, then the session rows.
 // - Alert history (alertsDays): resolved alerts that resolved before the cutoff, with their
 //   transitions (ON DELETE CASCADE); an open alert is never pruned, whatever its age.
+// - The audit log (auditDays): entries made before the cutoff, `batchSize` per transaction.
 // Live sessions are never pruned. Note: a sync re-lists sessions within its look-back window, so
 // a retention shorter than the look-back would see them back-filled.
+import { pruneAudit } from './audit'
 import type { Db } from './db'
 import { compact, type CompactOptions, type CompactResult } from './compact'
 import type { RetentionSettings } from './settings'
@@ -30,13 +32,15 @@ export interface PruneCounts {
   sessions: number
   /** Resolved alerts pruned (their transitions went with them). */
   alerts: number
+  /** Audit log entries pruned. */
+  auditEntries: number
   /** Transactions run. */
   batches: number
 }
 
 /** One transaction's work, for progress and for tests that check batches stay bounded. */
 export interface PruneBatch {
-  table: 'snapshots' | 'viewer_lists' | 'sessions' | 'alerts'
+  table: 'snapshots' | 'viewer_lists' | 'sessions' | 'alerts' | 'audit_log'
   rows: number
   /** For viewer lists: the viewers they held. */
   viewers?: number
@@ -51,7 +55,7 @@ export interface PruneResult extends PruneCounts {
   compact: CompactResult
 }
 
-const emptyCounts = (): PruneCounts => ({ snapshots: 0, viewerLists: 0, viewers: 0, sessions: 0, alerts: 0, batches: 0 })
+export const emptyCounts = (): PruneCounts => ({ snapshots: 0, viewerLists: 0, viewers: 0, sessions: 0, alerts: 0, auditEntries: 0, batches: 0 })
 const cutoff = (now: number, days: number | null): number | null => (days === null ? null : now - days * DAY_MS)
 
 // Expired sessions: ended, started before @cutoff (index sessions_past_all_by_start).
@@ -87,27 +91,25 @@ export function* pruneSteps(db: Db, settings: RetentionSettings, now: number, op
   const batchSize = Math.max(1, Math.trunc(options.batchSize ?? DEFAULT_BATCH_SIZE))
   const counts = emptyCounts()
   const done = (batch: PruneBatch): PruneBatch => {
-    counts.batches++
-    if (batch.table === 'snapshots') counts.snapshots += batch.rows
-    if (batch.table === 'viewer_lists') {
-      counts.viewerLists += batch.rows
-      counts.viewers += batch.viewers ?? 0
-    }
-    if (batch.table === 'sessions') counts.sessions += batch.rows
-    if (batch.table === 'alerts') counts.alerts += batch.rows
+    countBatch(counts, batch)
     options.onBatch?.(batch)
     return batch
+  }
+
+  /** Runs `removeBatch` (one transaction of at most `batchSize` rows) until nothing is left. */
+  function* repeatedly(table: PruneBatch['table'], removeBatch: () => number): Generator<PruneBatch> {
+    for (;;) {
+      const rows = removeBatch()
+      if (rows === 0) return
+      yield done({ table, rows })
+      if (rows < batchSize) return
+    }
   }
 
   /** Deletes the rows `select` picks from `table`, `batchSize` per transaction. */
   function* batches(table: 'snapshots' | 'alerts', select: string, params: Record<string, unknown>): Generator<PruneBatch> {
     const remove = statement(db, `DELETE FROM ${table} WHERE id IN (${select} LIMIT @limit)`)
-    for (;;) {
-      const rows = remove.run({ ...params, limit: batchSize }).changes
-      if (rows === 0) return
-      yield done({ table, rows })
-      if (rows < batchSize) return
-    }
+    yield* repeatedly(table, () => remove.run({ ...params, limit: batchSize }).changes)
   }
   const snapshots = (select: string, params: Record<string, unknown>) => batches('snapshots', select, params)
 
@@ -151,12 +153,7 @@ export function* pruneSteps(db: Db, settings: RetentionSettings, now: number, op
       db,
       `DELETE FROM sessions WHERE rowid IN (SELECT rowid FROM sessions WHERE started_at < @cutoff AND has_ended = 1 LIMIT @limit)`
     )
-    for (;;) {
-      const rows = remove.run({ ...params, limit: batchSize }).changes
-      if (rows === 0) break
-      yield done({ table: 'sessions', rows })
-      if (rows < batchSize) break
-    }
+    yield* repeatedly('sessions', () => remove.run({ ...params, limit: batchSize }).changes)
   }
 
   const alertsBefore = cutoff(now, settings.alertsDays)
@@ -164,7 +161,23 @@ export function* pruneSteps(db: Db, settings: RetentionSettings, now: number, op
     // Index alerts_by_resolved; an open alert has no resolved_at and is never picked.
     yield* batches('alerts', "SELECT id FROM alerts WHERE resolved_at < @cutoff AND state = 'resolved'", { cutoff: alertsBefore })
   }
+
+  const auditBefore = cutoff(now, settings.auditDays)
+  if (auditBefore !== null) yield* repeatedly('audit_log', () => pruneAudit(db, auditBefore, batchSize))
   return counts
+}
+
+/** Adds one transaction's work to `counts`. */
+export function countBatch(counts: PruneCounts, batch: PruneBatch): void {
+  counts.batches++
+  if (batch.table === 'snapshots') counts.snapshots += batch.rows
+  if (batch.table === 'viewer_lists') {
+    counts.viewerLists += batch.rows
+    counts.viewers += batch.viewers ?? 0
+  }
+  if (batch.table === 'sessions') counts.sessions += batch.rows
+  if (batch.table === 'alerts') counts.alerts += batch.rows
+  if (batch.table === 'audit_log') counts.auditEntries += batch.rows
 }
 
 /** Prunes everything due at `now`, back to back, then checkpoints and reclaims space. */

@@ -26,12 +26,7 @@ export { DEFAULT_RETENTION, RetentionSettingsSchema, type RetentionSettings }
 
 function readJson(db: Db, key: string): unknown {
   const row = statement(db, 'SELECT value_json FROM settings WHERE key = ?').get(key) as { value_json: string } | undefined
-  if (!row) return undefined
-  try {
-    return JSON.parse(row.value_json) as unknown
-  } catch {
-    return undefined
-  }
+  return parseStored(row?.value_json)
 }
 
 function writeJson(db: Db, key: string, value: unknown): void {
@@ -41,18 +36,33 @@ function writeJson(db: Db, key: string, value: unknown): void {
   ).run(key, JSON.stringify(value))
 }
 
-type ObjectSchema<T> = z.ZodObject<{ [K in keyof T]: z.ZodType<T[K]> }>
+export type ObjectSchema<T> = z.ZodObject<{ [K in keyof T]: z.ZodType<T[K]> }>
 
-/** The stored value, field by field: a missing or invalid field falls back to its default. */
-function readSettings<T extends object>(db: Db, key: string, schema: ObjectSchema<T>, defaults: T): T {
-  const stored = readJson(db, key)
+/** The valid fields of a stored value (parsed JSON, or anything a hand edit left): the others are
+ *  left out, so each falls back to its default on its own. */
+export function validFields<T extends object>(stored: unknown, schema: ObjectSchema<T>): Partial<T> {
   const object = typeof stored === 'object' && stored !== null ? (stored as Record<string, unknown>) : {}
-  const out = { ...defaults }
-  for (const field of Object.keys(defaults) as (keyof T & string)[]) {
+  const out: Partial<T> = {}
+  for (const field of Object.keys(schema.shape) as (keyof T & string)[]) {
     const parsed = (schema.shape[field] as z.ZodType<T[typeof field]>).safeParse(object[field])
     if (parsed.success) out[field] = parsed.data
   }
   return out
+}
+
+/** JSON text as stored, or undefined when a hand edit spoiled it. */
+export function parseStored(json: string | undefined): unknown {
+  if (json === undefined) return undefined
+  try {
+    return JSON.parse(json) as unknown
+  } catch {
+    return undefined
+  }
+}
+
+/** The stored value, field by field: a missing or invalid field falls back to its default. */
+function readSettings<T extends object>(db: Db, key: string, schema: ObjectSchema<T>, defaults: T): T {
+  return { ...defaults, ...validFields(readJson(db, key), schema) }
 }
 
 /** Changes some fields; throws a ZodError (nothing written) for an invalid value. */

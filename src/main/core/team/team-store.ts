@@ -1,7 +1,9 @@
-// The team's own tables behind one asynchronous interface: users, their browser sessions and the
-// audit log. SQLite answers today (store/users.ts, store/audit.ts, synchronously underneath); the
-// PostgreSQL store of several servers (docs/scaling-plan.md) implements the same interface, so the
-// team server, its gate and the CLI do not change when the store does.
+// The team's own tables behind one asynchronous interface: users (and the display each chose for
+// themselves), their browser sessions and the audit log. SQLite answers today (store/users.ts,
+// store/user-settings.ts, store/audit.ts, synchronously underneath); the PostgreSQL store of
+// several servers (docs/scaling-plan.md) implements the same interface, so the team server, its
+// gate and the CLI do not change when the store does.
+import type { PersonalDisplay } from '../../../shared/settings'
 import type { AuditEntry, UserRole, UserView } from '../../../shared/team'
 import { listAudit, recordAudit, type AuditRecord } from '../store/audit'
 import type { Db } from '../store/db'
@@ -19,6 +21,7 @@ import {
   userByTokenHash,
   type UserRecord
 } from '../store/users'
+import { getUserDisplay, setUserDisplay } from '../store/user-settings'
 
 export type { UserRecord }
 
@@ -32,6 +35,10 @@ export interface TeamStore {
     remove(name: string): Promise<boolean>
     byTokenHash(tokenHash: string): Promise<UserRecord | null>
     touch(id: number, now: number): Promise<void>
+    /** The display fields the user chose for themselves (none: the server's hold). */
+    display(name: string): Promise<Partial<PersonalDisplay>>
+    /** Adds to what the user chose; null when there is no such user. */
+    saveDisplay(name: string, change: Partial<PersonalDisplay>): Promise<Partial<PersonalDisplay> | null>
   }
   sessions: {
     insert(session: { idHash: string; userId: number; expiresAt: number }, now: number): Promise<void>
@@ -63,7 +70,9 @@ export function sqliteTeamStore(db: Db): TeamStore {
       replaceToken: (name, hash, at) => now(() => replaceUserToken(db, name, hash, at)),
       remove: (name) => now(() => deleteUser(db, name)),
       byTokenHash: (hash) => now(() => userByTokenHash(db, hash)),
-      touch: (id, at) => now(() => touchUser(db, id, at))
+      touch: (id, at) => now(() => touchUser(db, id, at)),
+      display: (name) => now(() => getUserDisplay(db, name)),
+      saveDisplay: (name, change) => now(() => setUserDisplay(db, name, change))
     },
     sessions: {
       insert: (session, at) => now(() => insertUserSession(db, session, at)),

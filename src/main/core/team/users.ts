@@ -7,7 +7,10 @@ import { hashSecret, newSessionId, newUserToken } from './tokens'
 /** A browser stays signed in this long (a wall screen for a month), then signs in again. */
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60_000
 
-export class UserError extends Error {}
+/** A name taken or unknown: the administrator's to fix (a 'configuration' error, exit code 2). */
+export class UserError extends Error {
+  readonly kind = 'configuration'
+}
 
 /** "Last seen" is kept to the minute: a busy page must not write to the cache on every request. */
 const TOUCH_EVERY_MS = 60_000

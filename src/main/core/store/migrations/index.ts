@@ -20,9 +20,10 @@ import { webhookUrlQueries } from './018-webhook-url-queries'
 import { viewerListIdsNeverReused } from './019-viewer-list-ids-never-reused'
 import { alertEndKinds } from './020-alert-end-kinds'
 import { peaksWhileLive } from './021-peaks-while-live'
+import { userSettings } from './022-user-settings'
 import type { Migration } from './types'
 
 export const migrations: readonly Migration[] = [initial, connectionsViewersDiagnostics, cacheComplete, viewerIntegerKeys, searchContentId, sessionSearchText, alerts,
   connectionReliabilityScale, stagedViewerLists, viewerListSummary, siteNames, connectionNetwork, webhooks, siteAlerts, maintenanceWindows, team,
   maintenanceTimeZones, webhookUrlQueries, viewerListIdsNeverReused, alertEndKinds,
-  peaksWhileLive]
+  peaksWhileLive, userSettings]

@@ -2,7 +2,8 @@
 // administrator. Read once; a page offers no action its role would be refused.
 import type { AppClient } from '../../../../shared/client'
 import type { RequestName } from '../../../../shared/contract'
-import { mayRequest, type Identity } from '../../../../shared/team'
+import { mayRequest } from '../../../../shared/permissions'
+import type { Identity } from '../../../../shared/team'
 
 export class IdentityStore {
   current = $state<Identity | null>(null)
@@ -12,7 +13,7 @@ export class IdentityStore {
     return this.current?.role === 'viewer'
   }
 
-  /** Whether this page may make the request, by the table the core checks (shared/team.ts).
+  /** Whether this page may make the request, by the rule the core checks (shared/permissions.ts).
    *  False until the identity is known: an action appears once it is certain to be allowed. */
   may(name: RequestName, args: unknown = {}): boolean {
     return this.current !== null && mayRequest(this.current.role, name, args).allowed
