@@ -1,29 +1,24 @@
-// `eventwatch sync`: fill the cache from one connection (the demo simulator when none is given),
-// once or until SIGINT/SIGTERM. `--once` exits 0 only when everything was fetched; otherwise one
-// line on stderr names the cause in the taxonomy's words, and whatever was fetched whole is kept.
-// Every pass is judged by the same alert rules as the app, into the same history; in a terminal
-// each alert that fires or resolves is one line on stderr.
+// `eventwatch sync`: the app's core without its HTTP face, fed from one connection (the demo
+// simulator when none is given), once or until SIGINT/SIGTERM. It alerts exactly as `serve` does
+// (issue 25): the same alert rules into the same history, webhooks through the durable outbox,
+// critical repeats, the blind clock, maintenance windows and retention. `--once` makes one complete
+// pass, sends what it queued, and exits 0 only when everything was fetched; otherwise one line on
+// stderr names the cause in the taxonomy's words, and whatever was fetched whole is kept. In a
+// terminal each alert that fires or resolves is one line on stderr.
 import type { Command } from 'commander'
+import type { AlertsChanged } from '../../../shared/alerts'
+import type { Status } from '../../../shared/domain'
 import { ERROR_KIND_LABELS } from '../../../shared/error-kinds'
-import { endHeading } from '../../../shared/alert-end'
-import type { Alert } from '../../../shared/alerts'
-import { plainText, shorten } from '../../../shared/plain-text'
-import { AlertEvaluator, type Evaluation } from '../../core/alerts/evaluator'
-import { getAlerts } from '../../core/store/alerts'
-import type { DataSource } from '../../core/app/demo-source'
-import { Verdicts } from '../../core/app/verdicts'
+import type { CompletedPass } from '../../core/app/pollers'
+import { startAppCore } from '../../core/app/start'
+import type { AppCoreOptions, LocalAppCore } from '../../core/app/types'
 import { defaultDbFile } from '../../core/paths'
-import { openDatabase, type Db } from '../../core/store/db'
-import type { ViewerListStore } from '../../core/store/viewer-store'
-import { startViewerWriter } from '../../core/store/viewer-writer'
-import { Poller } from '../../core/sync/poller'
 import { cadencesFor } from '../cadences'
-import { recordedSyncPass } from '../../core/sync/recorded-pass'
-import type { CutShortListing, SyncReport } from '../../core/sync/sync-pass'
 import { CliError, exitCodeOf } from '../errors'
-import { secondsOption, untilSignal } from '../options'
+import { secondsOption } from '../options'
 import { createProgress, type Progress } from '../progress'
 import { addConnectionOptions, resolveSource, type ConnectionFlags } from '../source'
+import { alertLine, passSummary } from '../sync-lines'
 
 interface SyncOptions extends ConnectionFlags {
   once?: boolean
@@ -32,157 +27,112 @@ interface SyncOptions extends ConnectionFlags {
   deadline?: number
 }
 
+/** After `--once`'s pass, its webhook deliveries get this long; what is not sent waits in the outbox for the next run. */
+const DELIVERY_DEADLINE_MS = 30_000
+
 export function registerSync(program: Command): void {
   const command = program
     .command('sync')
-    .description('fill the local cache from a connection (the demo simulator when none is given)')
-    .option('--once', 'make one complete pass and exit (0 when everything was fetched)')
+    .description('fill the local cache from a connection (the demo simulator when none is given), alerting as serve does')
+    .option('--once', 'make one complete pass, send its webhooks and exit (0 when everything was fetched)')
     .option('--db <file>', 'SQLite cache file (default: the desktop app\'s; EVENTWATCH_DB overrides)', defaultDbFile())
     .option('--interval <seconds>', 'set every poll cadence to this many seconds', secondsOption(1, 3600))
     .option('--deadline <seconds>', 'bound on one whole pass (default 900); what is whole by then is kept', secondsOption(1, 86_400))
   addConnectionOptions(command).action(async (opts: SyncOptions) => {
-    const db = openDatabase(opts.db)
-    let source: DataSource | undefined
-    let viewerStore: ViewerListStore | undefined
+    // One signal stops everything at once: waits, requests in flight, the list in hand, deliveries.
+    const stop = new AbortController()
+    const onSignal = (): void => stop.abort()
+    process.once('SIGINT', onSignal)
+    process.once('SIGTERM', onSignal)
+    const progress = createProgress(process.stderr)
     try {
-      source = await resolveSource(db, opts)
-      // Viewer lists are stored on a second thread while this one fetches and parses.
-      viewerStore = startViewerWriter({ file: opts.db })
-      const progress = createProgress(process.stderr)
-      const alerts = alertReporter(db, source, progress, process.stderr.isTTY === true)
-      const deadlineMs = opts.deadline === undefined ? undefined : opts.deadline * 1000
-      if (opts.once) await syncOnce(db, source, progress, viewerStore, alerts, deadlineMs)
-      else await syncUntilSignal(db, source, progress, viewerStore, alerts, opts.interval, deadlineMs)
+      if (opts.once) await syncOnce(opts, progress, stop.signal)
+      else await syncUntil(opts, progress, stop.signal)
     } finally {
-      await viewerStore?.close()
-      await source?.close()
-      db.close()
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
     }
   })
 }
 
-/** Judges the cache after a pass; `lastSuccessAt` is null when the pass reached nothing. */
-type AlertReporter = (lastSuccessAt: number | null) => void
-
-/** The alert rules after each pass, and a line per alert that fired or resolved (terminal only, like the progress bar). */
-function alertReporter(db: Db, source: DataSource, progress: Progress, inTerminal: boolean): AlertReporter {
-  const evaluator = new AlertEvaluator(db, () => new Verdicts(db))
-  return (lastSuccessAt) => {
-    let result: Evaluation
-    try {
-      result = evaluator.evaluate(source.target.id, lastSuccessAt)
-    } catch (error) {
-      progress.log(`alerts could not be evaluated: ${error instanceof Error ? error.message : String(error)}`)
-      return
-    }
-    if (!inTerminal) return
-    for (const alert of getAlerts(db, result.fired)) progress.log(alertLine('ALERT', alert))
-    for (const alert of getAlerts(db, result.resolved)) progress.log(alertLine('RESOLVED', alert))
-  }
-}
-
-/** "… ALERT warning [rule] summary — where"; an end says RESOLVED only when it recovered, else ENDED, and why. */
-function alertLine(what: 'ALERT' | 'RESOLVED', alert: Alert): string {
-  const at = what === 'ALERT' ? alert.transitions.at(-1)?.at : alert.resolvedAt
-  const where = alert.eventSessionId === null ? alert.connectionName : `${alert.connectionName} / ${alert.eventName ?? alert.eventSessionId} (${alert.eventSessionId})`
-  const label = what === 'ALERT' ? `ALERT ${alert.severity}` : endHeading(alert.endKind).word.toUpperCase()
-  const why = what === 'RESOLVED' && alert.endReason ? `: ${alert.endReason}` : ''
-  return `${at ?? ''} ${label} [${alert.rule}] ${alert.summary} — ${where}${why}`
-}
-
-async function syncOnce(
-  db: Db,
-  source: DataSource,
+/** The app's core, polling what the command line names; its alerts told on stderr. */
+async function startSyncCore(
+  opts: SyncOptions,
   progress: Progress,
-  viewerStore: ViewerListStore,
-  alerts: AlertReporter,
-  deadlineMs: number | undefined
-): Promise<void> {
-  // One signal stops everything at once: waits, requests in flight, the list in hand.
-  const stop = new AbortController()
-  const onSignal = (): void => stop.abort()
-  process.once('SIGINT', onSignal)
-  process.once('SIGTERM', onSignal)
+  headless: Pick<AppCoreOptions, 'passesOnRequest' | 'onPolled'>
+): Promise<LocalAppCore> {
+  const core = await startAppCore({
+    dbFile: opts.db,
+    cadences: cadencesFor(opts.interval),
+    sources: async (db) => [await resolveSource(db, opts)],
+    ...(opts.deadline !== undefined ? { passDeadlineMs: opts.deadline * 1000 } : {}),
+    ...headless
+  })
+  tellAlerts(core, progress, process.stderr.isTTY === true)
+  return core
+}
+
+/**
+ * A line per alert that fires or resolves, in a terminal only (like the progress bar), from the
+ * same push as every face's notifications; anywhere, a line when the alerts could not be judged.
+ */
+function tellAlerts(core: LocalAppCore, progress: Progress, inTerminal: boolean): void {
+  let problemTold: string | null = null
+  core.onEvent((name, payload) => {
+    if (name === 'statusChanged') {
+      const { problem } = payload as Status
+      if (problem !== null && problem !== problemTold) progress.log(problem)
+      problemTold = problem
+    }
+    if (name !== 'alertsChanged' || !inTerminal) return
+    const change = payload as AlertsChanged
+    for (const alert of change.fired) progress.log(alertLine('ALERT', alert))
+    for (const alert of change.resolved) progress.log(alertLine('RESOLVED', alert))
+  })
+}
+
+async function syncOnce(opts: SyncOptions, progress: Progress, stopped: AbortSignal): Promise<void> {
+  const core = await startSyncCore(opts, progress, { passesOnRequest: true })
   try {
-    const report = await recordedSyncPass({
-      db,
-      connectionId: source.target.id,
-      client: source.client,
-      lookbackDays: source.lookbackDays,
-      signal: stop.signal,
-      deadlineMs,
-      viewerStore,
+    const passes = await core.completePasses({
+      signal: stopped,
       onProgress: (p) =>
         progress.update({ phase: p.phase, done: p.done, total: p.total, detail: `${p.viewers.toLocaleString('en-US')} viewers` })
-    }, 'once')
-    progress.done(summary(source, report))
-    alerts(report.listed > 0 || report.problems.length === 0 ? Date.now() : null)
-    const problem = report.problems[0]
-    if (problem) {
-      const more = report.problems.length > 1 ? ` (and ${report.problems.length - 1} more problems)` : ''
-      throw new CliError(`${ERROR_KIND_LABELS[problem.kind]}: ${problem.message}${more}`, exitCodeOf(problem.kind))
+    })
+    for (const { connection, report } of passes) progress.done(passSummary(connection, report))
+    // What the pass queued goes out before the process ends, within a bound; a signal ends it too.
+    const { waiting } = await core.deliverDue(AbortSignal.any([stopped, AbortSignal.timeout(DELIVERY_DEADLINE_MS)]))
+    if (waiting > 0) {
+      const whose = waiting === 1 ? '1 webhook' : `${waiting} webhooks`
+      progress.log(`webhooks: deliveries to ${whose} wait in the outbox for the next run (Diagnostics says why)`)
     }
-    if (report.stopped) throw new CliError('stopped before the pass was complete; what was fetched is kept.', 1)
+    failUnlessWhole(passes)
   } finally {
-    process.off('SIGINT', onSignal)
-    process.off('SIGTERM', onSignal)
+    await core.close()
   }
 }
 
-async function syncUntilSignal(
-  db: Db,
-  source: DataSource,
-  progress: Progress,
-  viewerStore: ViewerListStore,
-  alerts: AlertReporter,
-  intervalSeconds: number | undefined,
-  deadlineMs: number | undefined
-): Promise<void> {
-  const poller: Poller = new Poller(db, source.client, {
-    connectionId: source.target.id,
-    viewerStore,
-    passDeadlineMs: deadlineMs,
-    cadences: cadencesFor(intervalSeconds),
-    lookbackDays: source.lookbackDays,
-    onPolled: (report) => {
-      progress.log(summary(source, report))
+/** Exit 0 only when everything was fetched: else the first problem, in the taxonomy's words. */
+function failUnlessWhole(passes: readonly CompletedPass[]): void {
+  const problems = passes.flatMap((p) => p.report.problems)
+  const problem = problems[0]
+  if (problem) {
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more problems)` : ''
+    throw new CliError(`${ERROR_KIND_LABELS[problem.kind]}: ${problem.message}${more}`, exitCodeOf(problem.kind))
+  }
+  if (passes.some((p) => p.report.stopped)) throw new CliError('stopped before the pass was complete; what was fetched is kept.', 1)
+}
+
+async function syncUntil(opts: SyncOptions, progress: Progress, stopped: AbortSignal): Promise<void> {
+  const core = await startSyncCore(opts, progress, {
+    onPolled: (connection, report) => {
+      progress.log(passSummary(connection, report))
       for (const problem of report.problems.slice(0, 3)) progress.log(`  ${ERROR_KIND_LABELS[problem.kind]}: ${problem.message}`)
-      alerts(poller.currentStatus.lastUpdateAt)
-    },
-    onDetails: () => alerts(poller.currentStatus.lastUpdateAt)
+    }
   })
-  poller.start()
-  await untilSignal()
-  await poller.stop() // finishes the unit of work in hand
-}
-
-function summary(source: DataSource, r: SyncReport): string {
-  const parts = [
-    `${r.listed} sessions`,
-    `${r.live} live`,
-    `${r.snapshots} snapshots`,
-    `${r.viewerLists} viewer lists (${r.viewers.toLocaleString('en-US')} viewers)`
-  ]
-  if (r.skipped) parts.push(`${r.skipped} records skipped`)
-  if (r.cutShort.length) parts.push(cutShortPart(r.cutShort))
-  if (r.problems.length) parts.push(`${r.problems.length} problems`)
-  return `${new Date(r.at).toISOString()} ${source.target.name}: ${parts.join(', ')}`
-}
-
-/** Listings named one by one in the summary; the rest are counted. */
-const CUT_SHORT_NAMED = 3
-
-/** "cut short by a repeated cursor: the viewer list of "Town hall" (5e55…) after 2 pages, …" */
-function cutShortPart(listings: readonly CutShortListing[]): string {
-  // Names and ids come from the service: nothing in them may act on the terminal.
-  const text = (s: string): string => plainText(shorten(s, 64))
-  const named = listings.slice(0, CUT_SHORT_NAMED).map((l) => {
-    const what =
-      l.eventSessionId === null
-        ? 'the session list'
-        : `the viewer list of ${l.eventName ? `"${text(l.eventName)}" (${text(l.eventSessionId)})` : `session ${text(l.eventSessionId)}`}`
-    return `${what} after ${l.pages} ${l.pages === 1 ? 'page' : 'pages'}`
-  })
-  const more = listings.length > CUT_SHORT_NAMED ? ` and ${listings.length - CUT_SHORT_NAMED} more lists` : ''
-  return `cut short by a repeated cursor (kept as read): ${named.join(', ')}${more}`
+  try {
+    if (!stopped.aborted) await new Promise((resolve) => stopped.addEventListener('abort', resolve, { once: true }))
+  } finally {
+    await core.close() // the unit of work in hand ends at once; what is whole is kept
+  }
 }

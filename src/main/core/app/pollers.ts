@@ -9,6 +9,8 @@ import { newestPollAt } from '../store/sessions'
 import type { ViewerListStore } from '../store/viewer-store'
 import { decideConnectionStatuses, decidePollSummary, type ConnectionFacts } from '../sync/connection-status'
 import { Poller, type Cadences, type PollerStatus, type Timers } from '../sync/poller'
+import type { SyncProgress, SyncReport } from '../sync/sync-pass'
+import type { ConnectionTarget } from '../api/connection'
 import type { DataSource } from './demo-source'
 import type { EventHub } from './event-hub'
 import { Monitor } from './monitor'
@@ -19,8 +21,20 @@ export interface PollerGroupOptions {
   /** One clock for the pollers and the alert rules; tests move it by hand. */
   clock?: () => number
   timers?: Timers
+  /** Passes only when asked (completePasses, refreshes), none on the cadences: `eventwatch sync --once`. */
+  passesOnRequest?: boolean
+  /** Bound on one full pass (sync-pass.ts's default when absent). */
+  passDeadlineMs?: number
+  /** After each full pass of a connection, what it fetched (the CLI's summary lines). */
+  onPolled?: (connection: ConnectionTarget, report: SyncReport) => void
   /** Where every poller stores viewer lists (the cache writer's thread, in the app). */
   viewerStore?: ViewerListStore
+}
+
+/** What one connection's complete pass fetched. */
+export interface CompletedPass {
+  connection: ConnectionTarget
+  report: SyncReport
 }
 
 export class PollerGroup {
@@ -79,6 +93,8 @@ export class PollerGroup {
         ...(this.options.clock ? { clock: this.options.clock } : {}),
         ...(this.options.timers ? { timers: this.options.timers } : {}),
         ...(this.options.viewerStore ? { viewerStore: this.options.viewerStore } : {}),
+        passDeadlineMs: this.options.passDeadlineMs,
+        onPolled: (report) => this.options.onPolled?.(source.target, report),
         onStatus: () => {
           this.publishStatus()
           this.monitor.statusChanged()
@@ -94,7 +110,7 @@ export class PollerGroup {
           })
       })
       if (this.pausedAll) poller.pause()
-      poller.start()
+      if (!this.options.passesOnRequest) poller.start()
       return { source, poller }
     })
     try {
@@ -120,6 +136,14 @@ export class PollerGroup {
         console.error('eventwatch: repeating critical alerts failed', error)
       }
     })
+  }
+
+  /**
+   * One complete pass of every connection polled, side by side (`eventwatch sync --once`): each
+   * judged as it ends, like any unit of work; `signal` ends them as stop does.
+   */
+  completePasses(options: { signal?: AbortSignal; onProgress?: (progress: SyncProgress) => void } = {}): Promise<CompletedPass[]> {
+    return Promise.all(this.running.map(async ({ source, poller }) => ({ connection: source.target, report: await poller.completePass(options) })))
   }
 
   /**

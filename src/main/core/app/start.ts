@@ -26,7 +26,7 @@ import { EventHub } from './event-hub'
 import { PollerGroup } from './pollers'
 import { screenHandlers } from './screen-handlers'
 import { enabledSavedSources, savedSource } from './saved-sources'
-import type { AppCore, AppCoreOptions } from './types'
+import type { AppCoreOptions, LocalAppCore } from './types'
 import { auditEntryOf } from '../team/audit-entry'
 import { TeamUsers } from '../team/users'
 import { sqliteTeamStore } from '../team/team-store'
@@ -35,6 +35,7 @@ import { userHandlers } from '../team/user-handlers'
 import { deskHandlers } from './desk-handlers'
 import { settingsHandlers } from './settings-handlers'
 import { typedFace } from './typed-face'
+import { outboxHeads } from '../store/webhooks'
 
 
 const toCadences = (s: CadenceSettings): Cadences => ({
@@ -47,7 +48,7 @@ const RETENTION_INTERVAL_MS = 60 * 60_000
 /** Not at start-up, when the first polls want the disk. */
 const RETENTION_FIRST_DELAY_MS = 5 * 60_000
 
-export async function startAppCore(options: AppCoreOptions & { secrets?: SecretStore }): Promise<AppCore> {
+export async function startAppCore(options: AppCoreOptions & { secrets?: SecretStore }): Promise<LocalAppCore> {
   const db = openDatabase(options.dbFile, { nativeBinding: options.nativeBinding })
   const hub = new EventHub()
   // Cadences from the command line hold for the run; otherwise the stored settings.
@@ -70,6 +71,10 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
           })
         )
   const pollers = new PollerGroup(db, hub, options.cadences ?? cadencesFromSettings(), {
+    // The headless face's (`eventwatch sync`): one pass when asked, its bound, its summary lines.
+    passesOnRequest: options.passesOnRequest,
+    passDeadlineMs: options.passDeadlineMs,
+    onPolled: options.onPolled,
     clock,
     viewerStore,
     ...(options.timers ? { timers: options.timers } : {})
@@ -223,6 +228,9 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   return {
     dispatch,
     ...typedFace(dispatch, (listener) => hub.subscribe(listener)),
+    completePasses: (passOptions) => pollers.completePasses(passOptions),
+    // A core without polling sends nothing: what waits is sent by the next one that polls.
+    deliverDue: async (signal) => (deliveries ? deliveries.deliverer.deliverDue(signal) : { waiting: outboxHeads(db).length }),
     users,
     onEvent: (listener, context) => hub.subscribe(context ? settings.pushesFor(listener, context) : listener),
     recordProblem: ({ endpoint, message }) => {

@@ -5,6 +5,8 @@ import type { Db } from '../store/db'
 import type { Timers } from '../../../shared/timers'
 import type { Cadences } from '../sync/poller'
 import type { DataSource } from './demo-source'
+import type { CompletedPass, PollerGroupOptions } from './pollers'
+import type { SyncProgress } from '../sync/sync-pass'
 import type { TeamUsers } from '../team/users'
 
 export type EventListener = <E extends EventName>(name: E, payload: EventPayload<E>) => void
@@ -54,4 +56,22 @@ export interface AppCoreOptions {
   polling?: boolean
   /** What to poll instead of the saved connections (the CLI's `serve --connection …`). */
   sources?: (db: Db) => Promise<DataSource[]>
+  /** Passes only when asked (LocalAppCore.completePasses), none on the cadences: `eventwatch sync --once`. */
+  passesOnRequest?: boolean
+  /** Bound on one full pass (`eventwatch sync --deadline`; sync-pass.ts's default when absent). */
+  passDeadlineMs?: number
+  /** After each full pass of a connection, what it fetched (`eventwatch sync`'s summary lines). */
+  onPolled?: PollerGroupOptions['onPolled']
+}
+
+/**
+ * A core polling on this machine (startAppCore's), as the headless face drives it besides the app
+ * API: `eventwatch sync --once` asks for one pass, then sends what it queued before it ends.
+ */
+export interface LocalAppCore extends AppCore {
+  /** One complete pass of every connection polled, each judged as it ends; `signal` stops them. */
+  completePasses(options: { signal?: AbortSignal; onProgress?: (progress: SyncProgress) => void }): Promise<CompletedPass[]>
+  /** Sends the webhook deliveries due now, until they are sent or retried later, or `signal`;
+   *  says how many webhooks still have one waiting in the outbox (sent by the next run). */
+  deliverDue(signal: AbortSignal): Promise<{ waiting: number }>
 }

@@ -8,7 +8,7 @@
 import type { PollState } from '../../../shared/domain'
 import { realTimers, type Timers } from '../../../shared/timers'
 import { describeApiError, type ReportingClient } from '../api/client'
-import { CancelledError, isCancelled } from '../net/abort'
+import { anySignal, CancelledError, isCancelled } from '../net/abort'
 import type { Db } from '../store/db'
 import { liveSessionIds, storeSessionList, storeSessionSnapshot } from '../store/sessions'
 import { finishSyncRun, startSyncRun, type SyncRunKind } from '../store/sync-runs'
@@ -70,6 +70,13 @@ export interface PollerOptions {
   viewerStore?: ViewerListStore
   /** Bound on one full pass (sync-pass.ts's default when absent). */
   passDeadlineMs?: number
+}
+
+/** How a full pass goes: its run's kind, how many ended sessions it back-fills (all: undefined), its progress. */
+interface PassShape {
+  kind: 'discovery' | 'once'
+  backfillLimit: number | undefined
+  onProgress: ((progress: SyncProgress) => void) | undefined
 }
 
 /** What a unit of work stored, for its sync run. */
@@ -159,6 +166,15 @@ export class Poller {
   /** A full pass now (sharing one under way), whatever the cadences say. */
   pollOnce(): Promise<PollOutcome> {
     return this.discovery(false)
+  }
+
+  /**
+   * One complete pass now, as `eventwatch sync --once` makes it: recorded as a 'once' run, every
+   * ended session without viewers back-filled, ended by `signal` as by stop. Judged like any pass.
+   */
+  completePass(options: { signal?: AbortSignal; onProgress?: (progress: SyncProgress) => void } = {}): Promise<PollOutcome> {
+    const pass: PassShape = { kind: 'once', backfillLimit: undefined, onProgress: options.onProgress }
+    return this.exclusive((unit) => this.discover(anySignal(unit, options.signal) ?? unit, pass))
   }
 
   /** The pass under way or queued, else a new one (`cadence`: the cadences' own, not asked for). */
@@ -297,7 +313,7 @@ export class Poller {
     this.schedule(wait)
   }
 
-  private async discover(signal: AbortSignal): Promise<PollOutcome> {
+  private async discover(signal: AbortSignal, pass = this.cadencePass()): Promise<PollOutcome> {
     const started = this.clock()
     if (!this.paused && !this.status.offlineSince) this.setStatus({ state: 'polling' })
     const report = await recordedSyncPass({
@@ -309,17 +325,17 @@ export class Poller {
       concurrency: this.options.concurrency,
       signal,
       deadlineMs: this.options.passDeadlineMs,
-      backfillLimit: this.options.backfillPerPass ?? 5,
+      backfillLimit: pass.backfillLimit,
       viewersDue: (id) => started - (this.viewersFetchedAt.get(id) ?? Number.NEGATIVE_INFINITY) >= this.cadences.viewersMs,
-      onProgress: this.options.onProgress,
+      onProgress: pass.onProgress,
       viewerStore: this.viewerStore
-    }, 'discovery')
+    }, pass.kind)
     // Only lists that were stored count as fetched; a failed one is due again next pass.
     for (const id of report.viewerListIds) this.viewersFetchedAt.set(id, started)
     if (report.stopped) {
       // Paused or stopped: not a success, not a failure. A full pass comes first on resume.
       this.nextDiscoveryAt = 0
-      this.options.onWork?.('discovery')
+      this.options.onWork?.(pass.kind)
       return report
     }
     const listingFailed = report.listed === 0 && report.problems.length > 0
@@ -330,8 +346,13 @@ export class Poller {
     this.nextDiscoveryAt = now + (this.failures > 0 ? this.backoffMs() : this.cadences.discoveryMs)
     if (this.failures > 0) this.nextDetailAt = this.nextDiscoveryAt // no detail ticks while unreachable
     this.options.onPolled?.(report)
-    this.options.onWork?.('discovery')
+    this.options.onWork?.(pass.kind)
     return report
+  }
+
+  /** The passes of the cadences (and of refresh requests): a little back-fill each. */
+  private cadencePass(): PassShape {
+    return { kind: 'discovery', backfillLimit: this.options.backfillPerPass ?? 5, onProgress: this.options.onProgress }
   }
 
   private async details(signal: AbortSignal): Promise<void> {

@@ -61,6 +61,23 @@ export class WebhookDeliverer {
     await this.idle()
   }
 
+  /**
+   * What is due now, sent before a headless run ends (`eventwatch sync --once`): resolves when
+   * every lane has ended (a failure waits for its retry, in the next run), or at `signal`, which
+   * stops the deliverer. Says how many webhooks still have a delivery waiting.
+   */
+  async deliverDue(signal: AbortSignal): Promise<{ waiting: number }> {
+    const stop = (): void => void this.stop()
+    if (signal.aborted) stop()
+    else signal.addEventListener('abort', stop, { once: true })
+    try {
+      await this.runOnce()
+    } finally {
+      signal.removeEventListener('abort', stop)
+    }
+    return { waiting: outboxHeads(this.db).length }
+  }
+
   /** Ends the lanes: a request in flight is abandoned, not counted, and sent again after a restart. */
   async stop(): Promise<void> {
     this.stopped = true
