@@ -212,7 +212,7 @@ export function benchQueries(options: QueriesOptions = QUERIES_DEFAULTS): Figure
       const ended = sessionIds.slice(options.liveSessions)
       const windows = Array.from({ length: 12 }, (_, i) => ({ from: now - (i + 1) * 30 * DAY, to: now - i * 30 * DAY }))
       const searches = ['town', 'Launch', 'demo day', 'q&a', 'kickoff emea', 'zzz-no-match']
-      const board = new LiveBoard(db, { polled: () => [CONNECTION], cooling: () => [], emit: () => undefined })
+      const board = new LiveBoard(db, { epoch: 'bench', polled: () => [CONNECTION], cooling: () => [], emit: () => undefined })
       const screens = screenHandlers(db, { polled: () => [CONNECTION], realConnectionPolled: () => true })
       const isoWindows = windows.map((w) => ({ from: new Date(w.from).toISOString(), to: new Date(w.to).toISOString() }))
       const figures: Figure[] = [

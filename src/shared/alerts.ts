@@ -3,6 +3,7 @@
 import { z } from 'zod'
 import { AlertEndKindSchema } from './alert-end'
 import type { AppTarget } from './deep-link'
+import { EpochSchema } from './revisions'
 import { Id, Instant } from './schema-parts'
 
 /** Shared by every rule: how it fires, clears and rests (counted in polls of live details). */
@@ -174,8 +175,12 @@ export type SituationTone = (typeof SITUATION_TONES)[number]
  * action. The header, the alerts view, the wall, the window title and the tray all show this.
  */
 export const AlertSituationSchema = z.object({
-  /** Grows with every change: a face ignores a push no newer than what it already has. */
+  /** Grows with every change, within its epoch: a face ignores a push no newer than what it
+   *  already has (shared/revisions.ts). */
   revision: z.number().int().min(0),
+  /** Which count the revision is of: the core's (new at each start), or a team client's own
+   *  words (the server is offline). A new epoch is taken whole. */
+  epoch: EpochSchema,
   at: Instant,
   /** Alerts still firing, acknowledged ones included: an acknowledged alert still fires. */
   firing: z.number().int().min(0),

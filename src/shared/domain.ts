@@ -5,6 +5,7 @@ import { ChartPointSchema } from './chart-point'
 import { ERROR_KINDS } from './error-kinds'
 import { ConnectionPollStatusSchema, PollSummarySchema } from './poll-status'
 import { EffectiveLevelsSchema, HealthSchema } from './reliability'
+import { EpochSchema } from './revisions'
 import { SessionKeySchema } from './schema-parts'
 
 /** A cached session as the core hands it out: the service's record under its own names, and
@@ -44,8 +45,10 @@ export type LiveSession = z.infer<typeof LiveSessionSchema>
 
 /** Every live session of the connections being polled, at one revision of the board. */
 export const LiveBoardSchema = z.object({
-  /** Grows with every change: a store ignores pushes no newer than what it already has. */
+  /** Grows with every change, within its epoch (shared/revisions.ts: how a face weighs them). */
   revision: z.number().int().min(0),
+  /** Which count the revision is of: a new one each time the board is rebuilt (the core starts). */
+  epoch: EpochSchema,
   sessions: z.array(LiveSessionSchema)
 })
 export type LiveBoard = z.infer<typeof LiveBoardSchema>
@@ -84,6 +87,8 @@ export type Status = z.infer<typeof StatusSchema>
  *  health, alert and newest snapshot) and those that left Live, so no face has to ask again. */
 export const SessionsChangedSchema = z.object({
   revision: z.number().int().min(0),
+  /** The board's epoch (see LiveBoardSchema): a push of another epoch is no diff of the board held. */
+  epoch: EpochSchema,
   at: z.string(),
   liveCount: z.number(),
   storedCount: z.number(),

@@ -19,6 +19,7 @@ import { eventChannel, requestChannel } from '../../src/shared/contract'
 import type { AlertsChanged, AlertsPage } from '../../src/shared/alerts'
 import type { Status } from '../../src/shared/domain'
 import type { Result } from '../../src/shared/result'
+import { standingOf, takesPush } from '../../src/shared/revisions'
 import { Pushes } from '../support/app-core'
 import { tempDirs } from '../support/temp-dirs'
 import { addUser, startTeamHost, stubRenderer, throwawayCertificate, trustingFetch } from '../support/team-server'
@@ -55,6 +56,9 @@ async function fromWindow<T>(name: string, args: unknown = {}): Promise<Result<T
   const handler = ipcMain.handlers.get(requestChannel(name as never))!
   return (await handler(fakeEvent({ senderFrame: { url: 'http://localhost:5173/', parent: null } }), args)) as Result<T>
 }
+
+/** The tray icon's file, as last set. */
+const trayIcon = (): string => String((Tray.instances[0]!.setImage.mock.calls.at(-1)?.[0] as { path?: string } | undefined)?.path)
 
 /** What the window was sent on one event channel, in order. */
 const sentToWindow = <T>(name: string): T[] =>
@@ -117,16 +121,20 @@ describe('the desktop app as a team server client', () => {
     expect(await fromWindow('listAlerts')).toMatchObject({ ok: false, error: { code: 'unreachable', message: expect.stringContaining(`https://127.0.0.1:${port}`) } })
     const blind = sentToWindow<AlertsChanged>('alertsChanged').at(-1)!
     expect(blind.situation).toMatchObject({ tray: 'blind', headline: expect.stringMatching(/^Team server offline since /) })
+    await vi.waitFor(() => expect(trayIcon()).toContain('blind'))
 
     // It comes back on the same address: the desk reconnects by itself, reloads the window, and
-    // pushes flow again — newer than the offline word, so the tray and the window take them.
+    // pushes flow again — in the restarted server's new epoch, counting from 0 again, which every
+    // face takes whole (shared/revisions.ts), as the tray does.
     const loadsBefore = BrowserWindow.instances[0]!.loadURL.mock.calls.length
     await startServer(port)
     await vi.waitFor(() => expect(sentToWindow<Status>('statusChanged').at(-1)?.pollState).not.toBe('offline'), { timeout: 30_000 })
     await vi.waitFor(() => expect(BrowserWindow.instances[0]!.loadURL.mock.calls.length).toBeGreaterThan(loadsBefore))
     const back = sentToWindow<AlertsChanged>('alertsChanged').at(-1)!
-    expect(back.situation.revision).toBeGreaterThan(blind.situation.revision)
+    expect(back.situation.epoch).not.toBe(blind.situation.epoch)
+    expect(takesPush(blind.situation, back.situation)).toBe(true)
     expect(back.situation.tray).not.toBe('blind')
+    await vi.waitFor(() => expect(trayIcon()).not.toContain('blind'))
 
     const snoozed = await fromWindow<AlertsPage>('snoozeAlert', { id: alertId, until: '15m' })
     expect(snoozed.ok && snoozed.value.alerts.find((a) => a.id === alertId)).toMatchObject({ state: 'snoozed' })
@@ -134,19 +142,23 @@ describe('the desktop app as a team server client', () => {
       () => expect(sentToWindow<AlertsChanged>('alertsChanged').at(-1)?.changed.find((a) => a.id === alertId)?.transitions.at(-1)).toMatchObject({ state: 'snoozed', by: 'alice' }),
       { timeout: 10_000 }
     )
-    expect(sentToWindow<AlertsChanged>('alertsChanged').at(-1)!.situation.revision).toBeGreaterThan(back.situation.revision)
+    expect(standingOf(back.situation, sentToWindow<AlertsChanged>('alertsChanged').at(-1)!.situation)).toBe('newer')
 
     // A second loss, of the network this time (the server's core keeps running and counting), and
-    // its return keep the order too: each word newer than the one before.
-    const beforeSecond = sentToWindow<AlertsChanged>('alertsChanged').at(-1)!.situation.revision
+    // its return are taken too: the offline word in an epoch of the desk's own, then the server's.
+    const beforeSecond = sentToWindow<AlertsChanged>('alertsChanged').at(-1)!.situation
     const running = server!
     await running.host.close()
     await vi.waitFor(() => expect(sentToWindow<AlertsChanged>('alertsChanged').at(-1)?.situation.tray).toBe('blind'), { timeout: 10_000 })
-    const blindAgain = sentToWindow<AlertsChanged>('alertsChanged').at(-1)!.situation.revision
-    expect(blindAgain).toBeGreaterThan(beforeSecond)
+    const blindAgain = sentToWindow<AlertsChanged>('alertsChanged').at(-1)!.situation
+    expect(takesPush(beforeSecond, blindAgain)).toBe(true)
+    await vi.waitFor(() => expect(trayIcon()).toContain('blind'))
     running.host = await startTeamHost(running.core, tls, rendererDir, port)
     await vi.waitFor(() => expect(sentToWindow<AlertsChanged>('alertsChanged').at(-1)?.situation.tray).not.toBe('blind'), { timeout: 30_000 })
-    expect(sentToWindow<AlertsChanged>('alertsChanged').at(-1)!.situation.revision).toBeGreaterThan(blindAgain)
+    const backAgain = sentToWindow<AlertsChanged>('alertsChanged').at(-1)!.situation
+    expect(backAgain.epoch).toBe(beforeSecond.epoch)
+    expect(takesPush(blindAgain, backAgain)).toBe(true)
+    await vi.waitFor(() => expect(trayIcon()).not.toContain('blind'))
 
     // Settings → Team server is this desk's own, answered here and not by the server: it can leave.
     expect(await fromWindow('getTeamServer')).toEqual({ ok: true, value: { url: host.origin, pinnedSha256: tls.fingerprint, user: 'alice' } })

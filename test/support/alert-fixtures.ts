@@ -4,6 +4,7 @@ import type { Alert, AlertSituation } from '../../src/shared/alerts'
 
 export const situationOf = (over: Partial<AlertSituation> = {}): AlertSituation => ({
   revision: 1,
+  epoch: 'e1',
   at: '2026-03-01T12:00:00Z',
   firing: 0,
   acknowledged: 0,

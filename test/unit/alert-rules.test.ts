@@ -118,7 +118,7 @@ class Monitor {
 
   /** The situation every face shows, as the app decides it after this evaluation. */
   situation(pollingPaused = false): AlertSituation {
-    return readSituation(this.db, { revision: 0, cooling: () => this.evaluator.cooling(), unconfirmed: () => [], pollingPaused: () => pollingPaused }, this.now)
+    return readSituation(this.db, { revision: 0, epoch: 'e1', cooling: () => this.evaluator.cooling(), unconfirmed: () => [], pollingPaused: () => pollingPaused }, this.now)
   }
 
   /** The alerts view's first page. */

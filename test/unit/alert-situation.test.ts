@@ -12,7 +12,7 @@ const open = (state: Open['state'], severity: Open['severity'], n = 1): Open => 
 const TENANT_A = { connectionId: 'a', connectionName: 'Tenant A' }
 
 function facts(change: Partial<SituationFacts> = {}): SituationFacts {
-  return { revision: 7, now: T0, open: [], cooling: [], blind: [], unconfirmed: [], pollingPaused: false, notificationsPausedUntil: null, ...change }
+  return { revision: 7, epoch: 'e1', now: T0, open: [], cooling: [], blind: [], unconfirmed: [], pollingPaused: false, notificationsPausedUntil: null, ...change }
 }
 
 /** Each case names at least what a face reads first: the tone and the tray. */

@@ -112,6 +112,12 @@ describe('web notifications: whether to show one', () => {
     })
   })
 
+  it('tags each repeat apart, a restarted core\'s too (a new epoch, the same revision): a browser replaces a tag it has', () => {
+    const repeat = (epoch: string, revision: number) =>
+      planNotification(change({ situation: situationOf({ epoch, revision }), repeated: [alert(1)] }), browser)?.tag
+    expect(new Set([repeat('e1', 4), repeat('e1', 5), repeat('e2', 4)]).size).toBe(3)
+  })
+
   it('lets a firing win over resolutions in the same push', () => {
     const plan = planNotification(change({ fired: [alert(2)], resolved: [alert(1, { state: 'resolved' })] }), { ...browser, pageHidden: true })
     expect(plan?.tag).toBe('fired:2')

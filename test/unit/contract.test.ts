@@ -142,7 +142,7 @@ function fakeHandlers() {
     getTeamServer: vi.fn(() => null),
     joinTeamServer: vi.fn(async () => ({ name: 'alice', role: 'operator' as const, team: true })),
     leaveTeamServer: vi.fn(async () => ({ left: false })),
-    listLiveSessions: vi.fn(async () => ({ revision: 3, sessions: [SESSION] })),
+    listLiveSessions: vi.fn(async () => ({ revision: 3, epoch: 'e1', sessions: [SESSION] })),
     getSession: vi.fn(async (_args: { connectionId: string; eventSessionId: string }) => SESSION),
     refreshNow: vi.fn(() => ({ startedAt: '2025-01-01T00:00:00.000Z' })),
     listConnections: vi.fn(async () => [CONNECTION]),
@@ -233,6 +233,7 @@ describe('contract', () => {
     expect(events.alertsChanged.safeParse({ fired: [], resolved: [], firing: 0, tray: 'ok' }).success).toBe(false)
     const sessionsPush = {
       revision: 4,
+      epoch: 'e1',
       at: '2025-01-01T00:00:00.000Z',
       liveCount: 1,
       storedCount: 5,
@@ -347,7 +348,7 @@ describe('createDispatch', () => {
     const h = fakeHandlers()
     const dispatch = createDispatch(h)
     expect(await dispatch('getStatus', undefined)).toEqual({ ok: true, value: STATUS })
-    expect(await dispatch('listLiveSessions', {})).toEqual({ ok: true, value: { revision: 3, sessions: [SESSION] } })
+    expect(await dispatch('listLiveSessions', {})).toEqual({ ok: true, value: { revision: 3, epoch: 'e1', sessions: [SESSION] } })
     expect(await dispatch('refreshNow', undefined)).toEqual({
       ok: true,
       value: { startedAt: '2025-01-01T00:00:00.000Z' }

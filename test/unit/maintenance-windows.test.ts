@@ -134,7 +134,7 @@ describe('input', () => {
 })
 
 describe('the header', () => {
-  const facts = { revision: 1, now: T, open: [], cooling: [], blind: [], unconfirmed: [], pollingPaused: false, notificationsPausedUntil: null }
+  const facts = { revision: 1, epoch: 'e1', now: T, open: [], cooling: [], blind: [], unconfirmed: [], pollingPaused: false, notificationsPausedUntil: null }
   const headline = (windows: MaintenanceRecord[]): [string, string[]] => {
     const s = decideSituation({ ...facts, maintenance: windowsNamed(windows) })
     return [plainText(s.headline), s.maintenance] // the names' isolates: alert-situation.test.ts

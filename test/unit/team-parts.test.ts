@@ -1,10 +1,11 @@
 // The team server's small pure parts: what each role may ask, the names a server answers to, the
-// event-stream reader, and the client's revision shift (the guess limiter: guess-limiter.test.ts).
+// event-stream reader, and the one rule every face weighs revisions by (the guess limiter:
+// guess-limiter.test.ts).
 import { describe, expect, it } from 'vitest'
-import { shiftSituationRevision } from '../../src/main/core/app/team-revisions'
 import { readServerSentEvents } from '../../src/main/core/net/sse-reader'
 import { teamHosts } from '../../src/main/web/team-hosts'
 import { requestNames } from '../../src/shared/contract'
+import { boardPushStep, standingOf, takesAnswer, takesPush } from '../../src/shared/revisions'
 import { mayRequest, needOf } from '../../src/shared/permissions'
 
 describe('roles', () => {
@@ -81,12 +82,27 @@ describe('server-sent events reader', () => {
   })
 })
 
-describe('team client revision shift', () => {
-  it('shifts the situation of a push, of an answer, and leaves the rest alone', () => {
-    const situation = { revision: 10, tray: 'ok' }
-    expect(shiftSituationRevision({ situation, changed: [] }, 2)).toEqual({ situation: { revision: 12, tray: 'ok' }, changed: [] })
-    expect(shiftSituationRevision({ ok: true, value: { alerts: [], situation } }, 1)).toEqual({ ok: true, value: { alerts: [], situation: { revision: 11, tray: 'ok' } } })
-    expect(shiftSituationRevision({ revision: 5, sessions: [] }, 3)).toEqual({ revision: 5, sessions: [] })
-    expect(shiftSituationRevision({ situation }, 0)).toEqual({ situation })
+describe('revisions and epochs (shared/revisions.ts)', () => {
+  const at = (revision: number, epoch = 'e1') => ({ revision, epoch })
+
+  it('compares revisions within one epoch only: a new epoch is taken whole, whatever its count', () => {
+    expect(standingOf(null, at(0))).toBe('new-epoch')
+    expect(standingOf(at(5), at(6))).toBe('newer')
+    expect(standingOf(at(5), at(5))).toBe('same')
+    expect(standingOf(at(5), at(4))).toBe('older')
+    expect(standingOf(at(1_700_000_000_000), at(1, 'e2'))).toBe('new-epoch')
+    expect(takesPush(at(5), at(1, 'e2'))).toBe(true)
+    expect(takesPush(at(5), at(5))).toBe(false)
+    expect(takesAnswer(at(5), at(5))).toBe(true)
+    expect(takesAnswer(at(5), at(4))).toBe(false)
+  })
+
+  it('applies a board push next in line, ignores an old one, and reads the board again after a gap or in a new epoch', () => {
+    expect(boardPushStep(at(5), at(6))).toBe('apply')
+    expect(boardPushStep(at(5), at(5))).toBe('ignore')
+    expect(boardPushStep(at(5), at(3))).toBe('ignore')
+    expect(boardPushStep(at(5), at(8))).toBe('reread')
+    expect(boardPushStep(at(5), at(0, 'e2'))).toBe('reread')
+    expect(boardPushStep(undefined, at(6))).toBe('reread')
   })
 })

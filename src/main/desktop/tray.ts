@@ -13,6 +13,7 @@ import { events } from '../../shared/contract'
 import type { AppTarget } from '../../shared/deep-link'
 import type { SessionsChanged, Status } from '../../shared/domain'
 import { pollPhrases } from '../../shared/poll-words'
+import { takesAnswer, takesPush } from '../../shared/revisions'
 import { connectionsPolledOf } from '../../shared/session-name'
 import type { Timers } from '../../shared/timers'
 import type { AppCore } from '../core/app/types'
@@ -70,10 +71,10 @@ export function createTrayController(deps: TrayControllerDeps): TrayController {
   // Windows and Linux: a click opens the window; macOS opens the menu on click by itself.
   if (deps.platform !== 'darwin') tray.on('click', () => deps.open())
 
-  /** Takes `next` unless an older one: a push must be newer than what is held, an answer may
-   *  repeat the revision of the push its request caused. */
-  const take = (next: AlertSituation, orEqual: boolean): boolean => {
-    if (situation && (next.revision < situation.revision || (next.revision === situation.revision && !orEqual))) return false
+  /** Takes `next` by the faces' one rule (shared/revisions.ts): a push must be newer than what is
+   *  held, an answer may repeat the revision of the push its request caused; a new epoch is taken. */
+  const take = (next: AlertSituation, answer: boolean): boolean => {
+    if (!(answer ? takesAnswer : takesPush)(situation, next)) return false
     situation = next
     return true
   }

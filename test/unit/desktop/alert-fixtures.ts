@@ -32,14 +32,17 @@ export function alert(overrides: Partial<Alert> = {}): Alert {
   }
 }
 
-/** What a situation is decided from, less the revision and the time. */
-export type Facts = Omit<SituationFacts, 'revision' | 'now'>
+/** What a situation is decided from, less the revision, its epoch and the time. */
+export type Facts = Omit<SituationFacts, 'revision' | 'epoch' | 'now'>
+
+/** The epoch of every revision here, unless a test says (a restarted core draws a new one). */
+export const EPOCH = 'e1'
 
 export const QUIET: Facts = { open: [], cooling: [], blind: [], unconfirmed: [], pollingPaused: false, notificationsPausedUntil: null }
 
 /** The core's situation on these facts (nothing open, unless said). */
-export function situation(facts: Partial<Facts> = {}, revision = 1, now = Date.parse(AT)): AlertSituation {
-  return decideSituation({ ...QUIET, ...facts, revision, now })
+export function situation(facts: Partial<Facts> = {}, revision = 1, now = Date.parse(AT), epoch = EPOCH): AlertSituation {
+  return decideSituation({ ...QUIET, ...facts, revision, epoch, now })
 }
 
 export function change(overrides: Partial<AlertsChanged> = {}): AlertsChanged {
@@ -74,20 +77,22 @@ export function liveSession(overrides: Partial<LiveSession> = {}): LiveSession {
   }
 }
 
-export function sessionsChanged(revision: number, rows: LiveSession[] = [], removed: SessionKey[] = []): SessionsChanged {
-  return { revision, at: AT, liveCount: rows.length, storedCount: rows.length, rows, removed }
+export function sessionsChanged(revision: number, rows: LiveSession[] = [], removed: SessionKey[] = [], epoch = EPOCH): SessionsChanged {
+  return { revision, epoch, at: AT, liveCount: rows.length, storedCount: rows.length, rows, removed }
 }
 
 export interface CoreWorld {
   live: LiveSession[]
   boardRevision: number
+  /** The epoch of the board and the situation (a restarted core draws a new one). */
+  epoch: string
   alerts: Alert[]
   facts: Facts
   revision: number
 }
 
 export function world(overrides: Partial<CoreWorld> = {}): CoreWorld {
-  return { live: [liveSession()], boardRevision: 1, alerts: [], facts: QUIET, revision: 1, ...overrides }
+  return { live: [liveSession()], boardRevision: 1, epoch: EPOCH, alerts: [], facts: QUIET, revision: 1, ...overrides }
 }
 
 /** A fake core answering listAlerts, listLiveSessions, getStatus, setPaused and
@@ -95,7 +100,7 @@ export function world(overrides: Partial<CoreWorld> = {}): CoreWorld {
  *  pauseNotifications push the new situation (alertsChanged) before they answer. */
 export function answeringCore(w: CoreWorld, now: () => number = () => Date.parse(AT)) {
   const core = fakeCore()
-  const current = (): AlertSituation => situation(w.facts, w.revision, now())
+  const current = (): AlertSituation => situation(w.facts, w.revision, now(), w.epoch)
   const publish = (facts: Partial<Facts>): AlertSituation => {
     w.facts = { ...w.facts, ...facts }
     w.revision++
@@ -135,7 +140,7 @@ export function answeringCore(w: CoreWorld, now: () => number = () => Date.parse
       case 'getStatus':
         return { ok: true, value: status() }
       case 'listLiveSessions':
-        return { ok: true, value: { revision: w.boardRevision, sessions: w.live } }
+        return { ok: true, value: { revision: w.boardRevision, epoch: w.epoch, sessions: w.live } }
       case 'listAlerts':
         return { ok: true, value: { alerts: w.alerts, situation: current() } }
       case 'setPaused':

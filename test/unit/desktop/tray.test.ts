@@ -108,6 +108,17 @@ describe('the tray icon and tooltip', () => {
     expect(tooltipOf(tray)).toBe('Eventwatch — 1 alert firing')
   })
 
+  it("take a restarted core's situation, though it counts from lower (a new epoch), and compare again within it", async () => {
+    const { tray, core } = setup()
+    await flush()
+    core.push('alertsChanged', change({ situation: situation({ open: [{ state: 'firing', severity: 'critical', n: 1 }] }, 1_000) }))
+    core.push('alertsChanged', change({ situation: situation({}, 1, Date.parse(AT), 'e2') }))
+    expect(iconOf(tray)).toBe('/res/tray/tray-ok.png')
+    expect(tooltipOf(tray)).toBe('Eventwatch — No alerts')
+    core.push('alertsChanged', change({ situation: situation({ open: [{ state: 'pending', severity: 'critical', n: 1 }] }, 1, Date.parse(AT), 'e2') }))
+    expect(tooltipOf(tray)).toBe('Eventwatch — No alerts')
+  })
+
   it('keep a situation pushed before the start-up answer, which is older', async () => {
     const { tray, core } = setup()
     // The core read the situation at revision 1 when asked; this push comes before that answer.
@@ -288,6 +299,22 @@ describe('the tray menu', () => {
     expect(labels().filter((l) => / — /.test(l ?? ''))).toEqual(['Town Hall — warning, alert pending', 'New event — good'])
     expect(asked('listLiveSessions')).toBe(1)
     expect(asked('listAlerts')).toBe(1)
+  })
+
+  it("reads the board again when a restarted core pushes (a new epoch), though it counts from lower", async () => {
+    const w = world({ boardRevision: 700, live: [liveSession({ eventSessionId: 's1', eventName: 'Before the restart' })] })
+    const { core, timers, labels, asked } = setup('linux', w)
+    await flush()
+    expect(labels()).toContain('Before the restart — good')
+    Object.assign(w, { epoch: 'e2', boardRevision: 2, live: [liveSession({ eventSessionId: 's5', eventName: 'After the restart' })] })
+    core.push('sessionsChanged', sessionsChanged(1, [liveSession({ eventSessionId: 's5', eventName: 'After the restart' })], [], 'e2'))
+    await timers.advance(1000, flush)
+    expect(asked('listLiveSessions')).toBe(2)
+    expect(labels().filter((l) => / — /.test(l ?? ''))).toEqual(['After the restart — good'])
+    // Within the new epoch, revisions compare again: an older push changes nothing.
+    core.push('sessionsChanged', sessionsChanged(2, [liveSession({ eventSessionId: 's6', eventName: 'Old news' })], [], 'e2'))
+    await timers.advance(1000, flush)
+    expect(labels().filter((l) => / — /.test(l ?? ''))).toEqual(['After the restart — good'])
   })
 
   it('applies pushes heard while the board was being read, once it is in', async () => {

@@ -52,6 +52,22 @@ describe('AlertsStore: the situation and the page, then pushes', () => {
     expect(store.situation?.revision).toBe(7)
   })
 
+  it('takes the situation of a restarted core whole, though it counts from lower (a new epoch), and reads the page again', async () => {
+    const { client, store } = setUp([alert(1), alert(2)], 900)
+    await store.load()
+    client.succeed('listAlerts', { alerts: [alert(7)], situation: { ...firing(2, 1), epoch: 'e2' } })
+    client.push('alertsChanged', push(1, [alert(7)], [], { epoch: 'e2' }))
+    expect(store.situation).toMatchObject({ revision: 1, epoch: 'e2', firing: 1 })
+    await Promise.resolve()
+    await Promise.resolve()
+    expect(ids(store)).toEqual([[7, 'firing']])
+    expect(client.argsOf('listAlerts')).toHaveLength(3)
+    // Within the new epoch, revisions compare again: an older word changes nothing.
+    client.push('alertsChanged', push(1, [], [7], { epoch: 'e2', tone: 'ok' }))
+    expect(store.situation).toMatchObject({ revision: 2, epoch: 'e2' })
+    expect(ids(store)).toEqual([[7, 'firing']])
+  })
+
   it('applies over a page the pushes that came while it was read', async () => {
     const client = new PushingClient()
     const held = client.hold('listAlerts')

@@ -14,14 +14,14 @@ const point = (takenAt: number): ChartPoint => ({
 const row = (id: string, latest: number | null = null) =>
   ({ connectionId: 'c1', eventSessionId: id, viewersCount: 10, latestPoint: latest === null ? null : point(latest) }) as LiveSession
 const key = (id: string) => ({ connectionId: 'c1', eventSessionId: id })
-const change = (revision: number, rows: LiveSession[], removed: string[] = []): SessionsChanged => ({
-  revision, at: new Date(NOW).toISOString(), liveCount: 0, storedCount: 0, rows, removed: removed.map(key)
+const change = (revision: number, rows: LiveSession[], removed: string[] = [], epoch = 'e1'): SessionsChanged => ({
+  revision, epoch, at: new Date(NOW).toISOString(), liveCount: 0, storedCount: 0, rows, removed: removed.map(key)
 })
 const ids = (store: LiveStore) => store.sessions.map((s) => s.eventSessionId)
 
 function setUp(sessions: LiveSession[], revision = 5, clock = () => NOW) {
   const client = new PushingClient()
-    .succeed('listLiveSessions', { revision, sessions })
+    .succeed('listLiveSessions', { revision, epoch: 'e1', sessions })
     .refuse('getStatus', 'not in this spec')
     .answer('liveTrends', ({ sessions: asked }) => ok({ trends: asked.map((k) => ({ ...k, points: [point(NOW - 60_000)] })) }))
   const store = new LiveStore(clock)
@@ -65,7 +65,7 @@ describe('LiveStore: the board, then pushes', () => {
     store.connect(client)
     client.push('sessionsChanged', change(3, [row('old')]))
     client.push('sessionsChanged', change(4, [row('b')], ['a']))
-    held[0]!.settle(ok({ revision: 3, sessions: [row('a'), row('old')] }))
+    held[0]!.settle(ok({ revision: 3, epoch: 'e1', sessions: [row('a'), row('old')] }))
     await settle()
     expect(ids(store)).toEqual(['old', 'b'])
   })
@@ -73,11 +73,27 @@ describe('LiveStore: the board, then pushes', () => {
   it('reads the board again when pushes were missed', async () => {
     const { client, store } = setUp([row('a')], 5)
     await settle()
-    client.succeed('listLiveSessions', { revision: 9, sessions: [row('z')] })
+    client.succeed('listLiveSessions', { revision: 9, epoch: 'e1', sessions: [row('z')] })
     client.push('sessionsChanged', change(9, [row('z')]))
     await settle()
     expect(client.argsOf('listLiveSessions')).toHaveLength(2)
     expect(ids(store)).toEqual(['z'])
+  })
+
+  it('takes the board of a restarted core whole, though it counts from lower (a new epoch), then follows it', async () => {
+    const { client, store } = setUp([row('a'), row('b')], 500)
+    await settle()
+    client.succeed('listLiveSessions', { revision: 1, epoch: 'e2', sessions: [row('n')] })
+    client.push('sessionsChanged', change(1, [row('n')], ['a', 'b'], 'e2'))
+    await settle()
+    expect(client.argsOf('listLiveSessions')).toHaveLength(2)
+    expect(ids(store)).toEqual(['n'])
+    client.push('sessionsChanged', change(2, [row('m')], [], 'e2'))
+    // The old core's word, late: of another epoch again, so the board is read (and stays the new one's).
+    client.push('sessionsChanged', change(501, [row('old')], [], 'e1'))
+    await settle()
+    expect(ids(store)).toEqual(['n'])
+    expect(client.argsOf('listLiveSessions')).toHaveLength(3)
   })
 })
 

@@ -1,6 +1,7 @@
 // session-alerts.svelte.ts: one session's alerts for its chart marks, read once, then patched by
 // the alertsChanged pushes that concern that session; older pushes and other sessions' alerts
-// change nothing, and pushes heard before the first answer are applied over it.
+// change nothing, and pushes heard before the first answer are applied over it; a push of a new
+// epoch has the list read again.
 import { describe, expect, it } from 'vitest'
 import { SessionAlerts } from '../../../src/renderer/src/lib/stores/session-alerts.svelte'
 import type { Alert, AlertsChanged } from '../../../src/shared/alerts'
@@ -40,6 +41,18 @@ describe('SessionAlerts', () => {
     expect(ids(store)).toEqual(['1:acknowledged'])
     store.apply(push(5, [alertOf(3, { state: 'pending' })], [1]))
     expect(ids(store)).toEqual(['3:pending'])
+  })
+
+  it('reads the list again on a push of a restarted core (a new epoch), though it counts from lower', async () => {
+    const client = answering([alertOf(1)], 800)
+    const store = new SessionAlerts(KEY)
+    await store.load(client)
+    client.answer('listAlerts', () => ok({ alerts: [alertOf(9)], situation: situationOf({ revision: 1, epoch: 'e2' }) }))
+    store.apply({ ...push(1, [alertOf(9)]), situation: situationOf({ revision: 1, epoch: 'e2' }) })
+    await Promise.resolve()
+    await Promise.resolve()
+    expect(ids(store)).toEqual(['9:firing'])
+    expect(client.argsOf('listAlerts')).toHaveLength(2)
   })
 
   it('applies pushes heard before the first answer over it, when they are newer', async () => {

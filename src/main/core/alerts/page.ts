@@ -12,8 +12,9 @@ import { blindConnections, getAlerts, listAlerts, notificationsPausedUntil, open
 import type { Applied } from './apply'
 
 export interface SituationSource {
-  /** Grows with every alerts push. */
+  /** Grows with every alerts push, within its epoch. */
   revision: number
+  epoch: string
   cooling(): readonly CoolingCondition[]
   /** Polled connections without a successful poll yet, or offline. */
   unconfirmed(): readonly UnconfirmedConnection[]
@@ -25,6 +26,7 @@ export interface SituationSource {
 export function readSituation(db: Db, source: SituationSource, now: number): AlertSituation {
   return decideSituation({
     revision: source.revision,
+    epoch: source.epoch,
     now,
     open: openAlertCounts(db),
     cooling: source.cooling().map((c) => c.severity),

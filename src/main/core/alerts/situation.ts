@@ -18,6 +18,8 @@ export interface UnconfirmedConnection {
 
 export interface SituationFacts {
   revision: number
+  /** The count the revision is of (shared/revisions.ts). */
+  epoch: string
   now: number
   /** Open alerts counted by state and severity. */
   open: readonly { state: OpenState; severity: AlertSeverity; n: number }[]
@@ -95,6 +97,7 @@ export function decideSituation(facts: SituationFacts): AlertSituation {
 
   return {
     revision: facts.revision,
+    epoch: facts.epoch,
     at: new Date(facts.now).toISOString(),
     firing,
     acknowledged,

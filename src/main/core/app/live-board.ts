@@ -15,6 +15,8 @@ import { siteAlertsBySession } from './site-alerts'
 import { Verdicts } from './verdicts'
 
 export interface LiveBoardDeps {
+  /** The count the revisions are of (shared/revisions.ts): new with every board. */
+  epoch: string
   /** The connections being polled: only their sessions are live on the board. */
   polled(): readonly string[]
   cooling(): readonly CoolingCondition[]
@@ -49,9 +51,8 @@ function alertsBySession(
 }
 
 export class LiveBoard {
-  /** Grows with every push; a board read answers the revision it is current with. Starts at the
-   *  wall clock, so that a restart's pushes stay newer than a client's (see Monitor). */
-  revision = Date.now()
+  /** Grows with every push; a board read answers the revision it is current with. */
+  revision = 0
   /** Each row as last pushed (its key and JSON), to push only what changed. */
   private published = new Map<string, { key: SessionKey; json: string }>()
   private counts = { live: -1, stored: -1 }
@@ -96,7 +97,7 @@ export class LiveBoard {
   }
 
   current(): LiveBoardPayload {
-    return { revision: this.revision, sessions: this.sessions() }
+    return { revision: this.revision, epoch: this.deps.epoch, sessions: this.sessions() }
   }
 
   /** Pushes what changed since the last push (nothing when nothing did). */
@@ -115,6 +116,7 @@ export class LiveBoard {
     this.revision++
     this.deps.emit({
       revision: this.revision,
+      epoch: this.deps.epoch,
       at: new Date(this.clock()).toISOString(),
       liveCount: sessions.length,
       storedCount: counts.stored,

@@ -1,6 +1,7 @@
 // The core's one voice: after every unit of work of a poller, and after every operator action,
 // it judges the alerts, decides the situation and pushes what changed — the alerts with the
 // situation, then the live rows with their health and alert. Every face follows these pushes.
+import { randomUUID } from 'node:crypto'
 import type { AlertSituation } from '../../../shared/alerts'
 import { AlertEvaluator, type Evaluation } from '../alerts/evaluator'
 import { announce, announcementOf, readSituation, type Announcement } from '../alerts/page'
@@ -31,10 +32,10 @@ export class Monitor {
   readonly changes: AlertChanges
   readonly evaluator: AlertEvaluator
   readonly board: LiveBoard
-  // Starts at the wall clock, not 0: a restarted server's pushes stay newer than what its
-  // clients already hold (they ignore a revision no newer than theirs). Pushes are far fewer
-  // than one a millisecond, so the next start's clock is always past this run's count.
-  private alertRevision = Date.now()
+  /** The count the board's and the situation's revisions are of: a new one at every start, so a
+   *  client takes a restarted core's first words whole, though they count from 0 again. */
+  readonly epoch = randomUUID()
+  private alertRevision = 0
   private readonly repeats = new CriticalRepeats()
   /** The unconfirmed connections as last pushed: a change of them changes the situation. */
   private unconfirmedPushed = '[]'
@@ -52,6 +53,7 @@ export class Monitor {
     this.changes = new AlertChanges(db, deps.outbox, () => deps.polled().length)
     this.evaluator = new AlertEvaluator(db, () => new Verdicts(db), deps.clock, this.changes)
     this.board = new LiveBoard(db, {
+      epoch: this.epoch,
       polled: deps.polled,
       cooling: () => this.evaluator.cooling(),
       emit: (payload) => hub.emit('sessionsChanged', payload),
@@ -64,6 +66,7 @@ export class Monitor {
       this.db,
       {
         revision: this.alertRevision,
+        epoch: this.epoch,
         cooling: () => this.evaluator.cooling(),
         unconfirmed: this.deps.unconfirmed,
         pollingPaused: this.deps.pollingPaused,

@@ -4,9 +4,16 @@
 // the notifications follow the server exactly as they would follow a local core. Losing the
 // server is said plainly — the status turns offline since that moment, the tray blind — and the
 // stream comes back by itself, with the situation read afresh.
+//
+// Every answer and every push is checked against the contract before anything of it is used
+// (shared/contract-check.ts): one that does not fit (a server of another version, a proxy between
+// the two) is refused by name and field, and the desk shows the team server as failing with that
+// cause until the stream is taken up again. Revisions pass as the server counts them, with its
+// epoch; the desk's own words (offline, failing) carry an epoch of their own (shared/revisions.ts).
 import { fetch as undiciFetch, type Dispatcher } from 'undici'
-import type { AlertSituation, AlertsPage } from '../../../shared/alerts'
-import { isEventName, isRequestName, requests, type EventName, type RequestName } from '../../../shared/contract'
+import type { AlertsChanged, AlertSituation } from '../../../shared/alerts'
+import { isEventName, isRequestName, requests, type EventName, type EventPayload, type RequestName, type RequestResult } from '../../../shared/contract'
+import { checkAnswer, checkPush } from '../../../shared/contract-check'
 import { DESK_REQUESTS } from '../../../shared/team'
 import type { DeskHandlers } from './desk-handlers'
 import { localContext } from '../team/local-actor'
@@ -15,9 +22,8 @@ import { fail, ok, type Result } from '../../../shared/result'
 import { realTimers, type Timers } from '../../../shared/timers'
 import { pinnedAgent } from '../net/pinned-agent'
 import { readServerSentEvents } from '../net/sse-reader'
-import { decideConnectionStatuses, decidePollSummary } from '../sync/connection-status'
 import { EventHub } from './event-hub'
-import { shiftSituationRevision } from './team-revisions'
+import { lostServerPush, lostServerStatus, situationPush, type LostServer } from './team-lost-words'
 import type { AppCore } from './types'
 import { typedFace } from './typed-face'
 
@@ -51,6 +57,9 @@ export interface TeamClient extends AppCore {
 
 const DEFAULT_BACKOFF = [1000, 2000, 5000, 10_000, 15_000]
 
+/** The server said something outside the contract: the stream is dropped, the desk says why. */
+class ContractFault extends Error {}
+
 export function connectTeamServer(target: TeamServerTarget, options: TeamClientOptions = {}): TeamClient {
   const timers = options.timers ?? realTimers
   const clock = options.clock ?? Date.now
@@ -60,17 +69,19 @@ export function connectTeamServer(target: TeamServerTarget, options: TeamClientO
   const reconnected = new Set<() => void>()
   const closing = new AbortController()
   const auth = { Authorization: `Bearer ${target.token}` }
+  const backoff = options.backoffMs ?? DEFAULT_BACKOFF
 
   let online = false
   let everOnline = false
+  /** Since when the stream is down (null while it is up, and before it first came). */
   let offlineSince: number | null = null
-  let lastError: string | null = null
+  /** Why the stream is down, and whether because the server said something outside the contract. */
+  let lost: { reason: string; failing: boolean } | null = null
   let lastStatus: Status | null = null
-  /** The server's last situation, as the server counts its revision (unshifted). */
+  /** The server's last situation, as the server said it. */
   let lastSituation: AlertSituation | null = null
-  // Added to every situation revision from the server: bumped when this desk says something of
-  // its own (offline) and again on return, so each of those is newer than what came before.
-  let shift = 0
+  /** The stream followed now: dropped as soon as the server says something outside the contract. */
+  let stream: AbortController | null = null
 
   const fetchFromServer = (path: string, init: RequestInit & { signal: AbortSignal }): Promise<Response> =>
     undiciFetch(`${origin}${path}`, { ...init, ...(dispatcher ? { dispatcher } : {}) } as never) as unknown as Promise<Response>
@@ -80,11 +91,18 @@ export function connectTeamServer(target: TeamServerTarget, options: TeamClientO
     return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error))
   }
 
-  /** Answers of the server as they are, but with this desk's revision shift (see above). */
-  const shifted = <T>(value: T): T => shiftSituationRevision(value, shift)
+  /** The server said something outside the contract: nothing of it is used, and the stream is
+   *  dropped with that cause (the desk then shows the team server failing). */
+  const refuse = (problem: string): ContractFault => {
+    const fault = new ContractFault(problem)
+    stream?.abort(fault)
+    return fault
+  }
+  const refusal = (fault: ContractFault): Result<never> =>
+    fail('unreadable', `The team server ${origin} ${fault.message}. Is it running another version of Eventwatch?`)
 
-  /** The server's answer; `raw` leaves its revisions as the server counts them. */
-  const request = async (name: string, args: unknown, raw = false): Promise<Result<unknown>> => {
+  /** The server's answer, checked against the contract. */
+  const request = async <N extends RequestName>(name: N, args: unknown): Promise<Result<RequestResult<N>>> => {
     const response = await fetchFromServer(`/api/request/${encodeURIComponent(name)}`, {
       method: 'POST',
       headers: { ...auth, 'Content-Type': 'application/json' },
@@ -98,96 +116,67 @@ export function connectTeamServer(target: TeamServerTarget, options: TeamClientO
     if (!(response.headers.get('Content-Type') ?? '').startsWith('application/json')) {
       return fail('refused', `The team server ${origin} answered HTTP ${response.status}.`)
     }
-    const answer = (await response.json()) as Result<unknown>
-    return raw ? answer : shifted(answer)
-  }
-
-  /** Offline, this desk knows nothing of the server's connections: the team server is the one
-   *  connection it has, offline since the stream broke, with the last update it had. */
-  const offlineStatus = (): Status => {
-    const since = offlineSince ?? clock()
-    const lastUpdate = lastStatus?.summary.lastUpdateAt ?? null
-    const facts = {
-      connectionId: 'team-server',
-      connectionName: `Team server ${new URL(origin).host}`,
-      demo: false,
-      disabled: false,
-      paused: false,
-      state: 'offline',
-      lastUpdateAt: lastUpdate === null ? null : Date.parse(lastUpdate),
-      lastError: `Team server ${origin} unreachable: ${lastError ?? 'no answer'}`,
-      offlineSince: since,
-      reason: lastError ?? 'no answer'
-    } as const
-    const connections = decideConnectionStatuses([facts], { now: clock(), pollIntervalSeconds: lastStatus?.pollIntervalSeconds ?? 15 })
-    return {
-      mode: 'connected',
-      connectionName: facts.connectionName,
-      paused: false,
-      pollIntervalSeconds: 0,
-      lastUpdateAt: null,
-      lastGoodAt: null,
-      problem: null,
-      ...lastStatus,
-      connections,
-      summary: decidePollSummary(connections),
-      pollState: 'offline',
-      offlineSince: new Date(since).toISOString(),
-      lastError: facts.lastError
+    // Read whole first: a network failure while reading is no fault of the contract.
+    const text = await response.text()
+    let body: unknown
+    try {
+      body = JSON.parse(text)
+    } catch {
+      return refusal(refuse(`answered ${name} with something that is not JSON`))
     }
+    const checked = checkAnswer(name, body)
+    return checked.ok ? checked.value : refusal(refuse(checked.problem))
   }
 
-  const timeOfDay = (ms: number): string => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+  const lostNow = (): LostServer => ({ origin, since: offlineSince ?? clock(), reason: lost?.reason ?? 'no answer', failing: lost?.failing ?? false })
 
-  const goOffline = (reason: string): void => {
-    lastError = reason
-    if (!online && offlineSince !== null) return
+  /** The stream is down: said once (again only when the cause changes in kind), with the cause. */
+  const lose = (reason: string, failing: boolean): void => {
+    const said = !online && offlineSince !== null && lost?.failing === failing
+    lost = { reason, failing }
+    if (said) return
     online = false
-    offlineSince = clock()
-    hub.emit('statusChanged', offlineStatus())
-    if (lastSituation) {
-      shift += 1
-      hub.emit('alertsChanged', {
-        situation: shifted({
-          ...lastSituation,
-          tone: 'blind',
-          tray: 'blind',
-          headline: `Team server offline since ${timeOfDay(offlineSince)} · ${lastSituation.headline}`
-        }),
-        changed: [],
-        removed: [],
-        fired: [],
-        resolved: [],
-        repeated: [],
-        silenced: []
-      })
-    }
+    offlineSince ??= clock()
+    hub.emit('statusChanged', lostServerStatus(lostNow(), lastStatus, clock()))
+    if (lastSituation) hub.emit('alertsChanged', lostServerPush(lostNow(), lastSituation))
   }
 
-  const comeBack = async (): Promise<void> => {
-    const wasOffline = offlineSince !== null || !everOnline
+  const comeBack = async (current: AbortController): Promise<void> => {
+    const wasDown = offlineSince !== null || !everOnline
     online = true
     offlineSince = null
-    lastError = null
-    if (!wasOffline) return
+    lost = null
+    if (!wasDown) return
     const returning = everOnline
-    if (returning) shift += 1
     everOnline = true
     // Read afresh what may have changed while the stream was down; nothing of it is announced
     // again (fired and resolved stay empty: those were the server's to say at the time).
-    const [status, alerts] = await Promise.all([request('getStatus', {}), request('listAlerts', { limit: 1 }, true)])
-    if (status.ok) hub.emit('statusChanged', (lastStatus = status.value as Status))
-    if (alerts.ok) {
-      lastSituation = (alerts.value as AlertsPage).situation
-      hub.emit('alertsChanged', shifted({ situation: lastSituation, changed: [], removed: [], fired: [], resolved: [], repeated: [], silenced: [] }))
-    }
+    const [status, alerts] = await Promise.all([request('getStatus', {}), request('listAlerts', { limit: 1 })])
+    // An answer outside the contract dropped the stream already: the desk says that instead.
+    if (current.signal.aborted) return
+    if (status.ok) hub.emit('statusChanged', (lastStatus = status.value))
+    if (alerts.ok) hub.emit('alertsChanged', situationPush((lastSituation = alerts.value.situation)))
     if (returning) for (const listener of reconnected) listener()
+  }
+
+  /** One push, checked against the contract; throws (and drops the stream) when it does not fit. */
+  const pushOf = (event: EventName, data: string): EventPayload<EventName> => {
+    let payload: unknown
+    try {
+      payload = JSON.parse(data)
+    } catch {
+      throw refuse(`pushed ${event} with something that is not JSON`)
+    }
+    const checked = checkPush(event, payload)
+    if (!checked.ok) throw refuse(checked.problem)
+    return checked.value
   }
 
   const follow = async (): Promise<void> => {
     let attempt = 0
     while (!closing.signal.aborted) {
       const silence = new AbortController()
+      const current = (stream = new AbortController())
       let timer: unknown
       const alive = (): void => {
         timers.clearTimeout(timer)
@@ -197,26 +186,30 @@ export function connectTeamServer(target: TeamServerTarget, options: TeamClientO
         alive()
         const response = await fetchFromServer('/api/events', {
           headers: { ...auth, Accept: 'text/event-stream' },
-          signal: AbortSignal.any([closing.signal, silence.signal])
+          signal: AbortSignal.any([closing.signal, silence.signal, current.signal])
         })
         if (response.status === 401) throw new Error("this desk's token was refused (rotated or removed?)")
         if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`)
         attempt = 0
-        await comeBack()
+        await comeBack(current)
         for await (const { event, data } of readServerSentEvents(response.body, alive)) {
+          // An event this desk does not know (a newer server's) is not for it.
           if (!isEventName(event)) continue
-          const payload = JSON.parse(data) as never
+          const payload = pushOf(event, data)
           remember(event, payload)
-          hub.emit(event, shifted(payload))
+          hub.emit(event, payload)
         }
         throw new Error('the server closed the event stream')
       } catch (error) {
         if (closing.signal.aborted) break
-        goOffline(silence.signal.aborted ? 'no heartbeat for a while' : reasonOf(error))
+        const fault = current.signal.reason instanceof ContractFault ? current.signal.reason : null
+        // A server of another version does not change in a second: the longest wait before asking again.
+        if (fault) attempt = backoff.length - 1
+        lose(fault ? fault.message : silence.signal.aborted ? 'no heartbeat for a while' : reasonOf(error), fault !== null)
       } finally {
         timers.clearTimeout(timer)
+        stream = null
       }
-      const backoff = options.backoffMs ?? DEFAULT_BACKOFF
       const wait = backoff[Math.min(attempt++, backoff.length - 1)] ?? 15_000
       await new Promise<void>((resolve) => {
         const stop = (): void => {
@@ -232,9 +225,9 @@ export function connectTeamServer(target: TeamServerTarget, options: TeamClientO
     }
   }
 
-  const remember = (event: EventName, payload: unknown): void => {
+  const remember = (event: EventName, payload: EventPayload<EventName>): void => {
     if (event === 'statusChanged') lastStatus = payload as Status
-    if (event === 'alertsChanged') lastSituation = (payload as { situation: AlertSituation }).situation
+    if (event === 'alertsChanged') lastSituation = (payload as AlertsChanged).situation
   }
 
   const following = follow()
@@ -250,8 +243,8 @@ export function connectTeamServer(target: TeamServerTarget, options: TeamClientO
     dispatch: async (name, args) => {
       if (!isRequestName(name)) return fail('unknown-request', 'Unknown request.')
       if (isDeskRequest(name)) return answerHere(options.desk, name, args)
-      // Offline, the status is this desk's own: offline since when, and why.
-      if (name === 'getStatus' && !online && offlineSince !== null) return { ok: true, value: offlineStatus() }
+      // With the stream down, the status is this desk's own: since when, and why.
+      if (name === 'getStatus' && !online && offlineSince !== null) return ok(lostServerStatus(lostNow(), lastStatus, clock()))
       try {
         return await request(name, args)
       } catch (error) {

@@ -125,7 +125,9 @@ export function planNotification(change: AlertsChanged, ctx: NotifyContext): Not
   }
   if (change.repeated.length > 0) {
     const repeated = change.repeated
-    const tag = `repeated:${repeated.map((a) => a.id).join(',')}:${change.situation.revision}`
+    // Each repeat its own tag (a browser replaces a notification of the same tag, silently):
+    // the revision says which, in its epoch (a restarted core counts from 0 again).
+    const tag = `repeated:${repeated.map((a) => a.id).join(',')}:${change.situation.epoch}:${change.situation.revision}`
     return { ...group(repeated, 'repeated', place), tag, silent, target: alertsTarget(repeated) }
   }
   const byTeammates = ctx.self ? acknowledgedByOthers(change.changed, ctx.self) : []

@@ -3,12 +3,14 @@
 //
 // The page is read when the Alerts view opens (and answers every operator action); from then on
 // each alertsChanged push patches it: the situation replaces ours, changed alerts replace theirs,
-// removed ones leave. A push no newer than the situation held (its revision) is ignored; pushes
-// that come while a page is being read are applied again over it when it answers.
+// removed ones leave. A push no newer than the situation held (its revision) is ignored; one of a
+// new epoch (the core restarted) is taken whole and the page read again (shared/revisions.ts);
+// pushes that come while a page is being read are applied again over it when it answers.
 import type { Alert, AlertsChanged, AlertsPage, AlertSituation, SnoozeChoice } from '../../../../shared/alerts'
 import type { AppClient } from '../../../../shared/client'
 import type { Result } from '../../../../shared/result'
 import { ALERT_HISTORY_MS, patchAlerts } from '../alert-situation'
+import { stampOf, standingOf, takesAnswer, type Revised } from '../../../../shared/revisions'
 import { identity } from './identity.svelte'
 import { planNotification, playsSound, type NotifyTarget, type PermissionState } from '../notify'
 import { playAlertSound } from '../alert-sound'
@@ -32,7 +34,7 @@ export class AlertsStore {
   /** Requests answering a page, under way now. */
   private reading = 0
   /** The revision of the newest page applied: an older answer arriving late is dropped. */
-  private pageRevision = -1
+  private pageHeld: Revised | null = null
   /** Pushes received while a page was being read. */
   private backlog: AlertsChanged[] = []
 
@@ -101,9 +103,13 @@ export class AlertsStore {
   }
 
   private apply(change: AlertsChanged): boolean {
-    if (this.situation && change.situation.revision <= this.situation.revision) return false
+    const standing = standingOf(this.situation, change.situation)
+    if (standing === 'older' || standing === 'same') return false
     this.situation = change.situation
-    if (this.page) this.page = patchAlerts(this.page, change, { resolvedSince: this.now() - ALERT_HISTORY_MS })
+    if (!this.page) return true
+    // A new epoch: the page held is of another count, and this push is no diff of it.
+    if (standing === 'new-epoch' && this.reading === 0) void this.load()
+    else this.page = patchAlerts(this.page, change, { resolvedSince: this.now() - ALERT_HISTORY_MS })
     return true
   }
 
@@ -134,13 +140,13 @@ export class AlertsStore {
     this.error = null
     const { alerts, situation } = result.value
     // A newer page is in already (answers can overtake each other): this one adds nothing.
-    if (situation.revision < this.pageRevision) return true
-    this.pageRevision = situation.revision
+    if (!takesAnswer(this.pageHeld, situation)) return true
+    this.pageHeld = stampOf(situation)
     this.page = alerts
-    if (!this.situation || situation.revision >= this.situation.revision) this.situation = situation
+    if (takesAnswer(this.situation, situation)) this.situation = situation
     // What was pushed after the page was read still applies to it.
     for (const change of backlog) {
-      if (change.situation.revision > situation.revision) {
+      if (standingOf(situation, change.situation) === 'newer') {
         this.page = patchAlerts(this.page, change, { resolvedSince: this.now() - ALERT_HISTORY_MS })
       }
     }

@@ -13,6 +13,7 @@ import { hourBefore } from '../../../../shared/live-metrics'
 import type { LiveSortKey } from '../../../../shared/live-order'
 import { sessionKey, type SessionKey } from '../../../../shared/schema-parts'
 import { patchSessions } from '../../../../shared/live-board'
+import { boardPushStep, stampOf, type Revised } from '../../../../shared/revisions'
 import { appendPoint, keepTrends, TREND_WINDOW_MS, TrendQueue, withFetched } from '../live-patch'
 
 /** Wait this long before asking for new sessions' trends: sessions appear in bursts. */
@@ -36,8 +37,8 @@ export class LiveStore {
   lastOpened = $state<string | null>(null)
 
   private client: AppClient | null = null
-  /** The board revision the rows are current with; pushes no newer are ignored. */
-  private revision = -1
+  /** The board revision (and its epoch) the rows are current with; null until read. */
+  private held: Revised | null = null
   /** Pushes that came while the board was being read, applied over it once it answers. */
   private backlog: SessionsChanged[] = []
   private loading = false
@@ -126,12 +127,12 @@ export class LiveStore {
 
   private accept(board: LiveBoard): void {
     this.sessions = board.sessions
-    this.revision = board.revision
+    this.held = stampOf(board)
     this.loaded = true
     this.trends = keepTrends(this.trends, board.sessions)
     const backlog = this.backlog
     this.backlog = []
-    for (const change of backlog) this.apply(change)
+    for (const change of backlog) this.receive(change)
     if (this.watchers > 0 && this.queue.want(this.sessions)) this.flushTrends()
   }
 
@@ -140,17 +141,15 @@ export class LiveStore {
       this.backlog.push(change)
       return
     }
-    // Not read yet (the first read failed), or pushes were missed (a reconnect): read it all.
-    if (!this.loaded || change.revision > this.revision + 1) {
-      if (change.revision > this.revision) void this.load()
-      return
-    }
-    this.apply(change)
+    // Not read yet (the first read failed), pushes were missed (a reconnect), or a new epoch (the
+    // core restarted): read it all.
+    const step = this.loaded ? boardPushStep(this.held, change) : 'reread'
+    if (step === 'reread') void this.load()
+    if (step === 'apply') this.apply(change)
   }
 
   private apply(change: SessionsChanged): void {
-    if (change.revision <= this.revision) return
-    this.revision = change.revision
+    this.held = stampOf(change)
     this.sessions = patchSessions(this.sessions, change)
     const from = this.now() - TREND_WINDOW_MS
     const trends = { ...this.trends }
