@@ -284,6 +284,12 @@ export interface RequestContext {
   actor: Actor
   /** True when the request comes through a team server (a user signed in over the network). */
   team: boolean
+  /**
+   * Given by the dispatcher for a change: writes its audit row at once. A handler whose change is
+   * one transaction calls it inside, so the change and its record commit together; for any other
+   * change the dispatcher writes the row once the handler has succeeded.
+   */
+  auditNow?: () => void
 }
 
 /** One handler per request: what the core implements, whatever face calls it. */

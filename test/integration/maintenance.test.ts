@@ -11,6 +11,7 @@ import { osKeychain } from '../../src/main/core/secrets/keychain'
 import { startSimulator } from '../../src/main/core/simulator/server'
 import { listAlerts } from '../../src/main/core/store/alerts'
 import { WebhookService } from '../../src/main/core/webhooks/service'
+import { WebhookOutbox } from '../../src/main/core/webhooks/outbox'
 import { startWebhookDeliveries } from '../../src/main/core/webhooks/wiring'
 import type { AlertsChanged } from '../../src/shared/alerts'
 import { plainText } from '../../src/shared/plain-text'
@@ -39,9 +40,10 @@ describe('maintenance windows', () => {
     })
     const service = new WebhookService(db, osKeychain(`eventwatch-test-${randomUUID()}`), timers.clock)
     await service.add({ name: 'On call', url: receiver.url, format: 'json' })
-    const deliveries = startWebhookDeliveries(db, hub, service, { clock: timers.clock, timers })
+    const outbox = new WebhookOutbox(db)
+    const deliveries = startWebhookDeliveries(db, outbox, service, { clock: timers.clock, timers })
     const client = new ReportingClient(target, async () => sim.credentials, { clock: timers.clock, retry: { sleep: async () => undefined, maxAttempts: 2 } })
-    const group = new PollerGroup(db, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
+    const group = new PollerGroup(db, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers, outbox })
     group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
     cleanups.push(() => deliveries.stop(), () => group.stop())
     const settle = async (): Promise<void> => {

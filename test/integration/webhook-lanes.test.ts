@@ -5,12 +5,12 @@
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { SecretStore } from '../../src/main/core/secrets/keychain'
-import { EventHub } from '../../src/main/core/app/event-hub'
 import { getAlerts, insertAlert, moveAlert } from '../../src/main/core/store/alerts'
 import { upsertConnection } from '../../src/main/core/store/connections'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
 import { enqueueAlertEvents } from '../../src/main/core/webhooks/enqueue'
 import { WebhookService } from '../../src/main/core/webhooks/service'
+import { WebhookOutbox } from '../../src/main/core/webhooks/outbox'
 import { startWebhookDeliveries } from '../../src/main/core/webhooks/wiring'
 import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
@@ -70,7 +70,7 @@ describe('webhook deliveries', () => {
     await service.add({ name: 'C teams', url: teams.url, format: 'teams' })
     await service.add({ name: 'D slack', url: slack.url, format: 'slack' })
     const keys = incident(db, 5, T0)
-    const deliveries = startWebhookDeliveries(db, new EventHub(), service, { clock: timers.clock, timers })
+    const deliveries = startWebhookDeliveries(db, new WebhookOutbox(db), service, { clock: timers.clock, timers })
     cleanups.push(() => deliveries.stop())
 
     void deliveries.deliverer.runOnce()
@@ -101,7 +101,7 @@ describe('webhook deliveries', () => {
     receiver.answer(503)
     await service.add({ name: 'On call', url: receiver.url, format: 'json' })
     const keys = incident(db, 1, T0)
-    const deliveries = startWebhookDeliveries(db, new EventHub(), service, { clock: timers.clock, timers })
+    const deliveries = startWebhookDeliveries(db, new WebhookOutbox(db), service, { clock: timers.clock, timers })
     cleanups.push(() => deliveries.stop())
 
     await deliveries.deliverer.runOnce()
@@ -123,7 +123,7 @@ describe('webhook deliveries', () => {
       await service.add({ name: `Hook ${i}`, url: r.url, format: 'json' })
     }
     const keys = incident(db, 2, T0)
-    const deliveries = startWebhookDeliveries(db, new EventHub(), service, { clock: timers.clock, timers, parallel: 2 })
+    const deliveries = startWebhookDeliveries(db, new WebhookOutbox(db), service, { clock: timers.clock, timers, parallel: 2 })
     cleanups.push(() => deliveries.stop())
 
     const run = deliveries.deliverer.runOnce()

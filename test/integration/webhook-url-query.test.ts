@@ -6,7 +6,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { EventHub } from '../../src/main/core/app/event-hub'
 import { KeychainUnavailableError, osKeychain, type SecretStore } from '../../src/main/core/secrets/keychain'
 import { getAlerts, insertAlert } from '../../src/main/core/store/alerts'
 import { upsertConnection } from '../../src/main/core/store/connections'
@@ -15,6 +14,7 @@ import { listDiagnostics } from '../../src/main/core/store/diagnostics'
 import { enqueueAlertEvents } from '../../src/main/core/webhooks/enqueue'
 import { WebhookService } from '../../src/main/core/webhooks/service'
 import { webhookUrlAccount } from '../../src/main/core/webhooks/url-query'
+import { WebhookOutbox } from '../../src/main/core/webhooks/outbox'
 import { startWebhookDeliveries } from '../../src/main/core/webhooks/wiring'
 import type { WebhookView } from '../../src/shared/webhooks'
 import { Cleanups, startCore, testKeychain, value } from '../support/app-core'
@@ -93,7 +93,7 @@ describe('a webhook URL with a query (Teams Workflows)', () => {
     const service = new WebhookService(db, testKeychain(cleanups), timers.clock)
     await service.add({ name: 'NOC', url: `${r.url}${QUERY}`, format: 'teams' })
     const key = alertFired(db, T0)
-    const deliveries = startWebhookDeliveries(db, new EventHub(), service, { clock: timers.clock, timers })
+    const deliveries = startWebhookDeliveries(db, new WebhookOutbox(db), service, { clock: timers.clock, timers })
     cleanups.add(() => deliveries.stop())
 
     r.answer(503)
@@ -148,7 +148,7 @@ describe('a webhook URL with a query (Teams Workflows)', () => {
     const service = new WebhookService(db, secrets, timers.clock)
     const hook = await service.add({ name: 'NOC', url: `${r.url}${QUERY}`, format: 'teams' })
     alertFired(db, T0)
-    const deliveries = startWebhookDeliveries(db, new EventHub(), service, { clock: timers.clock, timers })
+    const deliveries = startWebhookDeliveries(db, new WebhookOutbox(db), service, { clock: timers.clock, timers })
     cleanups.add(() => deliveries.stop())
 
     locked = true

@@ -18,6 +18,7 @@ import { openDatabase } from '../../src/main/core/store/db'
 import { listDiagnostics } from '../../src/main/core/store/diagnostics'
 import { enqueueAlertEvents } from '../../src/main/core/webhooks/enqueue'
 import { webhookSecretAccount, WebhookService } from '../../src/main/core/webhooks/service'
+import { WebhookOutbox } from '../../src/main/core/webhooks/outbox'
 import { startWebhookDeliveries } from '../../src/main/core/webhooks/wiring'
 import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
@@ -48,9 +49,10 @@ describe('webhooks', () => {
     const service = new WebhookService(db, keychain, timers.clock)
     const hook = await service.add({ name: 'On call', url: receiver.url, format: 'json' }, SECRET)
     accounts.push(webhookSecretAccount(hook.id))
-    const deliveries = startWebhookDeliveries(db, hub, service, { clock: timers.clock, timers })
+    const outbox = new WebhookOutbox(db)
+    const deliveries = startWebhookDeliveries(db, outbox, service, { clock: timers.clock, timers })
     const client = new ReportingClient(target, async () => sim.credentials, { clock: timers.clock, retry: { sleep: async () => undefined, maxAttempts: 2 } })
-    const group = new PollerGroup(db, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
+    const group = new PollerGroup(db, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers, outbox })
     group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
     cleanups.push(() => deliveries.stop(), () => group.stop())
     const settle = async (): Promise<void> => {
@@ -109,7 +111,7 @@ describe('webhooks', () => {
     }
     expect(enqueueAlertEvents(db, change(), T0)).toBe(1)
     receiver.answer(503, 503, 503)
-    let run = startWebhookDeliveries(db, new EventHub(), service, { clock: timers.clock, timers })
+    let run = startWebhookDeliveries(db, new WebhookOutbox(db), service, { clock: timers.clock, timers })
     await run.deliverer.runOnce()
     await timers.advance(10_000, () => run.deliverer.runOnce())
     expect(receiver.received.map((r) => r.status)).toEqual([503, 503])
@@ -121,7 +123,7 @@ describe('webhooks', () => {
     service = new WebhookService(db, keychain, timers.clock)
     expect(service.list()[0]).toMatchObject({ pending: 1, lastError: 'HTTP 503 from the receiver' })
     receiver.answer()
-    run = startWebhookDeliveries(db, new EventHub(), service, { clock: timers.clock, timers })
+    run = startWebhookDeliveries(db, new WebhookOutbox(db), service, { clock: timers.clock, timers })
     cleanups.push(() => run.stop(), () => void db.close())
     await timers.advance(60_000, () => run.deliverer.runOnce())
     // Announced again (a push repeated after the restart): not queued again.

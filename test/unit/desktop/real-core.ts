@@ -69,7 +69,8 @@ export async function realCore(liveSessions = 3, others: readonly string[] = [])
     ...alertHandlers(db, {
       clock: timers.clock,
       situation: () => monitor.situation(),
-      publishAlerts: (change) => monitor.publishAlerts(change),
+      changes: monitor.changes,
+      publishAlerts: (change, announcement) => monitor.publishAlerts(change, announcement),
       publishBoard: () => monitor.publishBoard(),
       reevaluate: (connectionId) => group.reevaluate(connectionId)
     }),

@@ -1,8 +1,10 @@
 // The engine's decisions made real: each action stored through store/alerts.ts in one
-// transaction per connection, and what changed reported (alert ids), so the app can push it.
+// transaction per connection (a savepoint of the unit of work that runs it, alert-changes.ts),
+// and what changed reported (alert ids), so the app can queue its webhooks and push it.
 // Also ends what a connection no longer polled left open, with the reason in words.
 import { connectionPresence } from '../store/connections'
 import type { Db } from '../store/db'
+import { withTransaction } from '../store/unit-of-work'
 import { deleteAlert, insertAlert, moveAlert, setAlertStreak, unresolvedAlerts } from '../store/alerts'
 import { dismiss, type AlertAction } from './engine'
 import { alertEnd } from './end-reason'
@@ -24,7 +26,7 @@ export const anythingApplied = (applied: Applied): boolean => applied.changed.le
 /** The engine's changes for one connection, in one transaction. */
 export function applyActions(db: Db, connectionId: string, actions: AlertAction[], now: number): Applied {
   const applied = nothingApplied()
-  db.transaction(() => {
+  withTransaction(db, () => {
     for (const action of actions) {
       switch (action.type) {
         case 'open': {
@@ -50,7 +52,7 @@ export function applyActions(db: Db, connectionId: string, actions: AlertAction[
           break // held back by the cooldown: nothing stored (the evaluator remembers it)
       }
     }
-  })()
+  })
   // A resolve after a fire in the same batch (or the reverse) is reported once, as it ends.
   applied.fired = applied.fired.filter((id) => !applied.resolved.includes(id))
   applied.changed = [...new Set(applied.changed)].filter((id) => !applied.removed.includes(id))

@@ -1,7 +1,8 @@
 // The glue between the cache and the rule engine: after each poll of a connection it reads the
 // settings, the live sessions' recent snapshots (on 0–100 and with their levels, through the
-// app's Verdicts), the overrides and the open alerts, runs the engine and stores what changed. The app and the CLI
-// both call it, so both keep one history. It also remembers which conditions the cooldown holds
+// app's Verdicts), the overrides and the open alerts, runs the engine and stores what changed,
+// with the webhook deliveries it announces, as one unit of work (alert-changes.ts). The app and
+// the CLI both call it, so both keep one history. It also remembers which conditions the cooldown holds
 // back, which the situation counts: a session red on Live is never "all clear".
 import type { AlertRuleId, AlertRules, AlertSeverity } from '../../../shared/alerts'
 import type { EffectiveLevels } from '../../../shared/reliability'
@@ -11,6 +12,8 @@ import { getAlertRules } from '../store/settings'
 import { evaluateAlerts, key, type Sample, type SessionObservation } from './engine'
 import { lastResolvedTimes, openAlerts } from '../store/alerts'
 import { anythingApplied, applyActions, resolveUnwatched, type Applied } from './apply'
+import { AlertChanges } from './alert-changes'
+import type { Announcement } from './page'
 import { siteSamples, viewerListFetchedAt } from './site-samples'
 import { dueByClock } from './clock-due'
 
@@ -18,6 +21,8 @@ import { dueByClock } from './clock-due'
 export interface Evaluation extends Applied {
   /** Whether anything an alerts view or the situation shows changed (a push is due). */
   any: boolean
+  /** The changed alerts as committed, for the push. */
+  announcement: Announcement
 }
 
 /** A condition the cooldown holds back: the same alert resolved too recently to fire again. */
@@ -43,7 +48,11 @@ export interface ScoreVerdicts {
   override(connectionId: string, eventSessionId: string): { muted: boolean }
 }
 
-const evaluation = (applied: Applied, coolingChanged = false): Evaluation => ({ ...applied, any: anythingApplied(applied) || coolingChanged })
+const evaluation = ({ applied, announcement }: { applied: Applied; announcement: Announcement }, coolingChanged = false): Evaluation => ({
+  ...applied,
+  any: anythingApplied(applied) || coolingChanged,
+  announcement
+})
 
 export class AlertEvaluator {
   /** The newest snapshot already judged, per session: a poll counts once. */
@@ -59,7 +68,9 @@ export class AlertEvaluator {
   constructor(
     private readonly db: Db,
     private readonly verdicts: () => ScoreVerdicts,
-    private readonly clock: () => number = Date.now
+    private readonly clock: () => number = Date.now,
+    /** Each evaluation's changes commit with their outbox rows (without one: no webhooks). */
+    private readonly changes: AlertChanges = new AlertChanges(db)
   ) {}
 
   /**
@@ -72,7 +83,7 @@ export class AlertEvaluator {
     const rules = getAlertRules(this.db)
     const open = openAlerts(this.db, connectionId)
     const resolvedTimes = lastResolvedTimes(this.db, connectionId, now - MAX_COOLDOWN_MS)
-    const sessions = this.observe(connectionId, now, rules, open.map((a) => a.eventSessionId))
+    const { sessions, judged } = this.observe(connectionId, now, rules, open.map((a) => a.eventSessionId))
     const actions = evaluateAlerts({
       now,
       rules,
@@ -81,9 +92,11 @@ export class AlertEvaluator {
       open,
       lastResolvedAt: (rule, sessionId, site) => resolvedTimes.get(key(rule, sessionId, site ?? null))
     })
-    const applied = applyActions(this.db, connectionId, actions, now)
+    const committed = this.changes.commit(now, () => applyActions(this.db, connectionId, actions, now))
+    // A poll counts once it is committed: one whose change rolled back is judged again.
+    judged()
     const coolingChanged = this.noteCooling(connectionId, sessions, actions)
-    return evaluation(applied, coolingChanged)
+    return evaluation(committed, coolingChanged)
   }
 
   /**
@@ -106,7 +119,8 @@ export class AlertEvaluator {
       coolingChanged ||= this.coolingBy.get(connectionId)!.size > 0
       this.coolingBy.delete(connectionId)
     }
-    return evaluation(resolveUnwatched(this.db, polled, this.clock()), coolingChanged)
+    const now = this.clock()
+    return evaluation(this.changes.commit(now, () => resolveUnwatched(this.db, polled, now)), coolingChanged)
   }
 
   /** Every condition the cooldown holds back now, across connections. */
@@ -151,14 +165,23 @@ export class AlertEvaluator {
     return Math.min(since, newestPollAt(this.db, connectionId) ?? 0)
   }
 
-  /** Live sessions, and those open alerts belong to, with their snapshots in the longest window. */
-  private observe(connectionId: string, now: number, rules: AlertRules, alertSessions: (string | null)[]): SessionObservation[] {
+  /**
+   * Live sessions, and those open alerts belong to, with their snapshots in the longest window;
+   * and `judged`, which marks their newest snapshot and viewer list as counted.
+   */
+  private observe(
+    connectionId: string,
+    now: number,
+    rules: AlertRules,
+    alertSessions: (string | null)[]
+  ): { sessions: SessionObservation[]; judged: () => void } {
     const windowMs = Math.max(rules.reliabilityFalling.windowMinutes, rules.viewersDropping.windowMinutes) * 60_000
     // Scores on 0–100 by this connection's own scale, and levels, as every screen has them.
     const verdicts = this.verdicts()
     const ids = new Set(liveSessionIds(this.db, connectionId))
     for (const id of alertSessions) if (id !== null) ids.add(id)
-    return [...ids].map((id) => {
+    const marks: (() => void)[] = []
+    const sessions = [...ids].map((id) => {
       const session = sessionLiveness(this.db, connectionId, id)
       const samples: Sample[] = snapshotsSince(this.db, connectionId, id, now - windowMs).map((s) => ({
         at: s.takenAt,
@@ -168,11 +191,11 @@ export class AlertEvaluator {
       const newest = samples.at(-1)?.at ?? Number.NEGATIVE_INFINITY
       const judgedKey = `${connectionId}\u001f${id}`
       const fresh = newest > (this.judged.get(judgedKey) ?? Number.NEGATIVE_INFINITY)
-      if (fresh) this.judged.set(judgedKey, newest)
+      if (fresh) marks.push(() => this.judged.set(judgedKey, newest))
       // The sites of its newest viewer list, read only when that list is new: a list counts once.
       const listAt = viewerListFetchedAt(this.db, connectionId, id) ?? Number.NEGATIVE_INFINITY
       const sitesFresh = rules.siteReliability.enabled && listAt > (this.judgedLists.get(judgedKey) ?? Number.NEGATIVE_INFINITY)
-      if (sitesFresh) this.judgedLists.set(judgedKey, listAt)
+      if (sitesFresh) marks.push(() => this.judgedLists.set(judgedKey, listAt))
       return {
         eventSessionId: id,
         eventName: session?.name ?? null,
@@ -185,5 +208,6 @@ export class AlertEvaluator {
         sitesFresh
       }
     })
+    return { sessions, judged: () => marks.forEach((mark) => mark()) }
   }
 }

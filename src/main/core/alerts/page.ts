@@ -1,6 +1,6 @@
 // What the faces see of the alerts: the situation (read from the cache and the evaluator's
-// cooldowns), a page for the alerts view, and the `alertsChanged` push that carries both the
-// situation and every alert that changed, so no face has to ask again.
+// cooldowns), a page for the alerts view, and the announcement of a change that the
+// `alertsChanged` push carries with the situation, so no face has to ask again.
 import type { Alert, AlertsChanged, AlertsPage, AlertSituation } from '../../../shared/alerts'
 import { contentIdOf } from '../store/maintenance'
 import { silencingWindow, windowsNamed } from './maintenance'
@@ -43,29 +43,33 @@ export function alertsPage(db: Db, query: AlertQuery, situation: AlertSituation,
   return { alerts: listAlerts(db, query, now), situation }
 }
 
-/** One push for one evaluation or action: every alert that changed, so faces patch and group them. */
-export function alertsChanged(db: Db, change: Applied, situation: AlertSituation, now: number): AlertsChanged {
+/** What an alert change announces: every alert it changed, less what a maintenance window holds
+ *  back (named in `silenced`). The push adds the situation; the outbox queues its webhook events. */
+export type Announcement = Omit<AlertsChanged, 'situation'>
+
+/** The announcement of one evaluation or action: every alert that changed, so faces patch and group them. */
+export function announcementOf(db: Db, change: Applied, now: number): Announcement {
   const changed = getAlerts(db, change.changed)
   const byId = new Map(changed.map((a) => [a.id, a]))
   const pick = (ids: number[]) => ids.flatMap((id) => byId.get(id) ?? [])
-  return announce(db, { situation, changed, removed: change.removed, fired: pick(change.fired), resolved: pick(change.resolved), repeated: [] }, now)
+  return announce(db, { changed, removed: change.removed, fired: pick(change.fired), resolved: pick(change.resolved), repeated: [] }, now)
 }
 
 /** Takes what a maintenance window silences out of the announcements, and says so. */
-export function announce(db: Db, push: Omit<AlertsChanged, 'silenced'>, now: number): AlertsChanged {
-  const nothingToSay = push.fired.length + push.resolved.length + push.repeated.length + push.changed.length === 0
+export function announce(db: Db, alerts: Omit<Announcement, 'silenced'>, now: number): Announcement {
+  const nothingToSay = alerts.fired.length + alerts.resolved.length + alerts.repeated.length + alerts.changed.length === 0
   const windows = nothingToSay ? [] : windowsInForce(db, now)
-  if (windows.length === 0) return { ...push, silenced: [] }
+  if (windows.length === 0) return { ...alerts, silenced: [] }
   const silenced = new Map<number, string>()
-  const quiet = (alerts: Alert[]): Alert[] =>
-    alerts.filter((a) => {
+  const quiet = (list: Alert[]): Alert[] =>
+    list.filter((a) => {
       const window = silencingWindow(windows, a, now, () => (a.eventSessionId === null ? null : contentIdOf(db, a.connectionId, a.eventSessionId)))
       if (window !== null) silenced.set(a.id, window)
       return window === null
     })
-  const fired = quiet(push.fired)
-  const resolved = quiet(push.resolved)
-  const repeated = quiet(push.repeated)
-  quiet(push.changed) // acknowledgements come from `changed`: webhooks check `silenced` for them
-  return { ...push, fired, resolved, repeated, silenced: [...silenced].map(([id, window]) => ({ id, window })) }
+  const fired = quiet(alerts.fired)
+  const resolved = quiet(alerts.resolved)
+  const repeated = quiet(alerts.repeated)
+  quiet(alerts.changed) // acknowledgements come from `changed`: webhooks check `silenced` for them
+  return { ...alerts, fired, resolved, repeated, silenced: [...silenced].map(([id, window]) => ({ id, window })) }
 }

@@ -15,6 +15,9 @@ export type Dispatch = (name: unknown, args: unknown, context?: RequestContext) 
 export interface DispatchHooks {
   /** After a request that changed something succeeded: the audit log's entry. */
   changed?(name: RequestName, args: unknown, context: RequestContext): Promise<void> | void
+  /** The same entry written at once, for a handler to call inside its own transaction
+   *  (context.auditNow): then it commits with the change, and `changed` is not called. */
+  changedNow?(name: RequestName, args: unknown, context: RequestContext): void
 }
 
 export function createDispatch(handlers: Handlers, hooks: DispatchHooks = {}): Dispatch {
@@ -38,9 +41,15 @@ export function createDispatch(handlers: Handlers, hooks: DispatchHooks = {}): D
     if (!permitted.allowed) return fail('forbidden', permitted.message)
     try {
       const handler = handlers[name] as (a: unknown, c: RequestContext) => unknown
-      const value = await handler(parsed.data, context)
+      const change = isChange(name, parsed.data)
+      let audited = false
+      const auditNow = (): void => {
+        hooks.changedNow?.(name, parsed.data, context)
+        audited = hooks.changedNow !== undefined
+      }
+      const value = await handler(parsed.data, change ? { ...context, auditNow } : context)
       // Answered only once its audit entry is written: what a page was told happened is on record.
-      if (isChange(name, parsed.data)) await hooks.changed?.(name, parsed.data, context)
+      if (change && !audited) await hooks.changed?.(name, parsed.data, context)
       return ok(value)
     } catch (error) {
       const reason = error instanceof Error ? error.message : 'a non-Error value was thrown'

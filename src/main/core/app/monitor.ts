@@ -4,7 +4,8 @@
 import { randomUUID } from 'node:crypto'
 import type { AlertSituation } from '../../../shared/alerts'
 import { AlertEvaluator, type Evaluation } from '../alerts/evaluator'
-import { alertsChanged, announce, readSituation } from '../alerts/page'
+import { announce, announcementOf, readSituation, type Announcement } from '../alerts/page'
+import { AlertChanges, type AlertOutbox } from '../alerts/alert-changes'
 import type { UnconfirmedConnection } from '../alerts/situation'
 import { nothingApplied, type Applied } from '../alerts/apply'
 import type { Db } from '../store/db'
@@ -22,9 +23,13 @@ export interface MonitorDeps {
   /** Polled connections without a successful poll yet, or offline. */
   unconfirmed(): readonly UnconfirmedConnection[]
   pollingPaused(): boolean
+  /** Where alert changes queue their webhook events, in their own transaction (none: no webhooks). */
+  outbox?: AlertOutbox
 }
 
 export class Monitor {
+  /** Every alert change commits through here, with its outbox rows (and an operator's audit row). */
+  readonly changes: AlertChanges
   readonly evaluator: AlertEvaluator
   readonly board: LiveBoard
   /** The count the board's and the situation's revisions are of: a new one at every start, so a
@@ -45,7 +50,8 @@ export class Monitor {
     private readonly hub: EventHub,
     private readonly deps: MonitorDeps
   ) {
-    this.evaluator = new AlertEvaluator(db, () => new Verdicts(db), deps.clock)
+    this.changes = new AlertChanges(db, deps.outbox, () => deps.polled().length)
+    this.evaluator = new AlertEvaluator(db, () => new Verdicts(db), deps.clock, this.changes)
     this.board = new LiveBoard(db, {
       epoch: this.epoch,
       polled: deps.polled,
@@ -85,7 +91,7 @@ export class Monitor {
     try {
       const evaluation = this.evaluator.forgetUnwatched(this.deps.polled())
       // A connection more or fewer changes how sessions are named away from their connection.
-      if (evaluation.any || this.deps.polled().length !== this.polledPushed) this.publishAlerts(evaluation)
+      if (evaluation.any || this.deps.polled().length !== this.polledPushed) this.publishAlerts(evaluation, evaluation.announcement)
     } finally {
       this.board.publish()
     }
@@ -112,17 +118,18 @@ export class Monitor {
     if (ids.length === 0) return
     this.alertRevision++
     const situation = this.pushedSituation()
-    const push = { situation, changed: [], removed: [], fired: [], resolved: [], repeated: getAlerts(this.db, ids) }
-    this.hub.emit('alertsChanged', announce(this.db, push, this.deps.clock()))
+    const repeated = announce(this.db, { changed: [], removed: [], fired: [], resolved: [], repeated: getAlerts(this.db, ids) }, this.deps.clock())
+    this.hub.emit('alertsChanged', { ...repeated, situation })
   }
 
-  /** Pushes the alerts that changed (possibly none: a pause changes only the situation). */
-  publishAlerts(change: Applied): AlertSituation {
+  /** Pushes the alerts that changed (possibly none: a pause changes only the situation), as
+   *  `announcement` says when the change was committed through `changes`. */
+  publishAlerts(change: Applied, announcement?: Announcement): AlertSituation {
     this.alertRevision++
     this.unconfirmedPushed = JSON.stringify(this.deps.unconfirmed())
     this.polledPushed = this.deps.polled().length
     const situation = this.pushedSituation()
-    this.hub.emit('alertsChanged', alertsChanged(this.db, change, situation, this.deps.clock()))
+    this.hub.emit('alertsChanged', { ...(announcement ?? announcementOf(this.db, change, this.deps.clock())), situation })
     return situation
   }
 
@@ -137,7 +144,7 @@ export class Monitor {
   }
 
   private settle(evaluation: Evaluation): void {
-    if (evaluation.any) this.publishAlerts(evaluation)
+    if (evaluation.any) this.publishAlerts(evaluation, evaluation.announcement)
   }
 
   /** The situation about to be pushed, remembered for the clock. */

@@ -3,6 +3,7 @@
 import type { Status } from '../../../shared/domain'
 import { nothingApplied } from '../alerts/apply'
 import type { UnconfirmedConnection } from '../alerts/situation'
+import type { AlertOutbox } from '../alerts/alert-changes'
 import type { Db } from '../store/db'
 import { listConnections } from '../store/connections'
 import { newestPollAt } from '../store/sessions'
@@ -29,6 +30,8 @@ export interface PollerGroupOptions {
   onPolled?: (connection: ConnectionTarget, report: SyncReport) => void
   /** Where every poller stores viewer lists (the cache writer's thread, in the app). */
   viewerStore?: ViewerListStore
+  /** Where alert changes queue their webhook deliveries, in the same transaction (none: no webhooks). */
+  outbox?: AlertOutbox
 }
 
 /** What one connection's complete pass fetched. */
@@ -58,7 +61,8 @@ export class PollerGroup {
       clock: this.clock,
       polled: () => this.running.map((r) => r.source.target.id),
       unconfirmed: () => this.unconfirmed(),
-      pollingPaused: () => this.pollingPaused()
+      pollingPaused: () => this.pollingPaused(),
+      ...(options.outbox ? { outbox: options.outbox } : {})
     })
   }
 

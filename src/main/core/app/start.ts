@@ -8,6 +8,7 @@ import { osKeychain, type SecretStore } from '../secrets/keychain'
 import { WebhookService } from '../webhooks/service'
 import { addMaintenanceWindow, maintenanceWindows, removeMaintenanceWindow } from '../alerts/maintenance-windows'
 import { startWebhookDeliveries } from '../webhooks/wiring'
+import { WebhookOutbox } from '../webhooks/outbox'
 import { openDatabase } from '../store/db'
 import { recordDiagnostic } from '../store/diagnostics'
 import { inThreadViewerStore } from '../store/viewer-store'
@@ -16,6 +17,7 @@ import { RetentionJob } from '../store/retention-job'
 import { alertHandlers } from '../alerts/handlers'
 import { nothingApplied } from '../alerts/apply'
 import { alertIdsOf } from '../store/alerts'
+import { recordAudit } from '../store/audit'
 import { getCadenceSettings } from '../store/settings'
 import type { Cadences } from '../sync/poller'
 import type { CadenceSettings } from '../../../shared/settings'
@@ -70,6 +72,8 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
             message: `${reason}; viewer lists are stored on the main thread from now on`
           })
         )
+  // Every alert fired, resolved or acknowledged is queued here in the transaction that records it.
+  const outbox = new WebhookOutbox(db)
   const pollers = new PollerGroup(db, hub, options.cadences ?? cadencesFromSettings(), {
     // The headless face's (`eventwatch sync`): one pass when asked, its bound, its summary lines.
     passesOnRequest: options.passesOnRequest,
@@ -77,6 +81,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     onPolled: options.onPolled,
     clock,
     viewerStore,
+    outbox,
     ...(options.timers ? { timers: options.timers } : {})
   })
   const polled = (): string[] => pollers.sources.map((s) => s.target.id)
@@ -119,9 +124,9 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   }
   // Old snapshots and viewer lists go in small batches, hourly, without holding up the UI.
   const retention = new RetentionJob(db, { clock, ...(options.timers ? { timers: options.timers } : {}) })
-  // Webhooks: every alert fired, resolved or acknowledged goes to the outbox, then out.
+  // Webhooks: what the outbox holds goes out, also what an earlier run queued.
   const webhooks = new WebhookService(db, options.secrets ?? osKeychain(), clock)
-  const deliveries = polling ? startWebhookDeliveries(db, hub, webhooks, { clock, timers: options.timers ?? realTimers }) : null
+  const deliveries = polling ? startWebhookDeliveries(db, outbox, webhooks, { clock, timers: options.timers ?? realTimers }) : null
   if (polling) retention.start(RETENTION_INTERVAL_MS, RETENTION_FIRST_DELAY_MS)
 
   // The team's users and audit log, behind the interface a shared store will implement too.
@@ -152,7 +157,8 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     ...alertHandlers(db, {
       clock,
       situation: () => monitor.situation(),
-      publishAlerts: (change) => monitor.publishAlerts(change),
+      changes: monitor.changes,
+      publishAlerts: (change, announcement) => monitor.publishAlerts(change, announcement),
       publishBoard: () => monitor.publishBoard(),
       reevaluate: (connectionId) => pollers.reevaluate(connectionId)
     }),
@@ -221,7 +227,9 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     }
   }, {
     // Every change, whoever made it, with its author: the team's audit list.
-    changed: (name, args, context) => team.audit.record(auditEntryOf(name, args, context), clock())
+    changed: (name, args, context) => team.audit.record(auditEntryOf(name, args, context), clock()),
+    // The same row inside a handler's own transaction (an acknowledgement): it commits with the change.
+    changedNow: (name, args, context) => recordAudit(db, auditEntryOf(name, args, context), clock())
   })
 
   let closed = false

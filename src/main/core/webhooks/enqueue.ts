@@ -1,8 +1,8 @@
-// Turns what the monitor announces (an alertsChanged push: fired, resolved, acknowledged) into
-// deliveries in the outbox, one per webhook and event. Each event's idempotency key is derived
-// from the alert and its transition, so announcing the same change twice queues it once. While
-// notifications are paused (a maintenance pause) nothing is queued: the alerts are still
-// evaluated and recorded, only the messages are held back.
+// Turns what an alert change announces (fired, resolved, acknowledged) into deliveries in the
+// outbox, one per webhook and event, inside the change's own transaction (outbox.ts). Each
+// event's idempotency key is derived from the alert and its transition, so announcing the same
+// change twice queues it once. While notifications are paused (a maintenance pause) nothing is
+// queued: the alerts are still evaluated and recorded, only the messages are held back.
 import type { Alert, AlertsChanged } from '../../../shared/alerts'
 import { connectionsPolledOf } from '../../../shared/session-name'
 import type { WebhookEvent } from '../../../shared/webhooks'
@@ -10,17 +10,18 @@ import { notificationsPausedUntil } from '../store/alerts'
 import type { Db } from '../store/db'
 import { LevelBook } from '../store/session-levels'
 import { getAlertRules } from '../store/settings'
+import { withTransaction } from '../store/unit-of-work'
 import { enqueueDelivery, listWebhooks } from '../store/webhooks'
 import { bodyFor, type AlertEvent } from './bodies'
 
-/** What of an alertsChanged push makes webhook events: its alerts, what a window silenced, and the
- *  situation's count of connections polled (session names). */
+/** What of an announcement makes webhook events: its alerts, what a window silenced, and the
+ *  count of connections polled (session names). */
 type AnnouncedChange = Pick<AlertsChanged, 'fired' | 'resolved' | 'changed'> & {
   silenced?: AlertsChanged['silenced']
   situation?: Pick<AlertsChanged['situation'], 'connectionsPolled'>
 }
 
-/** The events an alertsChanged push carries, each once. */
+/** The events an announcement carries, each once. */
 export function alertEventsOf(db: Db, change: AnnouncedChange): AlertEvent[] {
   const events: AlertEvent[] = []
   const polled = connectionsPolledOf(change.situation)
@@ -39,21 +40,23 @@ export function alertEventsOf(db: Db, change: AnnouncedChange): AlertEvent[] {
   return events
 }
 
-/** Queues every event for every webhook; returns how many deliveries were queued. */
+/** Queues every event for every webhook, all or none; returns how many deliveries were queued. */
 export function enqueueAlertEvents(db: Db, change: AnnouncedChange, now: number): number {
+  // Most evaluations change no alert: nothing to read.
+  if (change.fired.length + change.resolved.length + change.changed.length === 0) return 0
   if (notificationsPausedUntil(db, now) !== null) return 0
   const hooks = listWebhooks(db)
   if (hooks.length === 0) return 0
   const events = alertEventsOf(db, change)
   let queued = 0
-  db.transaction(() => {
+  withTransaction(db, () => {
     for (const event of events) {
       for (const hook of hooks) {
         const body = bodyFor(hook.format, event)
         if (enqueueDelivery(db, { webhookId: hook.id, idempotencyKey: event.key, event: event.event, alertId: event.alert.id, body }, now)) queued++
       }
     }
-  })()
+  })
   return queued
 }
 
