@@ -3,10 +3,8 @@
 import { realTimers } from '../../../shared/timers'
 import { RequestLimiter } from '../api/limiter'
 import { ConnectionService } from '../connections/service'
-import { testConnection } from '../connections/test-connection'
 import { osKeychain, type SecretStore } from '../secrets/keychain'
 import { WebhookService } from '../webhooks/service'
-import { addMaintenanceWindow, maintenanceWindows, removeMaintenanceWindow } from '../alerts/maintenance-windows'
 import { startWebhookDeliveries } from '../webhooks/wiring'
 import { WebhookOutbox } from '../webhooks/outbox'
 import { openDatabase } from '../store/db'
@@ -15,27 +13,28 @@ import { inThreadViewerStore } from '../store/viewer-store'
 import { viewerStoreWithFallback } from '../store/viewer-store-fallback'
 import { RetentionJob } from '../store/retention-job'
 import { alertHandlers } from '../alerts/handlers'
-import { nothingApplied } from '../alerts/apply'
-import { alertIdsOf } from '../store/alerts'
 import { recordAudit } from '../store/audit'
 import { getCadenceSettings } from '../store/settings'
 import type { Cadences } from '../sync/poller'
 import type { CadenceSettings } from '../../../shared/settings'
-import { listDiagnostics } from '../store/diagnostics'
 import { startDemoSource, type DataSource } from './demo-source'
 import { createDispatch } from './dispatch'
 import { EventHub } from './event-hub'
 import { PollerGroup } from './pollers'
 import { screenHandlers } from './screen-handlers'
-import { enabledSavedSources, savedSource } from './saved-sources'
+import { enabledSavedSources } from './saved-sources'
 import type { AppCoreOptions, LocalAppCore } from './types'
 import { auditEntryOf } from '../team/audit-entry'
 import { TeamUsers } from '../team/users'
 import { sqliteTeamStore } from '../team/team-store'
 import { teamConfigFile } from '../team/team-config'
-import { userHandlers } from '../team/user-handlers'
+import { teamHandlers } from '../team/team-handlers'
 import { deskHandlers } from './desk-handlers'
 import { settingsHandlers } from './settings-handlers'
+import { pollingHandlers } from './polling-handlers'
+import { connectionHandlers } from './connection-handlers'
+import { webhookHandlers } from './webhook-handlers'
+import { maintenanceHandlers } from './maintenance-handlers'
 import { typedFace } from './typed-face'
 import { outboxHeads } from '../store/webhooks'
 
@@ -150,9 +149,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   const users = new TeamUsers(team, clock)
   const dispatch = createDispatch({
     ...deskHandlers({ teamFile: options.teamFile ?? teamConfigFile(), secrets: options.secrets ?? osKeychain() }),
-    getIdentity: (_args, { actor, team }) => ({ name: actor.name, role: actor.role, team }),
-    listAudit: (query) => team.audit.list(query),
-    ...userHandlers(users),
+    ...teamHandlers(users, team.audit),
     ...screenHandlers(db, { polled, realConnectionPolled: () => pollers.sources.some((s) => !s.isDemo) }),
     ...alertHandlers(db, {
       clock,
@@ -162,69 +159,11 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       publishBoard: () => monitor.publishBoard(),
       reevaluate: (connectionId) => pollers.reevaluate(connectionId)
     }),
-    getStatus: () => pollers.status(),
-    listLiveSessions: () => monitor.board.current(),
-    getSession: ({ connectionId, eventSessionId }) => monitor.board.session(connectionId, eventSessionId),
-    refreshNow: () => {
-      pollers.refreshNow()
-      return { startedAt: new Date().toISOString() }
-    },
-    refreshSession: ({ connectionId, eventSessionId }) => pollers.refreshSession(connectionId, eventSessionId),
-    setPaused: ({ paused, connectionId }) => {
-      pollers.setPaused(paused, connectionId)
-      return pollers.status()
-    },
-    listConnections: () => connections.list(),
-    saveConnection: async ({ id, settings, secret }) => {
-      const view = await connections.save(settings, secret, id)
-      await reconcile()
-      return view
-    },
-    deleteConnection: async ({ id }) => {
-      // Its alerts go with its cached data: every face drops them at once.
-      const alertIds = alertIdsOf(db, id)
-      // An unknown id deletes nothing: say so, and leave the pollers alone.
-      const deleted = await connections.remove(id)
-      if (deleted) {
-        await reconcile()
-        monitor.publishAlerts({ ...nothingApplied(), removed: alertIds })
-      }
-      return { deleted }
-    },
-    setConnectionEnabled: async ({ id, enabled }) => {
-      const view = await connections.setEnabled(id, enabled)
-      await reconcile()
-      return view
-    },
-    testConnection: ({ id }) => testConnection(connections.target(id), () => connections.credentialsFor(id)),
-    testConnectionDraft: ({ id, settings, secret }) => {
-      const draft = connections.draft(settings, secret, id)
-      return testConnection(draft.target, draft.credentials)
-    },
-    listWebhooks: () => webhooks.list(),
-    addWebhook: ({ settings, secret }) => webhooks.add(settings, secret),
-    deleteWebhook: async ({ id }) => ({ deleted: await webhooks.remove(id) }),
-    testWebhook: ({ id }) => webhooks.test(id),
-    listMaintenance: () => maintenanceWindows(db, clock()),
-    addMaintenance: ({ window, confirmBroad }, { actor }) => {
-      const added = addMaintenanceWindow(db, window, clock(), { createdBy: actor.name, confirmBroad })
-      monitor.publishAlerts(nothingApplied()) // the situation names the windows in force
-      return added
-    },
-    deleteMaintenance: ({ id }) => {
-      const deleted = removeMaintenanceWindow(db, id)
-      if (deleted) monitor.publishAlerts(nothingApplied())
-      return { deleted }
-    },
-    ...settings.handlers,
-    listDiagnostics: ({ limit, connectionId }) =>
-      listDiagnostics(db, limit, connectionId).map((d) => ({ ...d, at: new Date(d.at).toISOString() })),
-    fetchRange: async ({ connectionId, from, to }) => {
-      const source =
-        pollers.sources.find((s) => s.target.id === connectionId) ??
-        savedSource(db, connections, await connections.get(connectionId), limiter)
-      return pollers.fetchRange(source, new Date(from), new Date(to))
-    }
+    ...pollingHandlers({ db, pollers, monitor, connections, limiter }),
+    ...connectionHandlers({ db, connections, monitor, reconcile }),
+    ...webhookHandlers(webhooks),
+    ...maintenanceHandlers(db, monitor, clock),
+    ...settings.handlers
   }, {
     // Every change, whoever made it, with its author: the team's audit list.
     changed: (name, args, context) => team.audit.record(auditEntryOf(name, args, context), clock()),
