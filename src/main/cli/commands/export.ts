@@ -9,7 +9,8 @@ import { once } from 'node:events'
 import { Option, type Command } from 'commander'
 import { alertHistory } from '../../core/store/alerts'
 import { defaultDbFile } from '../../core/paths'
-import { openDatabase, type Db } from '../../core/store/db'
+import type { Db } from '../../core/store/db'
+import { withReadSnapshot } from '../../core/store/read-snapshot'
 import {
   exportSessions,
   exportSnapshots,
@@ -83,7 +84,6 @@ export async function withCache(opts: ExportOptions, body: (db: Db) => Promise<v
   if (opts.bom && opts.format === 'json') throw new CliError('--bom applies to CSV only: use it with --format csv (JSON never starts with a byte-order mark).')
   const file = opts.db
   if (!existsSync(file)) throw new CliError(`no cache at ${file} (run "eventwatch sync --once --db ${file}" first).`)
-  const db = openDatabase(file)
   // `export … | head` closes the pipe early: stop quietly instead of dying on EPIPE.
   const onError = (error: NodeJS.ErrnoException): void => {
     if (error.code !== 'EPIPE') process.stderr.write(`eventwatch: cannot write the output: ${error.message}\n`)
@@ -92,15 +92,9 @@ export async function withCache(opts: ExportOptions, body: (db: Db) => Promise<v
   process.stdout.on('error', onError)
   try {
     // One snapshot of the cache for every pass, even while a sync writes to it.
-    db.exec('BEGIN')
-    try {
-      await body(db)
-    } finally {
-      db.exec('COMMIT')
-    }
+    await withReadSnapshot(file, body)
   } finally {
     process.stdout.off('error', onError)
-    db.close()
   }
 }
 

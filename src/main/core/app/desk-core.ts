@@ -1,13 +1,12 @@
 // The core a desk runs: its own (polling its connections into its own cache), or, once it joined
 // a team server (`eventwatch team join`), that server's, through a team client.
 import { osKeychain, type SecretStore } from '../secrets/keychain'
-import { openDatabase } from '../store/db'
-import { getDesktopSettings, setDesktopSettings } from '../store/settings'
+import { openDeskOwnSettings } from '../store/desk-own-settings'
 import { readTeamConfig, teamTokenAccount } from '../team/team-config'
 import { startAppCore } from './start'
 import { connectTeamServer, type TeamClient } from './team-client'
 import { deskHandlers } from './desk-handlers'
-import { withOwnDesktopSettings, type OwnDesktopSettings } from './desk-settings'
+import { withOwnDesktopSettings } from './desk-settings'
 import type { AppCore, AppCoreOptions } from './types'
 
 export interface DeskCore {
@@ -27,21 +26,11 @@ export async function startDeskCore(options: AppCoreOptions & { teamFile: string
     )
   }
   const secrets = options.secrets ?? osKeychain()
-  const own = ownDesktopSettings(options)
+  // This desk's start at login, where it was before it joined (store/desk-own-settings.ts).
+  const own = openDeskOwnSettings(options.dbFile, { nativeBinding: options.nativeBinding })
   const team = connectTeamServer(
     { url: config.url, token, pinnedSha256: config.pinnedSha256 },
     { desk: deskHandlers({ teamFile: options.teamFile, secrets }) }
   )
   return { core: withOwnDesktopSettings(team, own), team }
-}
-
-/** This desk's desktop settings where they were before it joined: its own cache, polled by no
- *  one while it uses the team server, and its own again if it leaves. */
-function ownDesktopSettings(options: AppCoreOptions): OwnDesktopSettings {
-  const db = openDatabase(options.dbFile, { nativeBinding: options.nativeBinding })
-  return {
-    get: () => getDesktopSettings(db),
-    save: (change) => void setDesktopSettings(db, change),
-    close: () => db.close()
-  }
 }

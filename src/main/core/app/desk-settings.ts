@@ -4,18 +4,14 @@
 // own display there): the desktop section is answered and saved here, the rest is relayed.
 import { requests, type RequestContext } from '../../../shared/contract'
 import { ok, type Result } from '../../../shared/result'
-import type { AppSettings, DesktopSettings } from '../../../shared/settings'
+import type { AppSettings } from '../../../shared/settings'
+import type { DeskOwnSettings } from '../store/desk-own-settings'
 import { EventHub } from './event-hub'
 import { typedFace } from './typed-face'
 import type { AppCore } from './types'
 
-/** Where the desk keeps its own desktop settings. */
-export interface OwnDesktopSettings {
-  get(): DesktopSettings
-  /** Validated by the contract already. */
-  save(change: Partial<DesktopSettings>): void
-  close(): void
-}
+/** Where the desk keeps its own desktop settings (its own cache: store/desk-own-settings.ts). */
+export type OwnDesktopSettings = DeskOwnSettings
 
 /** `team` (a team server's client) with this desk's own desktop settings in place of the server's. */
 export function withOwnDesktopSettings(team: AppCore, own: OwnDesktopSettings): AppCore {
