@@ -81,10 +81,17 @@ export async function startIncidentDesk(options: DeskOptions = {}): Promise<Inci
     const siteCode = busiestSite(office.viewers)
     cli(['sites', 'set', String(siteCode), OFFICE_NAME, '--db', db])
     host = await startBrowserHost(['--interval', '2', '--db', db])
-    // Every connection polled once, so the one that stops has a last good update to show.
+    // Every connection polled once, so the one that stops has a last good update to show: its
+    // rows on the board are not enough (a list shows before the poll that brought it completes).
     await expect
       .poll(async () => (await request(host!, 'listLiveSessions', {})).sessions.length, { timeout: 120_000, message: 'every connection polled' })
       .toBeGreaterThanOrEqual(live + 2)
+    await expect
+      .poll(async () => (await request(host!, 'getStatus', {})).connections.filter((c) => c.lastUpdateAt !== null).length, {
+        timeout: 120_000,
+        message: 'every connection has a successful poll'
+      })
+      .toBe(3)
     await stopped.close()
     const falling = liveOf(fallingSim)
     fallingSim.world.incident(falling.eventSessionId, { drop: FALL_POINTS, minutes: 60 })
