@@ -56,7 +56,7 @@ eachBackend('core state', (subject) => {
     expect(await other.read.coreState.pausedPolling()).toEqual({ all: false, connections: new Set() })
   })
 
-  it('replaces a connection's cooldowns in a unit (none of them when it rolls back) and forgets unpolled ones', async () => {
+  it("replaces a connection's cooldowns in a unit (none of them when it rolls back) and forgets unpolled ones", async () => {
     const { store } = subject()
     await store.withTransaction((tx) => tx.coreState.replaceCooling('A', [held('s1'), held('s1', { rule: 'site-reliability', site: '12', summary: 'site 12' })]))
     await store.withTransaction((tx) => tx.coreState.replaceCooling('B', [held('s9', { connectionId: 'B' })]))
