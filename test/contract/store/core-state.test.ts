@@ -56,6 +56,23 @@ eachBackend('core state', (subject) => {
     expect(await other.read.coreState.pausedPolling()).toEqual({ all: false, connections: new Set() })
   })
 
+  it("keeps each poller's last status, and its pause flag beside it", async () => {
+    const { store, openOther } = subject()
+    await store.withTransaction((tx) => tx.coreState.setPollingPaused(true, T0, 'A'))
+    await store.withTransaction((tx) => tx.coreState.savePollerStatus('A', { state: 'paused', lastUpdateAt: T0 - 5, lastError: null, offlineSince: null }, T0))
+    await store.withTransaction((tx) =>
+      tx.coreState.savePollerStatus('B', { state: 'offline', lastUpdateAt: null, lastError: 'connect ECONNREFUSED', offlineSince: T0 - 9 }, T0 + 1)
+    )
+    const other = await openOther()
+    expect(await other.read.coreState.pollerStatuses()).toEqual(
+      new Map([
+        ['A', { state: 'paused', lastUpdateAt: T0 - 5, lastError: null, offlineSince: null, updatedAt: T0 }],
+        ['B', { state: 'offline', lastUpdateAt: null, lastError: 'connect ECONNREFUSED', offlineSince: T0 - 9, updatedAt: T0 + 1 }]
+      ])
+    )
+    expect(await other.read.coreState.pausedPolling()).toEqual({ all: false, connections: new Set(['A']) })
+  })
+
   it("replaces a connection's cooldowns in a unit (none of them when it rolls back) and forgets unpolled ones", async () => {
     const { store } = subject()
     await store.withTransaction((tx) => tx.coreState.replaceCooling('A', [held('s1'), held('s1', { rule: 'site-reliability', site: '12', summary: 'site 12' })]))

@@ -7,7 +7,7 @@ import type { AlertOutbox } from '../alerts/alert-changes'
 import type { Db } from '../store/db'
 import { listConnections } from '../store/connections'
 import { newestPollAt } from '../store/sessions'
-import { isPollingPaused, pausedPolling, setPollingPaused } from '../store/poller-status'
+import { isPollingPaused, pausedPolling, savePollerStatus, setPollingPaused } from '../store/poller-status'
 import type { ViewerListStore } from '../store/viewer-store'
 import { decideConnectionStatuses, decidePollSummary, type ConnectionFacts } from '../sync/connection-status'
 import { Poller, type Cadences, type PollerStatus, type Timers } from '../sync/poller'
@@ -101,7 +101,8 @@ export class PollerGroup {
         ...(this.options.viewerStore ? { viewerStore: this.options.viewerStore } : {}),
         passDeadlineMs: this.options.passDeadlineMs,
         onPolled: (report) => this.options.onPolled?.(source.target, report),
-        onStatus: () => {
+        onStatus: (status) => {
+          this.recordStatus(source.target.id, status)
           this.publishStatus()
           this.monitor.statusChanged()
         },
@@ -241,6 +242,15 @@ export class PollerGroup {
   private lastGoodAt(): string | null {
     const times = this.running.map((r) => newestPollAt(this.db, r.source.target.id)).filter((t): t is number => t !== null)
     return times.length ? new Date(Math.max(...times)).toISOString() : null
+  }
+
+  /** Keeps a poller's status as a row, for what does not run it; a write that fails stops no polling. */
+  private recordStatus(connectionId: string, status: PollerStatus): void {
+    try {
+      savePollerStatus(this.db, connectionId, status, this.clock())
+    } catch (error) {
+      console.error(`eventwatch: recording the poll status of ${connectionId} failed`, error)
+    }
   }
 
   /** Pushes the status (every face shows it as it comes). */

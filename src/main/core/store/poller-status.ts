@@ -1,6 +1,8 @@
-// The pause flag of polling, as rows: an operator's pause holds across a restart of the core,
-// and any core on the file reads it. One row per connection paused alone; EVERY_CONNECTION for
-// "pause all" (which covers the connections started later too).
+// Polling as rows: an operator's pause holds across a restart of the core, and any core on the
+// file reads it (one row per connection paused alone; EVERY_CONNECTION for "pause all", which
+// covers the connections started later too). Each poller's last status is kept beside it, for
+// what does not run that poller (another process on the file, later another server).
+import type { PollState } from '../../../shared/domain'
 import type { Db } from './db'
 import { statement } from './statements'
 
@@ -35,4 +37,35 @@ export function setPollingPaused(db: Db, paused: boolean, now: number, connectio
     `INSERT INTO poller_status (connection_id, paused, updated_at) VALUES (?, ?, ?)
      ON CONFLICT (connection_id) DO UPDATE SET paused = excluded.paused, updated_at = excluded.updated_at`
   ).run(connectionId, paused ? 1 : 0, now)
+}
+
+/** A poller's status as it last said it. */
+export interface StoredPollerStatus {
+  state: PollState
+  lastUpdateAt: number | null
+  lastError: string | null
+  offlineSince: number | null
+  /** When it said it. */
+  updatedAt: number
+}
+
+/** Records a poller's status as it changes (its pause flag stays as it is). */
+export function savePollerStatus(db: Db, connectionId: string, status: Omit<StoredPollerStatus, 'updatedAt'>, now: number): void {
+  statement(
+    db,
+    `INSERT INTO poller_status (connection_id, state, last_update_at, last_error, offline_since, updated_at)
+     VALUES (@connectionId, @state, @lastUpdateAt, @lastError, @offlineSince, @now)
+     ON CONFLICT (connection_id) DO UPDATE SET state = excluded.state, last_update_at = excluded.last_update_at,
+       last_error = excluded.last_error, offline_since = excluded.offline_since, updated_at = excluded.updated_at`
+  ).run({ connectionId, state: status.state, lastUpdateAt: status.lastUpdateAt, lastError: status.lastError, offlineSince: status.offlineSince, now })
+}
+
+/** Each connection's poller status as last recorded, by connection id. */
+export function pollerStatuses(db: Db): Map<string, StoredPollerStatus> {
+  const rows = statement(
+    db,
+    `SELECT connection_id AS id, state, last_update_at AS lastUpdateAt, last_error AS lastError, offline_since AS offlineSince,
+       updated_at AS updatedAt FROM poller_status WHERE state IS NOT NULL`
+  ).all() as ({ id: string } & StoredPollerStatus)[]
+  return new Map(rows.map(({ id, ...status }) => [id, status]))
 }

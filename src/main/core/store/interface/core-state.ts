@@ -6,16 +6,18 @@
 import type { Revised } from '../../../../shared/revisions'
 import type { CoolingCondition } from '../alert-cooling'
 import type { Judged, JudgedMark } from '../alert-judged'
-import type { PausedPolling } from '../poller-status'
+import type { PausedPolling, StoredPollerStatus } from '../poller-status'
 import type { RevisionName } from '../revisions'
 
-export type { CoolingCondition, Judged, JudgedMark, PausedPolling, RevisionName }
+export type { CoolingCondition, Judged, JudgedMark, PausedPolling, RevisionName, StoredPollerStatus }
 
 export interface CoreStateReads {
   /** The revision of `name` now, in its epoch; null before any epoch was begun. */
   revision(name: RevisionName): Promise<Revised | null>
   /** Polling paused: every connection (and those started later), or these alone. */
   pausedPolling(): Promise<PausedPolling>
+  /** Each connection's poller status as its poller last said it, by connection id. */
+  pollerStatuses(): Promise<Map<string, StoredPollerStatus>>
   /** Every condition a cooldown holds back now, across connections. */
   cooling(): Promise<CoolingCondition[]>
   /** Per session of the connection: the newest snapshot and viewer list the rules judged. */
@@ -31,6 +33,8 @@ export interface CoreStateStore extends CoreStateReads {
   nextRevision(name: RevisionName): Promise<Revised>
   /** Pauses or resumes one connection, or every one when none is named (resuming all resumes each). */
   setPollingPaused(paused: boolean, now: number, connectionId?: string): Promise<void>
+  /** Records a poller's status as it changes; its pause flag stays as it is. */
+  savePollerStatus(connectionId: string, status: Omit<StoredPollerStatus, 'updatedAt'>, now: number): Promise<void>
   /** Replaces what a connection's cooldowns hold back. */
   replaceCooling(connectionId: string, held: readonly CoolingCondition[]): Promise<void>
   /** Forgets the cooldowns of every connection not in `polled`; how many were held. */

@@ -2,7 +2,8 @@
 // step 4), so a restarted core — or a second one on the same file — sees the same state:
 // - `revisions`: the count every face weighs the alerts' pushes by, and the epoch it is in (one
 //   counter for every process on the file, so no revision is handed out twice in one epoch);
-// - `poller_status`: each connection's pause flag ('*': every connection, and those started later);
+// - `poller_status`: each connection's pause flag ('*': every connection, and those started later),
+//   and its poller's last status (state, last successful update, error, offline since);
 // - `alert_cooling`: the conditions a cooldown holds back now, which the situation counts;
 // - `alert_judged`: each session's newest snapshot and viewer list the rules judged (a poll counts once);
 // - `alerts.repeat_step`: the last step of a critical's repeat grid announced (null: none yet).
@@ -21,6 +22,10 @@ export const coreStateRows: Migration = {
       CREATE TABLE poller_status (
         connection_id TEXT PRIMARY KEY,
         paused        INTEGER NOT NULL DEFAULT 0,
+        state         TEXT,
+        last_update_at INTEGER,
+        last_error    TEXT,
+        offline_since INTEGER,
         updated_at    INTEGER NOT NULL
       ) WITHOUT ROWID;
       CREATE TABLE alert_cooling (
