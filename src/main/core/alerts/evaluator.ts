@@ -4,7 +4,7 @@
 // with the webhook deliveries it announces, as one unit of work (alert-changes.ts). The app and
 // the CLI both call it, so both keep one history. It also remembers which conditions the cooldown holds
 // back (as rows, store/alert-cooling.ts), which the situation counts: a session red on Live is never "all clear".
-import type { AlertRuleId, AlertRules, AlertSeverity } from '../../../shared/alerts'
+import type { AlertRules } from '../../../shared/alerts'
 import type { EffectiveLevels } from '../../../shared/reliability'
 import type { Db } from '../store/db'
 import { liveSessionIds, newestPollAt, sessionLiveness, snapshotsSince } from '../store/sessions'
