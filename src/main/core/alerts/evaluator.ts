@@ -3,8 +3,8 @@
 // app's Verdicts), the overrides and the open alerts, runs the engine and stores what changed,
 // with the webhook deliveries it announces, as one unit of work (alert-changes.ts). The app and
 // the CLI both call it, so both keep one history. It also remembers which conditions the cooldown holds
-// back, which the situation counts: a session red on Live is never "all clear".
-import type { AlertRuleId, AlertRules, AlertSeverity } from '../../../shared/alerts'
+// back (as rows, store/alert-cooling.ts), which the situation counts: a session red on Live is never "all clear".
+import type { AlertRules } from '../../../shared/alerts'
 import type { EffectiveLevels } from '../../../shared/reliability'
 import type { Db } from '../store/db'
 import { liveSessionIds, newestPollAt, sessionLiveness, snapshotsSince } from '../store/sessions'
@@ -16,6 +16,8 @@ import { AlertChanges } from './alert-changes'
 import type { Announcement } from './page'
 import { siteSamples, viewerListFetchedAt } from './site-samples'
 import { dueByClock } from './clock-due'
+import { judgedOf, saveJudged, type JudgedMark } from '../store/alert-judged'
+import { coolingConditions, coolingOf, forgetCoolingExcept, replaceCooling, type CoolingCondition } from '../store/alert-cooling'
 
 /** What one evaluation changed: alert ids (the app reads and pushes them), and whether anything did. */
 export interface Evaluation extends Applied {
@@ -25,17 +27,7 @@ export interface Evaluation extends Applied {
   announcement: Announcement
 }
 
-/** A condition the cooldown holds back: the same alert resolved too recently to fire again. */
-export interface CoolingCondition {
-  connectionId: string
-  eventSessionId: string
-  rule: AlertRuleId
-  severity: AlertSeverity
-  /** As the rule wrote it: a site alert's names its site by code (the board names it). */
-  summary: string
-  /** The site a site condition is about; null for the others. */
-  site: string | null
-}
+export type { CoolingCondition }
 
 /** The longest cooldown allowed: resolves older than this cannot hold an alert back. */
 const MAX_COOLDOWN_MS = 1440 * 60_000
@@ -55,14 +47,8 @@ const evaluation = ({ applied, announcement }: { applied: Applied; announcement:
 })
 
 export class AlertEvaluator {
-  /** The newest snapshot already judged, per session: a poll counts once. */
-  private readonly judged = new Map<string, number>()
-  /** The newest viewer list already judged for its sites, per session. */
-  private readonly judgedLists = new Map<string, number>()
   private readonly lastSuccess = new Map<string, number>()
   private readonly watchingSince = new Map<string, number>()
-  /** Per connection, per session: the conditions the cooldown holds back now. */
-  private readonly coolingBy = new Map<string, Map<string, CoolingCondition[]>>()
 
   /** `verdicts`: a fresh Verdicts for each evaluation (`() => new Verdicts(db)`). */
   constructor(
@@ -92,10 +78,16 @@ export class AlertEvaluator {
       open,
       lastResolvedAt: (rule, sessionId, site) => resolvedTimes.get(key(rule, sessionId, site ?? null))
     })
-    const committed = this.changes.commit(now, () => applyActions(this.db, connectionId, actions, now))
-    // A poll counts once it is committed: one whose change rolled back is judged again.
-    judged()
-    const coolingChanged = this.noteCooling(connectionId, sessions, actions)
+    let coolingChanged = false
+    const committed = this.changes.commit(
+      now,
+      () => applyActions(this.db, connectionId, actions, now),
+      () => {
+        // A poll counts once it is committed: one whose change rolled back is judged again.
+        saveJudged(this.db, connectionId, sessions.map((s) => s.eventSessionId), judged)
+        coolingChanged = this.noteCooling(connectionId, sessions, actions)
+      }
+    )
     return evaluation(committed, coolingChanged)
   }
 
@@ -114,18 +106,18 @@ export class AlertEvaluator {
   /** Ends what connections no longer polled left open (see resolveUnwatched), and forgets their cooldowns. */
   forgetUnwatched(polled: readonly string[]): Evaluation {
     let coolingChanged = false
-    for (const connectionId of [...this.coolingBy.keys()]) {
-      if (polled.includes(connectionId)) continue
-      coolingChanged ||= this.coolingBy.get(connectionId)!.size > 0
-      this.coolingBy.delete(connectionId)
-    }
     const now = this.clock()
-    return evaluation(this.changes.commit(now, () => resolveUnwatched(this.db, polled, now)), coolingChanged)
+    const committed = this.changes.commit(
+      now,
+      () => resolveUnwatched(this.db, polled, now),
+      () => (coolingChanged = forgetCoolingExcept(this.db, polled) > 0)
+    )
+    return evaluation(committed, coolingChanged)
   }
 
   /** Every condition the cooldown holds back now, across connections. */
   cooling(): CoolingCondition[] {
-    return [...this.coolingBy.values()].flatMap((bySession) => [...bySession.values()].flat())
+    return coolingConditions(this.db)
   }
 
   /**
@@ -133,19 +125,18 @@ export class AlertEvaluator {
    * it, a session no longer observed (ended) drops it. Returns whether anything changed.
    */
   private noteCooling(connectionId: string, sessions: SessionObservation[], actions: ReturnType<typeof evaluateAlerts>): boolean {
-    const bySession = this.coolingBy.get(connectionId) ?? new Map<string, CoolingCondition[]>()
-    this.coolingBy.set(connectionId, bySession)
-    const before = JSON.stringify([...bySession])
+    const before = coolingOf(this.db, connectionId)
     const live = new Set(sessions.filter((s) => s.live).map((s) => s.eventSessionId))
-    for (const id of [...bySession.keys()]) if (!live.has(id)) bySession.delete(id)
-    for (const s of sessions) if (s.fresh) bySession.delete(s.eventSessionId)
-    for (const action of actions) {
-      if (action.type !== 'cooldown') continue
-      const { rule, eventSessionId, severity, summary } = action
-      const held = { connectionId, eventSessionId, rule, severity, summary, site: action.site ?? null }
-      bySession.set(eventSessionId, [...(bySession.get(eventSessionId) ?? []), held])
-    }
-    return JSON.stringify([...bySession]) !== before
+    const fresh = new Set(sessions.filter((s) => s.fresh).map((s) => s.eventSessionId))
+    const kept = before.filter((c) => live.has(c.eventSessionId) && !fresh.has(c.eventSessionId))
+    const held = actions.flatMap((action): CoolingCondition[] =>
+      action.type === 'cooldown'
+        ? [{ connectionId, eventSessionId: action.eventSessionId, rule: action.rule, severity: action.severity, summary: action.summary, site: action.site ?? null }]
+        : []
+    )
+    if (held.length === 0 && kept.length === before.length) return false
+    replaceCooling(this.db, connectionId, [...kept, ...held])
+    return JSON.stringify(coolingOf(this.db, connectionId)) !== JSON.stringify(before)
   }
 
   private noteSuccess(connectionId: string, lastSuccessAt: number | null, now: number): void {
@@ -167,20 +158,21 @@ export class AlertEvaluator {
 
   /**
    * Live sessions, and those open alerts belong to, with their snapshots in the longest window;
-   * and `judged`, which marks their newest snapshot and viewer list as counted.
+   * and `judged`: their newest snapshot and viewer list, to store as counted (store/alert-judged.ts).
    */
   private observe(
     connectionId: string,
     now: number,
     rules: AlertRules,
     alertSessions: (string | null)[]
-  ): { sessions: SessionObservation[]; judged: () => void } {
+  ): { sessions: SessionObservation[]; judged: JudgedMark[] } {
     const windowMs = Math.max(rules.reliabilityFalling.windowMinutes, rules.viewersDropping.windowMinutes) * 60_000
     // Scores on 0–100 by this connection's own scale, and levels, as every screen has them.
     const verdicts = this.verdicts()
     const ids = new Set(liveSessionIds(this.db, connectionId))
     for (const id of alertSessions) if (id !== null) ids.add(id)
-    const marks: (() => void)[] = []
+    const before = judgedOf(this.db, connectionId)
+    const marks: JudgedMark[] = []
     const sessions = [...ids].map((id) => {
       const session = sessionLiveness(this.db, connectionId, id)
       const samples: Sample[] = snapshotsSince(this.db, connectionId, id, now - windowMs).map((s) => ({
@@ -189,13 +181,13 @@ export class AlertEvaluator {
         viewers: s.viewersCount
       }))
       const newest = samples.at(-1)?.at ?? Number.NEGATIVE_INFINITY
-      const judgedKey = `${connectionId}\u001f${id}`
-      const fresh = newest > (this.judged.get(judgedKey) ?? Number.NEGATIVE_INFINITY)
-      if (fresh) marks.push(() => this.judged.set(judgedKey, newest))
+      const judged = before.get(id)
+      const fresh = newest > (judged?.snapshotAt ?? Number.NEGATIVE_INFINITY)
+      if (fresh) marks.push({ eventSessionId: id, snapshotAt: newest })
       // The sites of its newest viewer list, read only when that list is new: a list counts once.
       const listAt = viewerListFetchedAt(this.db, connectionId, id) ?? Number.NEGATIVE_INFINITY
-      const sitesFresh = rules.siteReliability.enabled && listAt > (this.judgedLists.get(judgedKey) ?? Number.NEGATIVE_INFINITY)
-      if (sitesFresh) marks.push(() => this.judgedLists.set(judgedKey, listAt))
+      const sitesFresh = rules.siteReliability.enabled && listAt > (judged?.listAt ?? Number.NEGATIVE_INFINITY)
+      if (sitesFresh) marks.push({ eventSessionId: id, listAt })
       return {
         eventSessionId: id,
         eventName: session?.name ?? null,
@@ -208,6 +200,6 @@ export class AlertEvaluator {
         sitesFresh
       }
     })
-    return { sessions, judged: () => marks.forEach((mark) => mark()) }
+    return { sessions, judged: marks }
   }
 }

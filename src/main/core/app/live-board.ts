@@ -10,12 +10,13 @@ import { namedSiteSummary } from '../../../shared/site-label'
 import { openSessionAlerts, type OpenSessionAlert } from '../store/alerts'
 import type { Db } from '../store/db'
 import { siteNameBook } from '../store/site-names'
+import { beginEpoch, currentRevision, nextRevision } from '../store/revisions'
 import { countSessions, latestSnapshot, liveSessionRows, sessionRow, type SessionRow } from '../store/sessions'
 import { siteAlertsBySession } from './site-alerts'
 import { Verdicts } from './verdicts'
 
 export interface LiveBoardDeps {
-  /** The count the revisions are of (shared/revisions.ts): new with every board. */
+  /** The count the revisions are of (shared/revisions.ts): new with every board, begun as a row. */
   epoch: string
   /** The connections being polled: only their sessions are live on the board. */
   polled(): readonly string[]
@@ -51,8 +52,6 @@ function alertsBySession(
 }
 
 export class LiveBoard {
-  /** Grows with every push; a board read answers the revision it is current with. */
-  revision = 0
   /** Each row as last pushed (its key and JSON), to push only what changed. */
   private published = new Map<string, { key: SessionKey; json: string }>()
   private counts = { live: -1, stored: -1 }
@@ -63,6 +62,14 @@ export class LiveBoard {
     private readonly deps: LiveBoardDeps
   ) {
     this.clock = deps.clock ?? Date.now
+    // A new board: the faces' copies are diffs of another one's pushes.
+    beginEpoch(db, 'board', deps.epoch)
+  }
+
+  /** Grows with every push (a row: every core on the file counts on, store/revisions.ts); a board
+   *  read answers the revision it is current with. */
+  get revision(): number {
+    return currentRevision(this.db, 'board')?.revision ?? 0
   }
 
   sessions(): LiveSession[] {
@@ -97,7 +104,8 @@ export class LiveBoard {
   }
 
   current(): LiveBoardPayload {
-    return { revision: this.revision, epoch: this.deps.epoch, sessions: this.sessions() }
+    const stamp = currentRevision(this.db, 'board')
+    return { revision: stamp?.revision ?? 0, epoch: stamp?.epoch ?? this.deps.epoch, sessions: this.sessions() }
   }
 
   /** Pushes what changed since the last push (nothing when nothing did). */
@@ -113,10 +121,9 @@ export class LiveBoard {
     this.published = next
     this.counts = counts
     if (rows.length === 0 && removed.length === 0 && !countsChanged) return
-    this.revision++
+    const stamp = nextRevision(this.db, 'board')
     this.deps.emit({
-      revision: this.revision,
-      epoch: this.deps.epoch,
+      ...stamp,
       at: new Date(this.clock()).toISOString(),
       liveCount: sessions.length,
       storedCount: counts.stored,

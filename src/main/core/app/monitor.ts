@@ -14,6 +14,10 @@ import { LiveBoard } from './live-board'
 import { Verdicts } from './verdicts'
 import { CriticalRepeats } from '../alerts/repeat'
 import { firingCriticals, getAlerts } from '../store/alerts'
+import { repeatSteps, saveRepeatSteps } from '../store/alert-repeat-steps'
+import { beginEpoch, currentRevision, nextRevision } from '../store/revisions'
+import { withTransaction } from '../store/unit-of-work'
+import type { Revised } from '../../../shared/revisions'
 import { getAlertRules } from '../store/settings'
 
 export interface MonitorDeps {
@@ -32,11 +36,12 @@ export class Monitor {
   readonly changes: AlertChanges
   readonly evaluator: AlertEvaluator
   readonly board: LiveBoard
-  /** The count the board's and the situation's revisions are of: a new one at every start, so a
-   *  client takes a restarted core's first words whole, though they count from 0 again. */
+  /** The count the board's and the situation's revisions are of (rows: store/revisions.ts): a
+   *  new one at every start, so a client takes a restarted core's first words whole. Another core
+   *  started on the same file begins its own, and this one's pushes follow it. */
   readonly epoch = randomUUID()
-  private alertRevision = 0
-  private readonly repeats = new CriticalRepeats()
+  /** Where each critical stands on its repeat grid: the alerts' repeat_step column. */
+  private readonly repeats: CriticalRepeats
   /** The unconfirmed connections as last pushed: a change of them changes the situation. */
   private unconfirmedPushed = '[]'
   /** How many connections were polled as last pushed: the situation says it (session names). */
@@ -50,6 +55,8 @@ export class Monitor {
     private readonly hub: EventHub,
     private readonly deps: MonitorDeps
   ) {
+    beginEpoch(db, 'alerts', this.epoch)
+    this.repeats = new CriticalRepeats({ read: () => repeatSteps(db), write: (next) => saveRepeatSteps(db, next) })
     this.changes = new AlertChanges(db, deps.outbox, () => deps.polled().length)
     this.evaluator = new AlertEvaluator(db, () => new Verdicts(db), deps.clock, this.changes)
     this.board = new LiveBoard(db, {
@@ -61,12 +68,12 @@ export class Monitor {
     })
   }
 
-  situation(): AlertSituation {
+  situation(stamp: Revised | null = currentRevision(this.db, 'alerts')): AlertSituation {
     return readSituation(
       this.db,
       {
-        revision: this.alertRevision,
-        epoch: this.epoch,
+        revision: stamp?.revision ?? 0,
+        epoch: stamp?.epoch ?? this.epoch,
         cooling: () => this.evaluator.cooling(),
         unconfirmed: this.deps.unconfirmed,
         pollingPaused: this.deps.pollingPaused,
@@ -114,10 +121,14 @@ export class Monitor {
   repeatTick(): void {
     const rule = getAlertRules(this.db).repeatCritical
     if (!rule.enabled) return this.repeats.clear()
-    const ids = this.repeats.due(firingCriticals(this.db), rule.everyMinutes * 60_000, this.deps.clock())
-    if (ids.length === 0) return
-    this.alertRevision++
-    const situation = this.pushedSituation()
+    // The steps announced and the revision of their push commit together: no repeat twice.
+    const due = withTransaction(this.db, () => {
+      const ids = this.repeats.due(firingCriticals(this.db), rule.everyMinutes * 60_000, this.deps.clock())
+      return ids.length === 0 ? null : { ids, stamp: nextRevision(this.db, 'alerts') }
+    })
+    if (!due) return
+    const { ids } = due
+    const situation = this.pushedSituation(due.stamp)
     const repeated = announce(this.db, { changed: [], removed: [], fired: [], resolved: [], repeated: getAlerts(this.db, ids) }, this.deps.clock())
     this.hub.emit('alertsChanged', { ...repeated, situation })
   }
@@ -125,10 +136,10 @@ export class Monitor {
   /** Pushes the alerts that changed (possibly none: a pause changes only the situation), as
    *  `announcement` says when the change was committed through `changes`. */
   publishAlerts(change: Applied, announcement?: Announcement): AlertSituation {
-    this.alertRevision++
+    const stamp = nextRevision(this.db, 'alerts')
     this.unconfirmedPushed = JSON.stringify(this.deps.unconfirmed())
     this.polledPushed = this.deps.polled().length
-    const situation = this.pushedSituation()
+    const situation = this.pushedSituation(stamp)
     this.hub.emit('alertsChanged', { ...(announcement ?? announcementOf(this.db, change, this.deps.clock())), situation })
     return situation
   }
@@ -148,8 +159,8 @@ export class Monitor {
   }
 
   /** The situation about to be pushed, remembered for the clock. */
-  private pushedSituation(): AlertSituation {
-    const situation = this.situation()
+  private pushedSituation(stamp: Revised): AlertSituation {
+    const situation = this.situation(stamp)
     this.situationPushed = withoutRevision(situation)
     return situation
   }

@@ -7,6 +7,7 @@ import type { AlertOutbox } from '../alerts/alert-changes'
 import type { Db } from '../store/db'
 import { listConnections } from '../store/connections'
 import { newestPollAt } from '../store/sessions'
+import { isPollingPaused, pausedPolling, savePollerStatus, setPollingPaused } from '../store/poller-status'
 import type { ViewerListStore } from '../store/viewer-store'
 import { decideConnectionStatuses, decidePollSummary, type ConnectionFacts } from '../sync/connection-status'
 import { Poller, type Cadences, type PollerStatus, type Timers } from '../sync/poller'
@@ -43,7 +44,6 @@ export interface CompletedPass {
 export class PollerGroup {
   private running: { source: DataSource; poller: Poller }[] = []
   private stopBlindClock: (() => void) | undefined
-  private pausedAll = false
   /** The verdicts last pushed: time alone (a connection going stale) changes them too. */
   private verdictsPushed = ''
   private readonly clock: () => number
@@ -89,6 +89,8 @@ export class PollerGroup {
         this.hub.emit('statusChanged', { ...this.status(), lastError: problem, problem })
       }
     }
+    // An operator's pause is a row (store/poller-status.ts): it holds across a restart.
+    const paused = pausedPolling(this.db)
     this.running = sources.map((source) => {
       const poller = new Poller(this.db, source.client, {
         connectionId: source.target.id,
@@ -99,7 +101,8 @@ export class PollerGroup {
         ...(this.options.viewerStore ? { viewerStore: this.options.viewerStore } : {}),
         passDeadlineMs: this.options.passDeadlineMs,
         onPolled: (report) => this.options.onPolled?.(source.target, report),
-        onStatus: () => {
+        onStatus: (status) => {
+          this.recordStatus(source.target.id, status)
           this.publishStatus()
           this.monitor.statusChanged()
         },
@@ -113,7 +116,7 @@ export class PollerGroup {
             reason: change.reason
           })
       })
-      if (this.pausedAll) poller.pause()
+      if (isPollingPaused(paused, source.target.id)) poller.pause()
       if (!this.options.passesOnRequest) poller.start()
       return { source, poller }
     })
@@ -200,9 +203,10 @@ export class PollerGroup {
     for (const { poller } of this.running) void poller.pollOnce().catch(() => undefined)
   }
 
-  /** Pauses or resumes one connection, or all of them (and any started later) when none is named. */
+  /** Pauses or resumes one connection, or all of them (and any started later) when none is named;
+   *  the pause is stored first, so a restarted core starts paused. */
   setPaused(paused: boolean, connectionId?: string): void {
-    if (connectionId === undefined) this.pausedAll = paused
+    setPollingPaused(this.db, paused, this.clock(), connectionId)
     for (const { source, poller } of this.running) {
       if (connectionId !== undefined && source.target.id !== connectionId) continue
       if (paused) poller.pause()
@@ -238,6 +242,15 @@ export class PollerGroup {
   private lastGoodAt(): string | null {
     const times = this.running.map((r) => newestPollAt(this.db, r.source.target.id)).filter((t): t is number => t !== null)
     return times.length ? new Date(Math.max(...times)).toISOString() : null
+  }
+
+  /** Keeps a poller's status as a row, for what does not run it; a write that fails stops no polling. */
+  private recordStatus(connectionId: string, status: PollerStatus): void {
+    try {
+      savePollerStatus(this.db, connectionId, status, this.clock())
+    } catch (error) {
+      console.error(`eventwatch: recording the poll status of ${connectionId} failed`, error)
+    }
   }
 
   /** Pushes the status (every face shows it as it comes). */

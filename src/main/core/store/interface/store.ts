@@ -4,6 +4,7 @@
 // the same contract suite (test/contract/store/).
 import type { AlertReads, AlertStore } from './alerts'
 import type { ConnectionReads, ConnectionStore } from './connections'
+import type { CoreStateReads, CoreStateStore } from './core-state'
 import type { MaintenanceReads, MaintenanceStore } from './maintenance'
 import type { RunReads, RunStore } from './runs'
 import type { SessionReads, SessionStore, SnapshotReads } from './sessions'
@@ -24,6 +25,7 @@ export interface Tx {
   maintenance: MaintenanceStore
   runs: RunStore
   team: TeamTables
+  coreState: CoreStateStore
 }
 
 /** Reads outside any unit: each is one statement and sees what has been committed. */
@@ -38,6 +40,7 @@ export interface ReadTx {
   maintenance: MaintenanceReads
   runs: RunReads
   team: TeamReads
+  coreState: CoreStateReads
 }
 
 export interface UnitOptions {
