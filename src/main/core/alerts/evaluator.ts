@@ -1,6 +1,6 @@
 // The glue between the cache and the rule engine: after each poll of a connection it reads the
-// settings, the live sessions' recent snapshots (on 0–100 and with their levels, through the
-// app's Verdicts), the overrides and the open alerts, runs the engine and stores what changed,
+// settings, the recent snapshots of the live sessions the poll touched (on 0–100 and with their
+// levels, through the app's Verdicts), their overrides and open alerts, runs the engine and stores what changed,
 // with the webhook deliveries it announces, as one unit of work (alert-changes.ts). The app and
 // the CLI both call it, so both keep one history. It also remembers which conditions the cooldown holds
 // back, which the situation counts: a session red on Live is never "all clear".
@@ -16,6 +16,7 @@ import { AlertChanges } from './alert-changes'
 import type { Announcement } from './page'
 import { siteSamples, viewerListFetchedAt } from './site-samples'
 import { dueByClock } from './clock-due'
+import { TouchedSessions } from '../sync/touched'
 
 /** What one evaluation changed: alert ids (the app reads and pushes them), and whether anything did. */
 export interface Evaluation extends Applied {
@@ -74,16 +75,17 @@ export class AlertEvaluator {
   ) {}
 
   /**
-   * Evaluates one connection after a poll (whether or not it succeeded).
+   * Evaluates one connection after a poll (whether or not it succeeded): its own alerts (blind)
+   * and those of the `touched` sessions, which alone are read; the others' are left as they are.
    * `lastSuccessAt`: the poller's last successful unit of work, or null before the first.
    */
-  evaluate(connectionId: string, lastSuccessAt: number | null): Evaluation {
+  evaluate(connectionId: string, lastSuccessAt: number | null, touched = TouchedSessions.everySession()): Evaluation {
     const now = this.clock()
     this.noteSuccess(connectionId, lastSuccessAt, now)
     const rules = getAlertRules(this.db)
-    const open = openAlerts(this.db, connectionId)
+    const open = openAlerts(this.db, connectionId).filter((a) => a.eventSessionId === null || touched.has(a.eventSessionId))
     const resolvedTimes = lastResolvedTimes(this.db, connectionId, now - MAX_COOLDOWN_MS)
-    const { sessions, judged } = this.observe(connectionId, now, rules, open.map((a) => a.eventSessionId))
+    const { sessions, judged } = this.observe(connectionId, now, rules, open.map((a) => a.eventSessionId), touched)
     const actions = evaluateAlerts({
       now,
       rules,
@@ -95,7 +97,7 @@ export class AlertEvaluator {
     const committed = this.changes.commit(now, () => applyActions(this.db, connectionId, actions, now))
     // A poll counts once it is committed: one whose change rolled back is judged again.
     judged()
-    const coolingChanged = this.noteCooling(connectionId, sessions, actions)
+    const coolingChanged = this.noteCooling(connectionId, sessions, actions, touched)
     return evaluation(committed, coolingChanged)
   }
 
@@ -132,12 +134,17 @@ export class AlertEvaluator {
    * Remembers the engine's cooldown holds: a fresh poll of a session replaces what was held for
    * it, a session no longer observed (ended) drops it. Returns whether anything changed.
    */
-  private noteCooling(connectionId: string, sessions: SessionObservation[], actions: ReturnType<typeof evaluateAlerts>): boolean {
+  private noteCooling(
+    connectionId: string,
+    sessions: SessionObservation[],
+    actions: ReturnType<typeof evaluateAlerts>,
+    touched: TouchedSessions
+  ): boolean {
     const bySession = this.coolingBy.get(connectionId) ?? new Map<string, CoolingCondition[]>()
     this.coolingBy.set(connectionId, bySession)
     const before = JSON.stringify([...bySession])
     const live = new Set(sessions.filter((s) => s.live).map((s) => s.eventSessionId))
-    for (const id of [...bySession.keys()]) if (!live.has(id)) bySession.delete(id)
+    for (const id of [...bySession.keys()]) if (touched.has(id) && !live.has(id)) bySession.delete(id)
     for (const s of sessions) if (s.fresh) bySession.delete(s.eventSessionId)
     for (const action of actions) {
       if (action.type !== 'cooldown') continue
@@ -166,19 +173,20 @@ export class AlertEvaluator {
   }
 
   /**
-   * Live sessions, and those open alerts belong to, with their snapshots in the longest window;
-   * and `judged`, which marks their newest snapshot and viewer list as counted.
+   * The touched sessions that are live or that open alerts belong to, with their snapshots in the
+   * longest window; and `judged`, which marks their newest snapshot and viewer list as counted.
    */
   private observe(
     connectionId: string,
     now: number,
     rules: AlertRules,
-    alertSessions: (string | null)[]
+    alertSessions: (string | null)[],
+    touched: TouchedSessions
   ): { sessions: SessionObservation[]; judged: () => void } {
     const windowMs = Math.max(rules.reliabilityFalling.windowMinutes, rules.viewersDropping.windowMinutes) * 60_000
     // Scores on 0–100 by this connection's own scale, and levels, as every screen has them.
     const verdicts = this.verdicts()
-    const ids = new Set(liveSessionIds(this.db, connectionId))
+    const ids = new Set(liveSessionIds(this.db, connectionId).filter((id) => touched.has(id)))
     for (const id of alertSessions) if (id !== null) ids.add(id)
     const marks: (() => void)[] = []
     const sessions = [...ids].map((id) => {
