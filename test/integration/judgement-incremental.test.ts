@@ -6,17 +6,10 @@
 // clock the test moves by hand; polls are 10 minutes apart, so a session's refresh is the only
 // unit of work between them.
 import { afterEach, describe, expect, it } from 'vitest'
-import { EventHub } from '../../src/main/core/app/event-hub'
-import { PollerGroup } from '../../src/main/core/app/pollers'
-import { startSimulator } from '../../src/main/core/simulator/server'
-import { getAlertRules, setAlertRules } from '../../src/main/core/store/settings'
 import type { AlertsChanged } from '../../src/shared/alerts'
 import type { SessionsChanged } from '../../src/shared/domain'
-import { T0 } from '../support/fake-clock'
-import { ManualTimers } from '../support/manual-timers'
-import { simulatorSource } from '../support/polled-simulator'
-import { simulatorCache } from '../support/simulator-connection'
-import { logStatements, type StatementCall } from '../support/statement-log'
+import { rarelyPolled } from '../support/rarely-polled'
+import type { StatementCall } from '../support/statement-log'
 
 const POLL_MS = 10 * 60_000
 const LIVE = 100
@@ -27,26 +20,14 @@ afterEach(async () => {
 })
 
 async function hundredLive() {
-  const timers = new ManualTimers(T0)
-  const sim = await startSimulator({ clock: timers.clock, liveSessions: LIVE, endedSessions: 0, viewersPerSession: 5, churnSessions: false, randomIncidents: false })
-  cleanups.push(() => sim.close())
-  const { db, target } = simulatorCache(sim)
-  // Blind only after an hour: polls 10 minutes apart are no outage here.
-  const rules = getAlertRules(db)
-  setAlertRules(db, { ...rules, monitorBlind: { ...rules.monitorBlind, minutes: 60 } })
-  // Before the core prepares anything: every statement it runs is seen.
-  const statements = logStatements(db)
-  const hub = new EventHub()
   const boards: SessionsChanged[] = []
   const alerts: AlertsChanged[] = []
-  hub.subscribe((name, payload) => {
-    if (name === 'sessionsChanged') boards.push(payload as SessionsChanged)
-    if (name === 'alertsChanged') alerts.push(payload as AlertsChanged)
-  })
-  const group = new PollerGroup(db, hub, { discoveryMs: POLL_MS, detailMs: POLL_MS, viewersMs: POLL_MS }, { clock: timers.clock, timers })
-  group.start([simulatorSource(target, sim, timers)])
-  cleanups.push(() => group.stop())
-  await group.idle()
+  const { timers, sim, db, statements, group, advance } = await rarelyPolled({ liveSessions: LIVE, viewersPerSession: 5, pollMs: POLL_MS }, cleanups, (hub) =>
+    hub.subscribe((name, payload) => {
+      if (name === 'sessionsChanged') boards.push(payload as SessionsChanged)
+      if (name === 'alertsChanged') alerts.push(payload as AlertsChanged)
+    })
+  )
   const live = sim.world.sessions.filter((s) => !s.hasEnded).map((s) => s.eventSessionId)
   expect(live).toHaveLength(LIVE)
   /** What the statements run from now on read of the sessions' snapshots, by session. */
@@ -54,7 +35,7 @@ async function hundredLive() {
     const from = statements.calls.length
     return () => snapshotReads(statements.calls.slice(from))
   }
-  return { timers, db, sim, group, boards, alerts, live, reads, advance: (ms: number) => timers.advance(ms, () => group.idle()) }
+  return { timers, db, sim, group, boards, alerts, live, reads, advance }
 }
 
 /**
