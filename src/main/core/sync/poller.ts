@@ -225,7 +225,7 @@ export class Poller {
             signal,
             onPage: (page) => {
               storeSessionList(this.db, this.options.connectionId, page, this.clock())
-              touched.add(...page.map((s) => s.eventSessionId))
+              touched.addAll(page.map((s) => s.eventSessionId))
               run.listed = (run.listed ?? 0) + page.length
             }
           }

@@ -161,7 +161,7 @@ async function runPass(options: SyncPassOptions, signal: AbortSignal): Promise<S
         signal,
         onPage: (page) => {
           storeSessionList(db, connectionId, page, clock())
-          report.touched.add(...page.map((s) => s.eventSessionId))
+          report.touched.addAll(page.map((s) => s.eventSessionId))
           listed.push(...page)
         }
       }

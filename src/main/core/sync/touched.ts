@@ -19,13 +19,13 @@ export class TouchedSessions {
     return this.every
   }
 
-  /** The sessions touched (empty when `all`: ask `has`). */
-  get sessionIds(): ReadonlySet<string> {
-    return this.ids
+  add(eventSessionId: string): this {
+    if (!this.every) this.ids.add(eventSessionId)
+    return this
   }
 
-  add(...eventSessionIds: readonly string[]): this {
-    if (!this.every) for (const id of eventSessionIds) this.ids.add(id)
+  addAll(eventSessionIds: Iterable<string>): this {
+    for (const id of eventSessionIds) this.add(id)
     return this
   }
 
@@ -36,6 +36,6 @@ export class TouchedSessions {
   /** These and `other`'s, as one (what an earlier judgement left owed, with a new unit's). */
   with(other: TouchedSessions): TouchedSessions {
     if (this.every || other.every) return TouchedSessions.everySession()
-    return new TouchedSessions().add(...this.ids, ...other.ids)
+    return new TouchedSessions().addAll(this.ids).addAll(other.ids)
   }
 }
