@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { EventHub } from '../../src/main/core/app/event-hub'
 import { Monitor } from '../../src/main/core/app/monitor'
-import type { ViewerRecord } from '../../src/main/core/api/schemas'
+import type { EventSessionRecord, ViewerRecord } from '../../src/main/core/api/schemas'
 import { upsertConnection } from '../../src/main/core/store/connections'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
 import { storeSessionSnapshot } from '../../src/main/core/store/sessions'
@@ -34,7 +34,26 @@ export const CLOCK_DEFAULTS: ClockBenchOptions = { connections: 4, sessionsPerCo
 /** A quiet tick should cost at most this share of the full one it replaces. */
 const GOAL_RATIO = 0.25
 
-function fill(db: Db, o: ClockBenchOptions, now: number): string[] {
+/** Session `s` of connection `id` as the service reports it at `at` (a quiet, healthy one). */
+export function quietRecord(id: string, s: number, at: number, startedAt: number, k = 0): EventSessionRecord {
+  return {
+    eventSessionId: `${id}-session-${s}`,
+    platformId: 'p',
+    tenantId: id,
+    contentId: `content-${s}`,
+    eventName: `Town hall ${s}`,
+    startedAt: new Date(startedAt).toISOString(),
+    updatedAt: new Date(at).toISOString(),
+    hasEnded: false,
+    viewersCount: 200,
+    reliabilityScore: 97 + (k % 3),
+    cdnTraffic: 1_000 * k,
+    ecdnTraffic: 500 * k
+  }
+}
+
+/** A cache of the connections' live sessions, each with its snapshots up to `now` and a viewer list. */
+export function fillLiveSessions(db: Db, o: Omit<ClockBenchOptions, 'runs'>, now: number): string[] {
   const ids = Array.from({ length: o.connections }, (_, c) => `bench-${c}`)
   for (const id of ids) {
     upsertConnection(db, { id, name: `Tenant ${id}`, baseUrl: 'https://a', authUrl: 'https://a', platformId: 'p', tenantId: id, clientId: 'c', isDemo: false })
@@ -42,25 +61,7 @@ function fill(db: Db, o: ClockBenchOptions, now: number): string[] {
       const eventSessionId = `${id}-session-${s}`
       for (let k = o.snapshots - 1; k >= 0; k--) {
         const at = now - k * 15_000
-        storeSessionSnapshot(
-          db,
-          id,
-          {
-            eventSessionId,
-            platformId: 'p',
-            tenantId: id,
-            contentId: `content-${s}`,
-            eventName: `Town hall ${s}`,
-            startedAt: new Date(now - 3_600_000).toISOString(),
-            updatedAt: new Date(at).toISOString(),
-            hasEnded: false,
-            viewersCount: 200,
-            reliabilityScore: 97 + (k % 3),
-            cdnTraffic: 1_000 * k,
-            ecdnTraffic: 500 * k
-          },
-          at
-        )
+        storeSessionSnapshot(db, id, quietRecord(id, s, at, now - 3_600_000, k), at)
       }
       const viewers: ViewerRecord[] = Array.from({ length: o.viewersPerList }, (_, v) => ({
         viewerId: `${eventSessionId}-v${v}`,
@@ -78,7 +79,7 @@ export function benchClock(options: ClockBenchOptions = CLOCK_DEFAULTS): Figure[
   const db = openDatabase(join(dir, 'clock.db'))
   try {
     const now = Date.now()
-    const ids = fill(db, options, now)
+    const ids = fillLiveSessions(db, options, now)
     let pushes = 0
     const hub = new EventHub()
     hub.subscribe(() => pushes++)

@@ -7,10 +7,12 @@
 //   6. maintenance windows: adding one and an alerts page, 100 windows against 10,000 (maintenance.ts)
 //   7. the 10 s clock: a quiet tick, a full evaluation per connection against time alone (clock.ts)
 //   8. what the async Store's promises cost on the poll path and a viewer page (promises.ts)
+//   9. a poll's judgement: every session against the one the poll touched (judgement.ts)
 // Exits 0 whatever the figures say: it is a report. `npm run bench -- ingest store` runs parts.
 import { cpus, loadavg } from 'node:os'
 import { benchClock } from './clock'
 import { benchIngest } from './ingest'
+import { benchJudgement } from './judgement'
 import { benchLarge, LARGE_DEFAULT_VIEWERS } from './large'
 import { benchMaintenance } from './maintenance'
 import { benchPromises } from './promises'
@@ -44,6 +46,7 @@ await section('large', () => benchLarge(largeViewers))
 await section('maintenance', () => benchMaintenance())
 await section('clock', () => benchClock())
 await section('promises', () => benchPromises())
+await section('judgement', () => benchJudgement())
 
 const rows = figures.map((f) => [f.part, f.name, f.value, f.goal, f.goal === '(reference)' ? '' : verdict(f.met) + (f.note ? ` (${f.note})` : '')])
 const header = ['part', 'figure', 'value', 'goal', 'verdict']

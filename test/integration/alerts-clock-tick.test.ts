@@ -6,20 +6,12 @@
 // on a clock the test moves by hand; polls are 10 minutes apart, so the ticks between them are
 // the clock's alone.
 import { afterEach, describe, expect, it } from 'vitest'
-import { ReportingClient } from '../../src/main/core/api/client'
 import { addMaintenanceWindow } from '../../src/main/core/alerts/maintenance-windows'
 import { BLIND_CHECK_MS } from '../../src/main/core/app/blind-clock'
-import { EventHub } from '../../src/main/core/app/event-hub'
-import { PollerGroup } from '../../src/main/core/app/pollers'
-import { startSimulator } from '../../src/main/core/simulator/server'
 import { insertAlert, pauseNotifications, snoozeAlert } from '../../src/main/core/store/alerts'
 import { liveSessionIds } from '../../src/main/core/store/sessions'
-import { getAlertRules, setAlertRules } from '../../src/main/core/store/settings'
 import type { AlertsChanged } from '../../src/shared/alerts'
-import { T0 } from '../support/fake-clock'
-import { ManualTimers } from '../support/manual-timers'
-import { simulatorCache } from '../support/simulator-connection'
-import { logStatements } from '../support/statement-log'
+import { rarelyPolled } from '../support/rarely-polled'
 
 const POLL_MS = 10 * 60_000
 
@@ -30,23 +22,10 @@ afterEach(async () => {
 
 /** A connection of three quiet live sessions, polled every 10 minutes, a minute in, blind after an hour. */
 async function watched() {
-  const timers = new ManualTimers(T0)
-  const sim = await startSimulator({ clock: timers.clock, liveSessions: 3, endedSessions: 0, viewersPerSession: 20, churnSessions: false, randomIncidents: false })
-  cleanups.push(() => sim.close())
-  const { db, target } = simulatorCache(sim)
-  // Blind only after an hour: polls 10 minutes apart are no outage here.
-  const rules = getAlertRules(db)
-  setAlertRules(db, { ...rules, monitorBlind: { ...rules.monitorBlind, minutes: 60 } })
-  const statements = logStatements(db)
-  const hub = new EventHub()
   const pushes: { at: number; name: string; payload: unknown }[] = []
-  hub.subscribe((name, payload) => pushes.push({ at: timers.now, name, payload }))
-  const client = new ReportingClient(target, async () => sim.credentials, { clock: timers.clock, retry: { sleep: async () => undefined, maxAttempts: 2 } })
-  const group = new PollerGroup(db, hub, { discoveryMs: POLL_MS, detailMs: POLL_MS, viewersMs: POLL_MS }, { clock: timers.clock, timers })
-  group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
-  cleanups.push(() => group.stop())
-  await group.idle()
-  const advance = (ms: number) => timers.advance(ms, () => group.idle())
+  const { timers, db, statements, advance } = await rarelyPolled({ liveSessions: 3, viewersPerSession: 20, pollMs: POLL_MS }, cleanups, (hub, timers) =>
+    hub.subscribe((name, payload) => pushes.push({ at: timers.now, name, payload }))
+  )
   await advance(60_000)
   const alertPushes = (since: number) =>
     pushes.filter((p) => p.at >= since && p.name === 'alertsChanged').map((p) => ({ at: p.at, push: p.payload as AlertsChanged }))

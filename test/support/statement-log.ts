@@ -1,12 +1,19 @@
-// Every SQL statement a cache runs from now on, as it runs: what a piece of the core reads and
-// writes, seen on the real SQLite connection. Statements prepared before the log began are not
-// seen (the store keeps its prepared statements), so start it before the core prepares any.
+// Every SQL statement a cache runs from now on, as it runs, with its arguments: what a piece of the
+// core reads and writes, seen on the real SQLite connection. Statements prepared before the log
+// began are not seen (the store keeps its prepared statements), so start it before the core
+// prepares any.
 import type { Db } from '../../src/main/core/store/db'
 
 const RUNS = ['run', 'get', 'all', 'iterate'] as const
 
-export function logStatements(db: Db): { ran: string[] } {
-  const log = { ran: [] as string[] }
+/** One statement as it ran: its SQL (spaces folded) and the arguments it was bound to. */
+export interface StatementCall {
+  sql: string
+  args: unknown[]
+}
+
+export function logStatements(db: Db): { ran: string[]; calls: StatementCall[] } {
+  const log = { ran: [] as string[], calls: [] as StatementCall[] }
   const prepare = db.prepare.bind(db)
   db.prepare = ((sql: string) => {
     const statement = prepare(sql)
@@ -14,7 +21,9 @@ export function logStatements(db: Db): { ran: string[] } {
       const run = (statement[name] as (...args: unknown[]) => unknown).bind(statement)
       Object.defineProperty(statement, name, {
         value: (...args: unknown[]) => {
-          log.ran.push(sql.replace(/\s+/g, ' ').trim())
+          const folded = sql.replace(/\s+/g, ' ').trim()
+          log.ran.push(folded)
+          log.calls.push({ sql: folded, args })
           return run(...args)
         }
       })

@@ -1,6 +1,6 @@
 // The glue between the cache and the rule engine: after each poll of a connection it reads the
-// settings, the live sessions' recent snapshots (on 0–100 and with their levels, through the
-// app's Verdicts), the overrides and the open alerts, runs the engine and stores what changed,
+// settings, the recent snapshots of the live sessions the poll touched (on 0–100 and with their
+// levels, through the app's Verdicts), their overrides and open alerts, runs the engine and stores what changed,
 // with the webhook deliveries it announces, as one unit of work (alert-changes.ts). The app and
 // the CLI both call it, so both keep one history. It also remembers which conditions the cooldown holds
 // back (as rows, store/alert-cooling.ts), which the situation counts: a session red on Live is never "all clear".
@@ -18,6 +18,7 @@ import { siteSamples, viewerListFetchedAt } from './site-samples'
 import { dueByClock } from './clock-due'
 import { judgedOf, saveJudged, type JudgedMark } from '../store/alert-judged'
 import { coolingConditions, coolingOf, forgetCoolingExcept, replaceCooling, type CoolingCondition } from '../store/alert-cooling'
+import { TouchedSessions } from '../sync/touched'
 
 /** What one evaluation changed: alert ids (the app reads and pushes them), and whether anything did. */
 export interface Evaluation extends Applied {
@@ -60,16 +61,17 @@ export class AlertEvaluator {
   ) {}
 
   /**
-   * Evaluates one connection after a poll (whether or not it succeeded).
+   * Evaluates one connection after a poll (whether or not it succeeded): its own alerts (blind)
+   * and those of the `touched` sessions, which alone are read; the others' are left as they are.
    * `lastSuccessAt`: the poller's last successful unit of work, or null before the first.
    */
-  evaluate(connectionId: string, lastSuccessAt: number | null): Evaluation {
+  evaluate(connectionId: string, lastSuccessAt: number | null, touched = TouchedSessions.everySession()): Evaluation {
     const now = this.clock()
     this.noteSuccess(connectionId, lastSuccessAt, now)
     const rules = getAlertRules(this.db)
-    const open = openAlerts(this.db, connectionId)
+    const open = openAlerts(this.db, connectionId).filter((a) => a.eventSessionId === null || touched.has(a.eventSessionId))
     const resolvedTimes = lastResolvedTimes(this.db, connectionId, now - MAX_COOLDOWN_MS)
-    const { sessions, judged } = this.observe(connectionId, now, rules, open.map((a) => a.eventSessionId))
+    const { sessions, judged, untouched } = this.observe(connectionId, now, rules, open.map((a) => a.eventSessionId), touched)
     const actions = evaluateAlerts({
       now,
       rules,
@@ -83,9 +85,10 @@ export class AlertEvaluator {
       now,
       () => applyActions(this.db, connectionId, actions, now),
       () => {
-        // A poll counts once it is committed: one whose change rolled back is judged again.
-        saveJudged(this.db, connectionId, sessions.map((s) => s.eventSessionId), judged)
-        coolingChanged = this.noteCooling(connectionId, sessions, actions)
+        // A poll counts once it is committed: one whose change rolled back is judged again. The
+        // sessions this judgement did not read keep what was judged of them.
+        saveJudged(this.db, connectionId, [...sessions.map((s) => s.eventSessionId), ...untouched], judged)
+        coolingChanged = this.noteCooling(connectionId, sessions, actions, touched)
       }
     )
     return evaluation(committed, coolingChanged)
@@ -124,11 +127,17 @@ export class AlertEvaluator {
    * Remembers the engine's cooldown holds: a fresh poll of a session replaces what was held for
    * it, a session no longer observed (ended) drops it. Returns whether anything changed.
    */
-  private noteCooling(connectionId: string, sessions: SessionObservation[], actions: ReturnType<typeof evaluateAlerts>): boolean {
+  private noteCooling(
+    connectionId: string,
+    sessions: SessionObservation[],
+    actions: ReturnType<typeof evaluateAlerts>,
+    touched: TouchedSessions
+  ): boolean {
     const before = coolingOf(this.db, connectionId)
     const live = new Set(sessions.filter((s) => s.live).map((s) => s.eventSessionId))
     const fresh = new Set(sessions.filter((s) => s.fresh).map((s) => s.eventSessionId))
-    const kept = before.filter((c) => live.has(c.eventSessionId) && !fresh.has(c.eventSessionId))
+    // A session this judgement did not read keeps what was held for it.
+    const kept = before.filter((c) => (!touched.has(c.eventSessionId) || live.has(c.eventSessionId)) && !fresh.has(c.eventSessionId))
     const held = actions.flatMap((action): CoolingCondition[] =>
       action.type === 'cooldown'
         ? [{ connectionId, eventSessionId: action.eventSessionId, rule: action.rule, severity: action.severity, summary: action.summary, site: action.site ?? null }]
@@ -157,19 +166,21 @@ export class AlertEvaluator {
   }
 
   /**
-   * Live sessions, and those open alerts belong to, with their snapshots in the longest window;
-   * and `judged`: their newest snapshot and viewer list, to store as counted (store/alert-judged.ts).
+   * The touched sessions that are live or that open alerts belong to, with their snapshots in the
+   * longest window; `judged`: their newest snapshot and viewer list, to store as counted
+   * (store/alert-judged.ts); `untouched`: the sessions judged before that this judgement did not read.
    */
   private observe(
     connectionId: string,
     now: number,
     rules: AlertRules,
-    alertSessions: (string | null)[]
-  ): { sessions: SessionObservation[]; judged: JudgedMark[] } {
+    alertSessions: (string | null)[],
+    touched: TouchedSessions
+  ): { sessions: SessionObservation[]; judged: JudgedMark[]; untouched: string[] } {
     const windowMs = Math.max(rules.reliabilityFalling.windowMinutes, rules.viewersDropping.windowMinutes) * 60_000
     // Scores on 0–100 by this connection's own scale, and levels, as every screen has them.
     const verdicts = this.verdicts()
-    const ids = new Set(liveSessionIds(this.db, connectionId))
+    const ids = new Set(liveSessionIds(this.db, connectionId).filter((id) => touched.has(id)))
     for (const id of alertSessions) if (id !== null) ids.add(id)
     const before = judgedOf(this.db, connectionId)
     const marks: JudgedMark[] = []
@@ -200,6 +211,6 @@ export class AlertEvaluator {
         sitesFresh
       }
     })
-    return { sessions, judged: marks }
+    return { sessions, judged: marks, untouched: [...before.keys()].filter((id) => !touched.has(id)) }
   }
 }

@@ -1,11 +1,14 @@
 // The live board: every live session of the connections being polled, each with what the core
 // decided of it (score on 0–100, health, its most pressing alert) and its newest snapshot. After
 // every unit of work it pushes the rows that changed and those that left, with a revision, so
-// the faces patch themselves instead of asking again.
+// the faces patch themselves instead of asking again. After a poll it builds only the rows of the
+// sessions the poll touched; a change that concerns every row (levels, the connections polled)
+// builds them all.
 import type { SessionAlert } from '../../../shared/alerts'
 import type { LiveBoard as LiveBoardPayload, LiveSession, SessionsChanged } from '../../../shared/domain'
 import { sessionKey, type SessionKey } from '../../../shared/schema-parts'
 import type { CoolingCondition } from '../alerts/evaluator'
+import type { TouchedSessions } from '../sync/touched'
 import { namedSiteSummary } from '../../../shared/site-label'
 import { openSessionAlerts, type OpenSessionAlert } from '../store/alerts'
 import type { Db } from '../store/db'
@@ -51,9 +54,17 @@ function alertsBySession(
   return by
 }
 
+/** The rows a unit of work can have changed: the sessions it touched, of one connection. */
+export interface TouchedRows {
+  connectionId: string
+  touched: TouchedSessions
+}
+
+type PublishedRow = { key: SessionKey; json: string }
+
 export class LiveBoard {
   /** Each row as last pushed (its key and JSON), to push only what changed. */
-  private published = new Map<string, { key: SessionKey; json: string }>()
+  private published = new Map<string, PublishedRow>()
   private counts = { live: -1, stored: -1 }
   private readonly clock: () => number
 
@@ -87,7 +98,9 @@ export class LiveBoard {
    *  site alert firing, the newest snapshot. */
   private decorate(rows: readonly SessionRow[]): LiveSession[] {
     const verdicts = new Verdicts(this.db)
-    const open = openSessionAlerts(this.db)
+    // Only these rows' alerts: a site alert's figure is read from its session's viewer list.
+    const keys = new Set(rows.map((row) => sessionKey({ connectionId: row.connection_id, eventSessionId: row.event_session_id })))
+    const open = openSessionAlerts(this.db).filter((a) => keys.has(sessionKey(a)))
     let names: Map<number, string> | undefined
     const alerts = alertsBySession(open, this.deps.cooling(), () => (names ??= siteNameBook(this.db)))
     const siteAlerts = siteAlertsBySession(this.db, open, verdicts)
@@ -108,12 +121,15 @@ export class LiveBoard {
     return { revision: stamp?.revision ?? 0, epoch: stamp?.epoch ?? this.deps.epoch, sessions: this.sessions() }
   }
 
-  /** Pushes what changed since the last push (nothing when nothing did). */
-  publish(): void {
-    const sessions = this.sessions()
-    const next = new Map(
-      sessions.map((s) => [sessionKey(s), { key: { connectionId: s.connectionId, eventSessionId: s.eventSessionId }, json: JSON.stringify(s) }])
-    )
+  /**
+   * Pushes what changed since the last push (nothing when nothing did): of every row, or, after a
+   * unit of work (`only`), of the sessions it touched — the other rows are as last pushed.
+   */
+  publish(only?: TouchedRows): void {
+    const partial = only?.touched.all ? undefined : only
+    const sessions = partial ? this.touchedSessions(partial) : this.sessions()
+    const next = partial ? this.withoutTouched(partial) : new Map<string, PublishedRow>()
+    for (const s of sessions) next.set(sessionKey(s), { key: { connectionId: s.connectionId, eventSessionId: s.eventSessionId }, json: JSON.stringify(s) })
     const rows = sessions.filter((s) => this.published.get(sessionKey(s))?.json !== next.get(sessionKey(s))?.json)
     const removed = [...this.published].filter(([id]) => !next.has(id)).map(([, row]) => row.key)
     const counts = countSessions(this.db)
@@ -125,10 +141,23 @@ export class LiveBoard {
     this.deps.emit({
       ...stamp,
       at: new Date(this.clock()).toISOString(),
-      liveCount: sessions.length,
+      liveCount: next.size,
       storedCount: counts.stored,
       rows,
       removed
     })
+  }
+
+  /** The live rows of the sessions touched, when their connection is polled. */
+  private touchedSessions({ connectionId, touched }: TouchedRows): LiveSession[] {
+    if (!this.deps.polled().includes(connectionId)) return []
+    return this.decorate(liveSessionRows(this.db, connectionId).filter((row) => touched.has(row.event_session_id)))
+  }
+
+  /** The rows as last pushed, less the touched sessions' (each is live again only if it still is). */
+  private withoutTouched({ connectionId, touched }: TouchedRows): Map<string, PublishedRow> {
+    const kept = new Map(this.published)
+    for (const [id, row] of kept) if (row.key.connectionId === connectionId && touched.has(row.key.eventSessionId)) kept.delete(id)
+    return kept
   }
 }

@@ -1,6 +1,9 @@
 // The core's one voice: after every unit of work of a poller, and after every operator action,
 // it judges the alerts, decides the situation and pushes what changed — the alerts with the
 // situation, then the live rows with their health and alert. Every face follows these pushes.
+// After a unit of work it judges only the sessions the unit touched (sync/touched.ts): their
+// alerts and their rows; the others have not changed. A connection's first judgement, the clock
+// finding something due and an operator's change judge every session.
 import { randomUUID } from 'node:crypto'
 import type { AlertSituation } from '../../../shared/alerts'
 import { AlertEvaluator, type Evaluation } from '../alerts/evaluator'
@@ -10,7 +13,7 @@ import type { UnconfirmedConnection } from '../alerts/situation'
 import { nothingApplied, type Applied } from '../alerts/apply'
 import type { Db } from '../store/db'
 import type { EventHub } from './event-hub'
-import { LiveBoard } from './live-board'
+import { LiveBoard, type TouchedRows } from './live-board'
 import { Verdicts } from './verdicts'
 import { CriticalRepeats } from '../alerts/repeat'
 import { firingCriticals, getAlerts } from '../store/alerts'
@@ -19,6 +22,7 @@ import { beginEpoch, currentRevision, nextRevision } from '../store/revisions'
 import { withTransaction } from '../store/unit-of-work'
 import type { Revised } from '../../../shared/revisions'
 import { getAlertRules } from '../store/settings'
+import { TouchedSessions } from '../sync/touched'
 
 export interface MonitorDeps {
   clock: () => number
@@ -49,6 +53,9 @@ export class Monitor {
   /** The situation as last pushed, less its revision and time: the clock pushes it when time
    *  alone changed it (a maintenance window or a notification pause began or ended). */
   private situationPushed = ''
+  /** Per connection, the sessions a unit touched whose judgement did not complete (its change
+   *  rolled back): judged with the next unit's. A connection not here was never judged in full. */
+  private readonly owed = new Map<string, TouchedSessions>()
 
   constructor(
     private readonly db: Db,
@@ -83,18 +90,26 @@ export class Monitor {
     )
   }
 
-  /** After a unit of work of one connection: its alerts, then the board. Throws only what the
-   *  alerts could not store; the board is pushed either way. */
-  afterWork(connectionId: string, lastSuccessAt: number | null): void {
+  /** After a unit of work of one connection: the alerts of the sessions it touched (all of them
+   *  by default), then their rows. Throws only what the alerts could not store; the rows are
+   *  pushed either way, and what was not judged is judged with the next unit. */
+  afterWork(connectionId: string, lastSuccessAt: number | null, touched = TouchedSessions.everySession()): void {
+    const owed = this.owed.get(connectionId)
+    const scope = owed ? owed.with(touched) : TouchedSessions.everySession()
+    this.owed.set(connectionId, scope)
     try {
-      this.settle(this.evaluator.evaluate(connectionId, lastSuccessAt))
+      this.settle(this.evaluator.evaluate(connectionId, lastSuccessAt, scope))
     } finally {
-      this.board.publish()
+      this.board.publish({ connectionId, touched: scope })
     }
+    // Reached only when both went through.
+    this.owed.set(connectionId, new TouchedSessions())
   }
 
   /** The connections polled changed: what the others left open ends, their rows leave Live. */
   pollersChanged(): void {
+    // A connection polled again later is judged in full first.
+    for (const connectionId of [...this.owed.keys()]) if (!this.deps.polled().includes(connectionId)) this.owed.delete(connectionId)
     try {
       const evaluation = this.evaluator.forgetUnwatched(this.deps.polled())
       // A connection more or fewer changes how sessions are named away from their connection.
@@ -144,8 +159,9 @@ export class Monitor {
     return situation
   }
 
-  publishBoard(): void {
-    this.board.publish()
+  /** Pushes the rows that changed: every row, or those of the sessions a unit touched. */
+  publishBoard(only?: TouchedRows): void {
+    this.board.publish(only)
   }
 
   /** A poller's status changed: the situation follows when a connection became (un)confirmed. */

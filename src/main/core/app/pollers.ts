@@ -11,6 +11,7 @@ import { isPollingPaused, pausedPolling, savePollerStatus, setPollingPaused } fr
 import type { ViewerListStore } from '../store/viewer-store'
 import { decideConnectionStatuses, decidePollSummary, type ConnectionFacts } from '../sync/connection-status'
 import { Poller, type Cadences, type PollerStatus, type Timers } from '../sync/poller'
+import type { TouchedSessions } from '../sync/touched'
 import type { SyncProgress, SyncReport } from '../sync/sync-pass'
 import type { ConnectionTarget } from '../api/connection'
 import type { DataSource } from './demo-source'
@@ -76,13 +77,15 @@ export class PollerGroup {
   }
 
   start(sources: DataSource[]): void {
-    // After a unit of work (a pass, a round of details, a refresh, a range): alerts, then rows.
-    // On the clock's tick, only when time alone changed its alerts (Monitor.dueByClock).
-    const afterWork = (source: DataSource, poller: Poller, onlyIfDue = false): void => {
+    // After a unit of work (a pass, a round of details, a refresh, a range): the alerts, then the
+    // rows, of the sessions it touched. On the clock's tick, every session of a connection, only
+    // when time alone changed its alerts (Monitor.dueByClock).
+    const afterWork = (source: DataSource, poller: Poller, touched: TouchedSessions | 'if due by the clock'): void => {
       const connectionId = source.target.id
       const lastSuccessAt = poller.currentStatus.lastUpdateAt
       try {
-        if (!onlyIfDue || this.monitor.dueByClock(connectionId, lastSuccessAt)) this.monitor.afterWork(connectionId, lastSuccessAt)
+        if (touched !== 'if due by the clock') this.monitor.afterWork(connectionId, lastSuccessAt, touched)
+        else if (this.monitor.dueByClock(connectionId, lastSuccessAt)) this.monitor.afterWork(connectionId, lastSuccessAt)
       } catch (error) {
         // An alert that cannot be stored must not stop polling; the status says why.
         const problem = `alerts: ${error instanceof Error ? error.message : String(error)}`
@@ -106,7 +109,7 @@ export class PollerGroup {
           this.publishStatus()
           this.monitor.statusChanged()
         },
-        onWork: () => afterWork(source, poller),
+        onWork: (_kind, touched) => afterWork(source, poller, touched),
         onConnectivity: (change) =>
           this.hub.emit('connectivityChanged', {
             connectionId: source.target.id,
@@ -130,7 +133,7 @@ export class PollerGroup {
     // if a window or a pause began or ended, staleness, repeats. A quiet tick reads no session.
     this.stopBlindClock?.()
     this.stopBlindClock = startBlindClock(this.options.timers ?? realTimers, () => {
-      for (const { source, poller } of this.running) if (!poller.isPaused) afterWork(source, poller, true)
+      for (const { source, poller } of this.running) if (!poller.isPaused) afterWork(source, poller, 'if due by the clock')
       this.publishStatusIfChanged()
       try {
         this.monitor.situationByClock()
@@ -233,7 +236,7 @@ export class PollerGroup {
     const once = new Poller(this.db, source.client, {
       connectionId: source.target.id,
       ...(this.options.clock ? { clock: this.options.clock } : {}),
-      onWork: () => this.monitor.publishBoard()
+      onWork: (_kind, touched) => this.monitor.publishBoard({ connectionId: source.target.id, touched })
     })
     return once.fetchRange(from, to)
   }

@@ -8,12 +8,15 @@ import { recordDiagnostic } from '../store/diagnostics'
 import { storeSessionSnapshot } from '../store/sessions'
 import { forEachLimited } from './limit'
 import type { SyncProblem } from './sync-pass'
+import { TouchedSessions } from './touched'
 
 export interface DetailsReport {
   snapshots: number
   problems: SyncProblem[]
   /** A stop cut it short (not a failure). */
   stopped?: boolean
+  /** The sessions whose record and snapshot were stored: what is judged after it. */
+  touched: TouchedSessions
 }
 
 export async function refreshDetails(
@@ -25,13 +28,14 @@ export async function refreshDetails(
   concurrency = 4,
   signal?: AbortSignal
 ): Promise<DetailsReport> {
-  const report: DetailsReport = { snapshots: 0, problems: [] }
+  const report: DetailsReport = { snapshots: 0, problems: [], touched: new TouchedSessions() }
   // "." and "..": kept as listed, never asked about (the pass said so once, not every tick).
   const addressable = sessionIds.filter(isAddressableId)
   await forEachLimited(addressable, concurrency, async (id) => {
     if (report.stopped) return
     try {
       storeSessionSnapshot(db, connectionId, await client.getSession(id, {}, { signal }), clock())
+      report.touched.add(id)
       report.snapshots++
     } catch (error) {
       if (isCancelled(error)) {

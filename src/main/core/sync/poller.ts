@@ -16,6 +16,7 @@ import { inThreadViewerStore, type ViewerListStore } from '../store/viewer-store
 import { refreshDetails, type DetailsReport } from './details'
 import { recordedSyncPass } from './recorded-pass'
 import type { SyncProblem, SyncProgress, SyncReport } from './sync-pass'
+import { TouchedSessions } from './touched'
 
 export type PollOutcome = SyncReport
 
@@ -61,8 +62,9 @@ export interface PollerOptions {
   random?: () => number
   onPolled?: (outcome: PollOutcome) => void
   onDetails?: (report: DetailsReport & { at: number }) => void
-  /** After every unit of work that wrote to the cache, whatever its kind: the app judges and pushes. */
-  onWork?: (kind: SyncRunKind) => void
+  /** After every unit of work that wrote to the cache, whatever its kind, with the sessions it
+   *  touched: the app judges those and pushes what changed. */
+  onWork?: (kind: SyncRunKind, touched: TouchedSessions) => void
   onStatus?: (status: PollerStatus) => void
   onConnectivity?: (change: Connectivity) => void
   onProgress?: (progress: SyncProgress) => void
@@ -188,10 +190,11 @@ export class Poller {
   /** One session's record, snapshot and viewer list, now: a unit of work like any other. */
   refreshSession(eventSessionId: string): Promise<{ snapshot: boolean; viewers: number }> {
     return this.exclusive((signal) =>
-      this.recorded('refresh', async (run) => {
+      this.recorded('refresh', async (run, touched) => {
         const now = this.clock()
         const detail = await this.client.getSession(eventSessionId, {}, { signal })
         storeSessionSnapshot(this.db, this.options.connectionId, detail, now)
+        touched.add(eventSessionId)
         run.snapshots = 1
         const list = this.viewerStore.begin(this.options.connectionId, eventSessionId, now)
         let viewers: number
@@ -213,7 +216,7 @@ export class Poller {
   /** One date range of sessions from the service into the cache (Connections → fetch a range). */
   fetchRange(from: Date, to: Date): Promise<{ listed: number }> {
     return this.exclusive((signal) =>
-      this.recorded('range', async (run) => {
+      this.recorded('range', async (run, touched) => {
         run.listed = 0
         // Each page is its own unit: what arrived before a failure is kept.
         await this.client.listSessions(
@@ -222,6 +225,7 @@ export class Poller {
             signal,
             onPage: (page) => {
               storeSessionList(this.db, this.options.connectionId, page, this.clock())
+              touched.addAll(page.map((s) => s.eventSessionId))
               run.listed = (run.listed ?? 0) + page.length
             }
           }
@@ -233,13 +237,15 @@ export class Poller {
 
   /**
    * A unit of work with its sync run: started before its first request, finished with what it
-   * stored (or its error), then announced through onWork even when it failed halfway.
+   * stored (or its error), then announced through onWork with what it touched, even when it
+   * failed halfway.
    */
-  private async recorded<T>(kind: SyncRunKind, work: (run: RunCounts) => Promise<T>): Promise<T> {
+  private async recorded<T>(kind: SyncRunKind, work: (run: RunCounts, touched: TouchedSessions) => Promise<T>): Promise<T> {
     const run: RunCounts = {}
+    const touched = new TouchedSessions()
     const id = startSyncRun(this.db, this.options.connectionId, kind, this.clock())
     try {
-      const result = await work(run)
+      const result = await work(run, touched)
       finishSyncRun(this.db, id, { outcome: 'ok', ...run }, this.clock())
       return result
     } catch (error) {
@@ -251,7 +257,7 @@ export class Poller {
       finishSyncRun(this.db, id, { outcome: run.snapshots || run.listed ? 'partial' : 'failed', ...run, problems: 1, error: problem.message }, this.clock())
       throw error
     } finally {
-      this.options.onWork?.(kind)
+      this.options.onWork?.(kind, touched)
     }
   }
 
@@ -335,7 +341,7 @@ export class Poller {
     if (report.stopped) {
       // Paused or stopped: not a success, not a failure. A full pass comes first on resume.
       this.nextDiscoveryAt = 0
-      this.options.onWork?.(pass.kind)
+      this.options.onWork?.(pass.kind, report.touched)
       return report
     }
     const listingFailed = report.listed === 0 && report.problems.length > 0
@@ -346,7 +352,7 @@ export class Poller {
     this.nextDiscoveryAt = now + (this.failures > 0 ? this.backoffMs() : this.cadences.discoveryMs)
     if (this.failures > 0) this.nextDetailAt = this.nextDiscoveryAt // no detail ticks while unreachable
     this.options.onPolled?.(report)
-    this.options.onWork?.(pass.kind)
+    this.options.onWork?.(pass.kind, report.touched)
     return report
   }
 
@@ -361,7 +367,7 @@ export class Poller {
     const report = await refreshDetails(this.db, this.options.connectionId, this.client, ids, this.clock, this.options.concurrency, signal)
     if (report.stopped) {
       finishSyncRun(this.db, runId, { outcome: 'stopped', snapshots: report.snapshots }, this.clock())
-      this.options.onWork?.('details')
+      this.options.onWork?.('details', report.touched)
       return
     }
     // Every session asked about failed (ids never requested, "." and "..", are no failure).
@@ -381,7 +387,7 @@ export class Poller {
     this.nextDetailAt = this.clock() + this.cadences.detailMs
     if (this.failures > 0) this.nextDiscoveryAt = this.clock() // let discovery own the back-off
     this.options.onDetails?.({ ...report, at: this.clock() })
-    this.options.onWork?.('details')
+    this.options.onWork?.('details', report.touched)
   }
 
   /** Bookkeeping after a unit of work: failure counting, offline/online, status. */

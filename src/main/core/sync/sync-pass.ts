@@ -24,6 +24,7 @@ import { inThreadViewerStore, type ViewerListStore } from '../store/viewer-store
 import { sessionsWithViewerLists } from '../store/viewers'
 import { distinctSessions } from './distinct-sessions'
 import { forEachLimited } from './limit'
+import { TouchedSessions } from './touched'
 
 export interface SyncProblem {
   kind: ErrorKind
@@ -83,6 +84,8 @@ export interface SyncReport {
   problems: SyncProblem[]
   /** True when a stop request cut the pass short (what was done is stored). */
   stopped: boolean
+  /** The sessions whose record, snapshot or viewer list the pass stored: what is judged after it. */
+  touched: TouchedSessions
 }
 
 /** Long enough for a session of millions of viewers; short enough that a hung service is noticed. */
@@ -121,7 +124,8 @@ async function runPass(options: SyncPassOptions, signal: AbortSignal): Promise<S
     cutShort: [],
     skipped: 0,
     problems: [],
-    stopped: false
+    stopped: false,
+    touched: new TouchedSessions()
   }
   const progress = (phase: SyncProgress['phase'], done: number, total?: number): void =>
     options.onProgress?.({ phase, done, total, viewers: report.viewers })
@@ -157,6 +161,7 @@ async function runPass(options: SyncPassOptions, signal: AbortSignal): Promise<S
         signal,
         onPage: (page) => {
           storeSessionList(db, connectionId, page, clock())
+          report.touched.addAll(page.map((s) => s.eventSessionId))
           listed.push(...page)
         }
       }
@@ -200,6 +205,7 @@ async function runPass(options: SyncPassOptions, signal: AbortSignal): Promise<S
     try {
       const detail = await client.getSession(session.eventSessionId, {}, { signal })
       storeSessionSnapshot(db, connectionId, detail, clock())
+      report.touched.add(session.eventSessionId)
       report.snapshots++
     } catch (error) {
       fail(error)
@@ -237,6 +243,7 @@ async function runPass(options: SyncPassOptions, signal: AbortSignal): Promise<S
       (viewers) => {
         report.viewerLists++
         report.viewerListIds.push(id)
+        report.touched.add(id)
         if (ended === 'repeated-cursor') report.cutShort.push({ eventSessionId: id, eventName: session.eventName ?? null, pages })
         report.viewers += viewers
         report.skipped += skipped
