@@ -8,6 +8,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openSqliteStore, type SqliteStore } from '../../src/main/core/store/sqlite/sqlite-store'
 import { UnitOfWorkError } from '../../src/main/core/store/sqlite/unit-of-work-error'
+import { openDatabase } from '../../src/main/core/store/db'
+import { insertConnection, listConnections } from '../../src/main/core/store/connections'
 import { connectionSettings, T0 } from '../contract/store/fixtures'
 
 let dir: string
@@ -75,5 +77,32 @@ describe('a SQLite unit of work', () => {
 describe('the SQLite store', () => {
   it('needs a file: an in-memory database could not be shared by its two connections', () => {
     expect(() => openSqliteStore(':memory:')).toThrow(/needs a cache file/)
+  })
+})
+
+describe('a SQLite store on the core\'s own connection (while callers move to the Store)', () => {
+  it('lets a synchronous write on that connection, made while a unit is open, go through at once; closing the store leaves the connection open', async () => {
+    const file = join(dir, 'shared.db')
+    const db = openDatabase(file)
+    const shared = openSqliteStore(file, { writer: db })
+    try {
+      let syncWrite: Promise<void> | undefined
+      await shared.withTransaction(async (tx) => {
+        await tx.connections.insert(connectionSettings('Tenant A'), 'A', T0)
+        // Another chain of the same turn writes on the core's connection, as a handler still on
+        // the Db would. On a second writing connection it would wait for this unit's lock and fail.
+        syncWrite = Promise.resolve().then(() => {
+          insertConnection(db, connectionSettings('Tenant B'), 'B', T0)
+        })
+        await syncWrite
+        await tx.connections.insert(connectionSettings('Tenant C'), 'C', T0)
+      })
+      await syncWrite
+      expect((await shared.read.connections.list()).map((c) => c.id).sort()).toEqual(['A', 'B', 'C'])
+    } finally {
+      await shared.close()
+    }
+    expect(listConnections(db).map((c) => c.id).sort()).toEqual(['A', 'B', 'C'])
+    db.close()
   })
 })

@@ -8,6 +8,7 @@ import { WebhookService } from '../webhooks/service'
 import { startWebhookDeliveries } from '../webhooks/wiring'
 import { WebhookOutbox } from '../webhooks/outbox'
 import { openDatabase } from '../store/db'
+import { openSqliteStore, type SqliteStore } from '../store/sqlite/sqlite-store'
 import { recordDiagnostic } from '../store/diagnostics'
 import { inThreadViewerStore } from '../store/viewer-store'
 import { viewerStoreWithFallback } from '../store/viewer-store-fallback'
@@ -51,6 +52,16 @@ const RETENTION_FIRST_DELAY_MS = 5 * 60_000
 
 export async function startAppCore(options: AppCoreOptions & { secrets?: SecretStore }): Promise<LocalAppCore> {
   const db = openDatabase(options.dbFile, { nativeBinding: options.nativeBinding })
+  // The cache behind the async Store (docs/store.md). It writes on the core's own connection
+  // while callers still take the Db: two writing connections on this thread would wait for each
+  // other's lock.
+  let store: SqliteStore
+  try {
+    store = openSqliteStore(options.dbFile, { writer: db, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) })
+  } catch (error) {
+    db.close()
+    throw error
+  }
   const hub = new EventHub()
   // Cadences from the command line hold for the run; otherwise the stored settings.
   const cadencesFromSettings = (): Partial<Cadences> => toCadences(getCadenceSettings(db))
@@ -118,6 +129,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     if (polling) pollers.start(await chooseSources())
   } catch (error) {
     await viewerStore.close()
+    await store.close()
     db.close()
     throw error
   }
@@ -192,6 +204,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       await pollers.stop()
       await deliveries?.stop()
       await viewerStore.close()
+      await store.close()
       db.close()
     }
   }

@@ -19,6 +19,12 @@ import { awaitedElsewhere, nestedUnit, notInUnit, readOnlyUnit, storeClosed, uni
 export interface SqliteStoreOptions {
   /** A better-sqlite3 binary built for this runtime (the Electron app has its own). */
   nativeBinding?: string
+  /**
+   * The connection that writes, already open on `file` and kept by its owner (who closes it):
+   * the core's own while its callers move to the Store (docs/store.md, "While callers are
+   * converted"). Two writing connections on one thread would wait for each other's lock.
+   */
+  writer?: Db
 }
 
 export interface SqliteStore extends Store {
@@ -37,12 +43,13 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     throw new Error('the SQLite store needs a cache file: an in-memory database cannot be shared by its two connections')
   }
   const binding: OpenOptions = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}
-  const writer: Connection = { db: openDatabase(file, binding), queue: new SerialQueue() }
+  const ownsWriter = options.writer === undefined
+  const writer: Connection = { db: options.writer ?? openDatabase(file, binding), queue: new SerialQueue() }
   let reader: Connection
   try {
     reader = { db: openDatabase(file, { ...binding, readonly: true }), queue: new SerialQueue() }
   } catch (error) {
-    writer.db.close()
+    if (ownsWriter) writer.db.close()
     throw error
   }
   // Marks the code of a unit (its continuations too), to refuse a unit opened inside it, which
@@ -118,7 +125,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
       closed = true
       await Promise.all([writer.queue.idle(), reader.queue.idle()])
       reader.db.close()
-      writer.db.close()
+      if (ownsWriter) writer.db.close()
     }
   }
 }
