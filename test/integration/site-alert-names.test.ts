@@ -21,6 +21,7 @@ import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
 import { pollSimulator, simulatorSource } from '../support/polled-simulator'
 import { saveSimulatorConnection, simulatorCache } from '../support/simulator-connection'
+import { storesOf } from '../support/poll-stores'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -102,7 +103,7 @@ describe('a site alert by its name', () => {
     hub.subscribe((name, payload) => {
       if (name === 'alertsChanged') said.push((payload as AlertsChanged).situation.connectionsPolled!)
     })
-    const group = new PollerGroup(db, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
+    const group = new PollerGroup(db, storesOf(db).store, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
     cleanups.push(() => group.stop())
     group.start([simulatorSource(target, simA, timers), simulatorSource(targetB, simB, timers)])
     await group.idle()

@@ -3,10 +3,11 @@ import { ConnectionService } from '../core/connections/service'
 import { savedSource } from '../core/app/saved-sources'
 import type { DataSource } from '../core/app/demo-source'
 import type { Db } from '../core/store/db'
+import type { Store } from '../core/store/interface/store'
 import { osKeychain } from '../core/secrets/keychain'
 import { CliError } from './errors'
 
-export async function savedConnectionSource(db: Db, name: string, env: NodeJS.ProcessEnv): Promise<DataSource> {
+export async function savedConnectionSource(db: Db, store: Store, name: string, env: NodeJS.ProcessEnv): Promise<DataSource> {
   const service = new ConnectionService(db, osKeychain())
   const view = await service.findByName(name)
   if (!view) {
@@ -16,5 +17,5 @@ export async function savedConnectionSource(db: Db, name: string, env: NodeJS.Pr
   }
   // Fail now, in plain words, rather than at the first token request.
   await service.credentialsFor(view.id, env)
-  return savedSource(db, service, view)
+  return savedSource(store, service, view)
 }

@@ -3,17 +3,22 @@
 import { ReportingClient } from '../api/client'
 import type { ConnectionTarget, Credentials } from '../api/connection'
 import type { RequestLimiter } from '../api/limiter'
-import type { Db } from '../store/db'
-import { recordDiagnostic } from '../store/diagnostics'
+import type { Store } from '../store/interface/store'
 
 export function createReportingClient(
-  db: Db,
+  store: Store,
   target: ConnectionTarget,
   credentials: () => Promise<Credentials>,
   limiter?: RequestLimiter
 ): ReportingClient {
   return new ReportingClient(target, credentials, {
     ...(limiter ? { limiter } : {}),
-    onDiagnostic: (d) => recordDiagnostic(db, { connectionId: target.id, at: Date.now(), ...d })
+    // A unit of its own, never awaited by the call it reports on (nor failing it).
+    onDiagnostic: (d) => {
+      const entry = { connectionId: target.id, at: Date.now(), ...d }
+      store.withTransaction((tx) => tx.runs.recordDiagnostic(entry)).catch((error: unknown) => {
+        console.error(`eventwatch: a diagnostic of ${target.id} (${d.endpoint}) could not be stored`, error)
+      })
+    }
   })
 }

@@ -6,6 +6,7 @@ import type { RequestLimiter } from '../api/limiter'
 import { startSimulator, type SimulatorOptions } from '../simulator/server'
 import type { Db } from '../store/db'
 import { upsertConnection } from '../store/connections'
+import type { Store } from '../store/interface/store'
 import { createReportingClient } from './client-factory'
 
 export const DEMO_CONNECTION_ID = 'demo'
@@ -22,6 +23,7 @@ export interface DataSource {
 
 export async function startDemoSource(
   db: Db,
+  store: Store,
   simulatorOptions: SimulatorOptions = {},
   limiter?: RequestLimiter
 ): Promise<DataSource> {
@@ -43,7 +45,7 @@ export async function startDemoSource(
   }
   return {
     target,
-    client: createReportingClient(db, target, async () => simulator.credentials, limiter),
+    client: createReportingClient(store, target, async () => simulator.credentials, limiter),
     lookbackDays: 7,
     isDemo: true,
     close: () => simulator.close()

@@ -3,15 +3,15 @@
 import type { ConnectionView } from '../../../shared/connections'
 import type { RequestLimiter } from '../api/limiter'
 import type { ConnectionService } from '../connections/service'
-import type { Db } from '../store/db'
+import type { Store } from '../store/interface/store'
 import { createReportingClient } from './client-factory'
 import type { DataSource } from './demo-source'
 
-export function savedSource(db: Db, service: ConnectionService, view: ConnectionView, limiter?: RequestLimiter): DataSource {
+export function savedSource(store: Store, service: ConnectionService, view: ConnectionView, limiter?: RequestLimiter): DataSource {
   const target = service.target(view.id)
   return {
     target,
-    client: createReportingClient(db, target, () => service.credentialsFor(view.id), limiter),
+    client: createReportingClient(store, target, () => service.credentialsFor(view.id), limiter),
     lookbackDays: view.lookbackDays,
     isDemo: false,
     close: async () => undefined
@@ -19,6 +19,6 @@ export function savedSource(db: Db, service: ConnectionService, view: Connection
 }
 
 /** Every enabled saved connection, ready to poll. */
-export async function enabledSavedSources(db: Db, service: ConnectionService, limiter?: RequestLimiter): Promise<DataSource[]> {
-  return (await service.list()).filter((v) => v.enabled && !v.isDemo).map((v) => savedSource(db, service, v, limiter))
+export async function enabledSavedSources(store: Store, service: ConnectionService, limiter?: RequestLimiter): Promise<DataSource[]> {
+  return (await service.list()).filter((v) => v.enabled && !v.isDemo).map((v) => savedSource(store, service, v, limiter))
 }

@@ -9,7 +9,6 @@ import { startWebhookDeliveries } from '../webhooks/wiring'
 import { WebhookOutbox } from '../webhooks/outbox'
 import { openDatabase } from '../store/db'
 import { openSqliteStore, type SqliteStore } from '../store/sqlite/sqlite-store'
-import { recordDiagnostic } from '../store/diagnostics'
 import { inThreadViewerStore } from '../store/viewer-store'
 import { viewerStoreWithFallback } from '../store/viewer-store-fallback'
 import { RetentionJob } from '../store/retention-job'
@@ -17,6 +16,7 @@ import { alertHandlers } from '../alerts/handlers'
 import { recordAudit } from '../store/audit'
 import { getCadenceSettings } from '../store/settings'
 import type { Cadences } from '../sync/poller'
+import type { PendingDiagnostic } from '../sync/pending-diagnostics'
 import type { CadenceSettings } from '../../../shared/settings'
 import { startDemoSource, type DataSource } from './demo-source'
 import { createDispatch } from './dispatch'
@@ -63,6 +63,12 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     throw error
   }
   const hub = new EventHub()
+  // A problem of the app's own, in the diagnostics: a unit of its own, said on stderr if it cannot be.
+  const recordAppDiagnostic = (entry: PendingDiagnostic): void => {
+    store.withTransaction((tx) => tx.runs.recordDiagnostic(entry)).catch((error: unknown) => {
+      console.error(`eventwatch: a diagnostic (${entry.endpoint}: ${entry.message}) could not be stored`, error)
+    })
+  }
   // Cadences from the command line hold for the run; otherwise the stored settings.
   const cadencesFromSettings = (): Partial<Cadences> => toCadences(getCadenceSettings(db))
   const clock = options.clock ?? Date.now
@@ -74,7 +80,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     options.dbFile === ':memory:' || !polling
       ? inThreadViewerStore(db)
       : viewerStoreWithFallback(db, { file: options.dbFile, nativeBinding: options.nativeBinding }, (reason) =>
-          recordDiagnostic(db, {
+          recordAppDiagnostic({
             connectionId: null,
             at: clock(),
             kind: 'storage',
@@ -84,7 +90,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
         )
   // Every alert fired, resolved or acknowledged is queued here in the transaction that records it.
   const outbox = new WebhookOutbox(db)
-  const pollers = new PollerGroup(db, hub, options.cadences ?? cadencesFromSettings(), {
+  const pollers = new PollerGroup(db, store, hub, options.cadences ?? cadencesFromSettings(), {
     // The headless face's (`eventwatch sync`): one pass when asked, its bound, its summary lines.
     passesOnRequest: options.passesOnRequest,
     passDeadlineMs: options.passDeadlineMs,
@@ -101,8 +107,8 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   const limiter = new RequestLimiter({ maxInFlight: 4, perSecond: 10 })
 
   const chooseSources = async (): Promise<DataSource[]> => {
-    if (options.sources) return options.sources(db)
-    const saved = await enabledSavedSources(db, connections, limiter)
+    if (options.sources) return options.sources(db, store)
+    const saved = await enabledSavedSources(store, connections, limiter)
     if (saved.length > 0) return saved
     const incident = options.demoIncidentAfterSeconds
     const simulator = {
@@ -110,7 +116,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       ...(options.demoLiveSessions !== undefined ? { liveSessions: options.demoLiveSessions } : {}),
       ...(incident !== undefined ? { incident: { afterMs: incident * 1000 } } : {})
     }
-    return [await startDemoSource(db, simulator, limiter)]
+    return [await startDemoSource(db, store, simulator, limiter)]
   }
 
   // Connections changed: stop every poller (each finishes its unit of work), start afresh.
@@ -171,7 +177,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       publishBoard: () => monitor.publishBoard(),
       reevaluate: (connectionId) => pollers.reevaluate(connectionId)
     }),
-    ...pollingHandlers({ db, pollers, monitor, connections, limiter }),
+    ...pollingHandlers({ store, pollers, monitor, connections, limiter }),
     ...connectionHandlers({ db, connections, monitor, reconcile }),
     ...webhookHandlers(webhooks),
     ...maintenanceHandlers(db, monitor, clock),
@@ -193,7 +199,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     users,
     onEvent: (listener, context) => hub.subscribe(context ? settings.pushesFor(listener, context) : listener),
     recordProblem: ({ endpoint, message }) => {
-      if (!closed) recordDiagnostic(db, { connectionId: null, at: clock(), kind: 'app', endpoint, message })
+      if (!closed) recordAppDiagnostic({ connectionId: null, at: clock(), kind: 'app', endpoint, message })
     },
     close: async () => {
       if (closed) return
