@@ -4,6 +4,9 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import { createReportingClient } from '../../src/main/core/app/client-factory'
 import { startSimulator } from '../../src/main/core/simulator/server'
 import type { Db } from '../../src/main/core/store/db'
+import type { Store } from '../../src/main/core/store/interface/store'
+import { refreshDetails } from '../../src/main/core/sync/details'
+import { recordedSyncPass } from '../../src/main/core/sync/recorded-pass'
 import { syncPass } from '../../src/main/core/sync/sync-pass'
 import { simulatorCache } from '../support/simulator-connection'
 import { storesOf } from '../support/poll-stores'
@@ -115,4 +118,50 @@ describe('syncPass', () => {
       expect(count(db, 'SELECT has_ended AS n FROM sessions WHERE event_session_id = ?', id)).toBe(1)
     }
   })
+
+  it('stores a pass in four units of work however many sessions are live: its run, the list, the records with their snapshots, its outcome', async () => {
+    const { sim, db, client } = await setup({ liveSessions: 8, endedSessions: 2 })
+    const { store, units } = countingUnits(storesOf(db).store)
+    const report = await recordedSyncPass({ ...storesOf(db), store, connectionId: 'c1', client, lookbackDays: 30 }, 'once')
+
+    expect(report.problems).toEqual([])
+    expect(report.snapshots).toBe(8)
+    expect(units.count).toBe(4)
+    expect(count(db, 'SELECT COUNT(*) AS n FROM snapshots')).toBe(8)
+    // Every session stored is touched: each listed one, each live one's snapshot, each list.
+    for (const session of sim.world.sessions) expect(report.touched.has(session.eventSessionId), session.eventSessionId).toBe(true)
+    expect(report.touched.has('never-listed')).toBe(false)
+  })
+
+  it('stores a round of live details as one unit of work, with the problems it met', async () => {
+    const { sim, db, client } = await setup({ liveSessions: 5, endedSessions: 0 })
+    await syncPass({ ...storesOf(db), connectionId: 'c1', client, lookbackDays: 30 })
+    const { store, units } = countingUnits(storesOf(db).store)
+    const live = sim.world.sessions.map((s) => s.eventSessionId)
+    const report = await refreshDetails(store, 'c1', client, [...live, 'gone-away'])
+
+    expect(units.count).toBe(1)
+    expect(report.snapshots).toBe(5)
+    expect(report.problems).toHaveLength(1)
+    expect(count(db, 'SELECT COUNT(*) AS n FROM snapshots')).toBe(10)
+    expect(count(db, 'SELECT COUNT(*) AS n FROM diagnostics')).toBe(1)
+    for (const id of live) expect(report.touched.has(id)).toBe(true)
+    expect(report.touched.has('gone-away')).toBe(false)
+  })
 })
+
+/** `store`, counting the units of work begun on it. */
+function countingUnits(store: Store): { store: Store; units: { count: number } } {
+  const units = { count: 0 }
+  return {
+    units,
+    store: {
+      read: store.read,
+      close: () => store.close(),
+      withTransaction: (work, options) => {
+        units.count++
+        return store.withTransaction(work, options)
+      }
+    }
+  }
+}
