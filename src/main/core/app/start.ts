@@ -16,7 +16,7 @@ import { alertHandlers } from '../alerts/handlers'
 import { recordAudit } from '../store/audit'
 import { getCadenceSettings } from '../store/settings'
 import type { Cadences } from '../sync/poller'
-import type { PendingDiagnostic } from '../sync/pending-diagnostics'
+import { recordDiagnosticAside } from '../sync/pending-diagnostics'
 import type { CadenceSettings } from '../../../shared/settings'
 import { startDemoSource, type DataSource } from './demo-source'
 import { createDispatch } from './dispatch'
@@ -63,12 +63,6 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     throw error
   }
   const hub = new EventHub()
-  // A problem of the app's own, in the diagnostics: a unit of its own, said on stderr if it cannot be.
-  const recordAppDiagnostic = (entry: PendingDiagnostic): void => {
-    store.withTransaction((tx) => tx.runs.recordDiagnostic(entry)).catch((error: unknown) => {
-      console.error(`eventwatch: a diagnostic (${entry.endpoint}: ${entry.message}) could not be stored`, error)
-    })
-  }
   // Cadences from the command line hold for the run; otherwise the stored settings.
   const cadencesFromSettings = (): Partial<Cadences> => toCadences(getCadenceSettings(db))
   const clock = options.clock ?? Date.now
@@ -80,7 +74,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     options.dbFile === ':memory:' || !polling
       ? inThreadViewerStore(db)
       : viewerStoreWithFallback(db, { file: options.dbFile, nativeBinding: options.nativeBinding }, (reason) =>
-          recordAppDiagnostic({
+          recordDiagnosticAside(store, {
             connectionId: null,
             at: clock(),
             kind: 'storage',
@@ -199,7 +193,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     users,
     onEvent: (listener, context) => hub.subscribe(context ? settings.pushesFor(listener, context) : listener),
     recordProblem: ({ endpoint, message }) => {
-      if (!closed) recordAppDiagnostic({ connectionId: null, at: clock(), kind: 'app', endpoint, message })
+      if (!closed) recordDiagnosticAside(store, { connectionId: null, at: clock(), kind: 'app', endpoint, message })
     },
     close: async () => {
       if (closed) return

@@ -39,3 +39,13 @@ export class PendingDiagnostics {
     if (this.entries.length > 0) await this.commit(async () => undefined)
   }
 }
+
+/**
+ * One diagnostic as a unit of its own, not awaited by what met the problem (nor failing it): a
+ * client's retry, an app's own trouble. Said on stderr, with its cause, if it cannot be stored.
+ */
+export function recordDiagnosticAside(store: Store, entry: PendingDiagnostic): void {
+  store.withTransaction((tx) => tx.runs.recordDiagnostic(entry)).catch((error: unknown) => {
+    console.error(`eventwatch: a diagnostic (${entry.endpoint}) could not be stored`, error)
+  })
+}
