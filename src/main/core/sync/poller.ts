@@ -249,20 +249,17 @@ export class Poller {
     const touched = new TouchedSessions()
     const id = await this.store.withTransaction((tx) => tx.runs.start(this.options.connectionId, kind, this.clock()))
     try {
-      let result: T
-      try {
-        result = await work(run, touched)
-      } catch (error) {
-        if (isCancelled(error)) {
-          await this.finishRun(id, { outcome: 'stopped', ...run })
-          throw error
-        }
-        const problem = describeApiError(error)
-        await this.finishRun(id, { outcome: run.snapshots || run.listed ? 'partial' : 'failed', ...run, problems: 1, error: problem.message })
-        throw error
-      }
+      const result = await work(run, touched)
       await this.finishRun(id, { outcome: 'ok', ...run })
       return result
+    } catch (error) {
+      if (isCancelled(error)) {
+        await this.finishRun(id, { outcome: 'stopped', ...run })
+        throw error
+      }
+      const problem = describeApiError(error)
+      await this.finishRun(id, { outcome: run.snapshots || run.listed ? 'partial' : 'failed', ...run, problems: 1, error: problem.message })
+      throw error
     } finally {
       this.options.onWork?.(kind, touched)
     }

@@ -6,9 +6,10 @@
 //   3. the viewer list of live sessions that are due, of sessions seen ending and of ended
 //      sessions the cache holds no viewers for -> staged page by page as the pages arrive, and
 //      swapped in whole when the last one lands (memory holds a few pages, never the list).
-// A failure costs only its own unit; the problems met are diagnostics, stored with the next unit. A stop (the signal) ends the pass at once: no request
-// after it, lists not complete are dropped, lists complete are committed. A deadline bounds
-// the whole pass the same way, and is reported as a problem.
+// A failure costs only its own unit; the problems met are diagnostics, stored with the next unit.
+// A stop (the signal) ends the pass at once: no request after it, lists not complete are
+// dropped, lists complete are committed. A deadline bounds the whole pass the same way, and is
+// reported as a problem.
 // A session listed twice is asked about once (a diagnostic names it), so no two fetches of one
 // viewer list race each other; a listing cut short by a repeated cursor is kept as read, and
 // the report says which (the run's summary names them).
