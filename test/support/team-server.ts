@@ -6,7 +6,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Agent, fetch as undiciFetch } from 'undici'
 import type { AppCore } from '../../src/main/core/app/types'
-import { openDatabase } from '../../src/main/core/store/db'
+import { StorageError } from '../../src/main/core/storage-faults'
+import { openDatabase, type Db } from '../../src/main/core/store/db'
 import { TeamUsers } from '../../src/main/core/team/users'
 import { sqliteTeamStore } from '../../src/main/core/team/team-store'
 import { startWebHost, type WebHost } from '../../src/main/web/server'
@@ -22,23 +23,36 @@ export function stubRenderer(dir: string): string {
   return rendererDir
 }
 
-/** Adds a user to the cache file, as the CLI does on the server; answers their token. */
-export async function addUser(dbFile: string, name: string, role: UserRole): Promise<string> {
-  const db = openDatabase(dbFile)
-  try {
-    return (await new TeamUsers(sqliteTeamStore(db)).add(name, role)).token
-  } finally {
-    db.close()
+/**
+ * A write on the cache file by another program (the CLI), on this test's thread while its core
+ * runs. A unit of the core's Store holds the write lock across its awaits: waiting for the lock
+ * here would wait on the one thread that must release it (busy for 5 s, then "locked"). So it
+ * does not wait: refused while a unit is open, it tries again on the next turn of the event loop,
+ * when that unit has ended, as another process's wait would.
+ */
+async function asAnotherProgram<T>(dbFile: string, write: (db: Db) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const db = openDatabase(dbFile)
+    db.pragma('busy_timeout = 0')
+    try {
+      return await write(db)
+    } catch (error) {
+      const locked = error instanceof StorageError && error.code.startsWith('SQLITE_BUSY')
+      if (!locked || attempt >= 100) throw error
+    } finally {
+      db.close()
+    }
+    await new Promise((resolve) => setImmediate(resolve))
   }
 }
 
+/** Adds a user to the cache file, as the CLI does on the server; answers their token. */
+export async function addUser(dbFile: string, name: string, role: UserRole): Promise<string> {
+  return asAnotherProgram(dbFile, async (db) => (await new TeamUsers(sqliteTeamStore(db)).add(name, role)).token)
+}
+
 export async function removeUser(dbFile: string, name: string): Promise<void> {
-  const db = openDatabase(dbFile)
-  try {
-    await new TeamUsers(sqliteTeamStore(db)).remove(name)
-  } finally {
-    db.close()
-  }
+  await asAnotherProgram(dbFile, (db) => new TeamUsers(sqliteTeamStore(db)).remove(name))
 }
 
 export function throwawayCertificate(dir: string): PrivateCa & { fingerprint: string } {
