@@ -6,7 +6,6 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Agent, fetch as undiciFetch } from 'undici'
 import type { AppCore } from '../../src/main/core/app/types'
-import { StorageError } from '../../src/main/core/storage-faults'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
 import { TeamUsers } from '../../src/main/core/team/users'
 import { sqliteTeamStore } from '../../src/main/core/team/team-store'
@@ -14,6 +13,7 @@ import { startWebHost, type WebHost } from '../../src/main/web/server'
 import type { UserRole } from '../../src/shared/team'
 import { privateCa, type PrivateCa } from './corporate-network'
 import { readServerSentEvents } from '../../src/main/core/net/sse-reader'
+import { asAnotherProgram } from './another-program'
 
 /** A stand-in for the built renderer: the API tests need its index page only. */
 export function stubRenderer(dir: string): string {
@@ -23,36 +23,23 @@ export function stubRenderer(dir: string): string {
   return rendererDir
 }
 
-/**
- * A write on the cache file by another program (the CLI), on this test's thread while its core
- * runs. A unit of the core's Store holds the write lock across its awaits: waiting for the lock
- * here would wait on the one thread that must release it (busy for 5 s, then "locked"). So it
- * does not wait: refused while a unit is open, it tries again on the next turn of the event loop,
- * when that unit has ended, as another process's wait would.
- */
-async function asAnotherProgram<T>(dbFile: string, write: (db: Db) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    const db = openDatabase(dbFile)
-    db.pragma('busy_timeout = 0')
-    try {
-      return await write(db)
-    } catch (error) {
-      const locked = error instanceof StorageError && error.code.startsWith('SQLITE_BUSY')
-      if (!locked || attempt >= 100) throw error
-    } finally {
-      db.close()
-    }
-    await new Promise((resolve) => setImmediate(resolve))
+/** A write on the cache file by another program, while this test's core may run on it. */
+async function onTheFile<T>(dbFile: string, write: (db: Db) => Promise<T>): Promise<T> {
+  const db = openDatabase(dbFile)
+  try {
+    return await asAnotherProgram(db, () => write(db))
+  } finally {
+    db.close()
   }
 }
 
 /** Adds a user to the cache file, as the CLI does on the server; answers their token. */
 export async function addUser(dbFile: string, name: string, role: UserRole): Promise<string> {
-  return asAnotherProgram(dbFile, async (db) => (await new TeamUsers(sqliteTeamStore(db)).add(name, role)).token)
+  return onTheFile(dbFile, async (db) => (await new TeamUsers(sqliteTeamStore(db)).add(name, role)).token)
 }
 
 export async function removeUser(dbFile: string, name: string): Promise<void> {
-  await asAnotherProgram(dbFile, (db) => new TeamUsers(sqliteTeamStore(db)).remove(name))
+  await onTheFile(dbFile, (db) => new TeamUsers(sqliteTeamStore(db)).remove(name))
 }
 
 export function throwawayCertificate(dir: string): PrivateCa & { fingerprint: string } {

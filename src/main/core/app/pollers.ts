@@ -7,7 +7,7 @@ import type { AlertOutbox } from '../alerts/alert-changes'
 import type { Db } from '../store/db'
 import { listConnections } from '../store/connections'
 import { newestPollAt } from '../store/sessions'
-import { isPollingPaused, pausedPolling } from '../store/poller-status'
+import { isPollingPaused } from '../store/poller-status'
 import type { Store } from '../store/interface/store'
 import { inThreadViewerStore, type ViewerListStore } from '../store/viewer-store'
 import { decideConnectionStatuses, decidePollSummary, type ConnectionFacts } from '../sync/connection-status'
@@ -80,7 +80,9 @@ export class PollerGroup {
     return this.running.map((r) => r.source)
   }
 
-  start(sources: DataSource[]): void {
+  async start(sources: DataSource[]): Promise<void> {
+    // An operator's pause is a row (store/poller-status.ts): it holds across a restart.
+    const paused = await this.store.read.coreState.pausedPolling()
     // After a unit of work (a pass, a round of details, a refresh, a range): the alerts, then the
     // rows, of the sessions it touched. On the clock's tick, every session of a connection, only
     // when time alone changed its alerts (Monitor.dueByClock).
@@ -96,8 +98,6 @@ export class PollerGroup {
         this.hub.emit('statusChanged', { ...this.status(), lastError: problem, problem })
       }
     }
-    // An operator's pause is a row (store/poller-status.ts): it holds across a restart.
-    const paused = pausedPolling(this.db)
     this.running = sources.map((source) => {
       const poller = new Poller(this.store, source.client, {
         connectionId: source.target.id,
