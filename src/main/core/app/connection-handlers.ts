@@ -14,6 +14,7 @@ type ConnectionHandlers = Pick<
 >
 
 export interface ConnectionPlace {
+  /** The alerts of a removed connection are read here (the alerts' concern is not in the Store yet). */
   db: Db
   connections: ConnectionService
   monitor: Monitor
@@ -45,9 +46,9 @@ export function connectionHandlers({ db, connections, monitor, reconcile }: Conn
       await reconcile()
       return view
     },
-    testConnection: ({ id }) => testConnection(connections.target(id), () => connections.credentialsFor(id)),
-    testConnectionDraft: ({ id, settings, secret }) => {
-      const draft = connections.draft(settings, secret, id)
+    testConnection: async ({ id }) => testConnection(await connections.target(id), () => connections.credentialsFor(id)),
+    testConnectionDraft: async ({ id, settings, secret }) => {
+      const draft = await connections.draft(settings, secret, id)
       return testConnection(draft.target, draft.credentials)
     }
   }

@@ -1,6 +1,7 @@
 // Connections as the app uses them: settings in SQLite, the client secret only in the keychain
-// (account = the connection's id). The secret is written to the keychain BEFORE the row, so a
-// missing keychain stores nothing at all; it never reaches SQLite or an error message.
+// (account = the connection's id). The secret is written to the keychain BEFORE the row (a unit
+// of work of the Store, which awaits no keychain), so a missing keychain stores nothing at all;
+// it never reaches SQLite or an error message.
 import { randomUUID, X509Certificate } from 'node:crypto'
 import {
   ConnectionInputSchema,
@@ -10,20 +11,12 @@ import {
 import type { ConnectionTarget, Credentials } from '../api/connection'
 import { decideScale } from '../health/scale'
 import { KeychainUnavailableError, type SecretStore } from '../secrets/keychain'
-import type { Db } from '../store/db'
-import { connectionScales } from '../store/reliability-scales'
+import type { ConnectionReads } from '../store/interface/connections'
+import type { Store } from '../store/interface/store'
+import { scaleBookOf } from '../store/reliability-scales'
 import { environmentSecret, SECRET_ENV } from './env-secret'
 import { ConnectionError, parseSettings, redact } from './errors'
-import {
-  deleteConnection,
-  findConnectionByName,
-  getConnection,
-  insertConnection,
-  listConnections,
-  setConnectionEnabled,
-  updateConnection,
-  type ConnectionRecord
-} from '../store/connections'
+import type { ConnectionRecord } from '../store/connections'
 
 export { SECRET_ENV }
 
@@ -42,23 +35,23 @@ export interface ConnectionServiceOptions {
 
 export class ConnectionService {
   constructor(
-    private readonly db: Db,
+    private readonly store: Store,
     private readonly secrets: SecretStore,
     private readonly options: ConnectionServiceOptions = {}
   ) {}
 
   /** User connections (never the demo row), each with whether the keychain holds its secret. */
   async list(): Promise<ConnectionView[]> {
-    return Promise.all(listConnections(this.db).map(async (record) => this.view(record)))
+    return Promise.all((await this.store.read.connections.list()).map(async (record) => this.view(record)))
   }
 
   async get(id: string): Promise<ConnectionView> {
-    return this.view(this.record(id))
+    return this.view(await this.record(id))
   }
 
   /** By name, case-insensitively (the CLI's --connection NAME); null when there is none. */
   async findByName(name: string): Promise<ConnectionView | null> {
-    const record = findConnectionByName(this.db, name)
+    const record = await this.store.read.connections.findByName(name)
     return record && !record.isDemo ? this.view(record) : null
   }
 
@@ -87,8 +80,8 @@ export class ConnectionService {
     if (secret && (!secret.trim() || secret.length > MAX_SECRET_LENGTH)) {
       throw new ConnectionError('configuration', 'the client secret is blank or too long', 'clientSecret')
     }
-    const existing = id === undefined ? null : this.record(id)
-    this.checkNameFree(settings.name, id)
+    const existing = id === undefined ? null : await this.record(id)
+    await this.checkNameFree(settings.name, id)
     const connectionId = existing?.id ?? randomUUID()
 
     // Keychain first: if it is unavailable we stop here, with no row and no clear-text fallback.
@@ -104,9 +97,10 @@ export class ConnectionService {
 
     let record: ConnectionRecord | null
     try {
-      record = existing
-        ? updateConnection(this.db, connectionId, settings)
-        : insertConnection(this.db, settings, connectionId)
+      const now = Date.now()
+      record = await this.store.withTransaction((tx) =>
+        existing ? tx.connections.update(connectionId, settings, now) : tx.connections.insert(settings, connectionId, now)
+      )
     } catch (error) {
       if (secret) await this.undoSecret(connectionId, previousSecret)
       if (isUniqueViolation(error)) throw duplicateName(settings.name)
@@ -142,7 +136,7 @@ export class ConnectionService {
    * was no such connection; a keychain that cannot be reached fails it and keeps the row.
    */
   async remove(id: string): Promise<boolean> {
-    const record = getConnection(this.db, id)
+    const record = await this.store.read.connections.get(id)
     if (!record || record.isDemo) return false
     try {
       await this.secrets.remove(record.id)
@@ -151,11 +145,14 @@ export class ConnectionService {
       // Keep the row so the operator can retry: deleting it would orphan the secret.
       throw keychainProblem(error)
     }
-    return deleteConnection(this.db, record.id)
+    return this.store.withTransaction((tx) => tx.connections.remove(record.id))
   }
 
   async setEnabled(id: string, enabled: boolean): Promise<ConnectionView> {
-    const record = setConnectionEnabled(this.db, this.record(id).id, enabled)
+    const record = await this.store.withTransaction(async (tx) => {
+      const { id: userId } = await userConnection(tx.connections, id)
+      return tx.connections.setEnabled(userId, enabled, Date.now())
+    })
     if (!record) throw notFound(id)
     return this.view(record)
   }
@@ -165,7 +162,7 @@ export class ConnectionService {
    * none or cannot be reached (headless use) — from EVENTWATCH_CLIENT_SECRET.
    */
   async credentialsFor(id: string, env: NodeJS.ProcessEnv = process.env): Promise<Credentials> {
-    const record = this.record(id)
+    const record = await this.record(id)
     let stored: string | null = null
     let unavailable: KeychainUnavailableError | null = null
     try {
@@ -184,8 +181,8 @@ export class ConnectionService {
   }
 
   /** What the API client needs to reach this connection's tenant. */
-  target(id: string): ConnectionTargetWithHeaders {
-    const r = this.record(id)
+  async target(id: string): Promise<ConnectionTargetWithHeaders> {
+    const r = await this.record(id)
     return targetOf(r.id, r, () => this.secrets.read(proxyPasswordAccount(r.id)).catch(() => null))
   }
 
@@ -194,10 +191,14 @@ export class ConnectionService {
    * nothing stored. The secret lives in the closure for this one test. Editing (`id` given), an
    * empty secret or proxy password stands for the stored one.
    */
-  draft(input: unknown, secret: string | undefined, id: string | undefined): { target: ConnectionTargetWithHeaders; credentials: () => Promise<Credentials> } {
+  async draft(
+    input: unknown,
+    secret: string | undefined,
+    id: string | undefined
+  ): Promise<{ target: ConnectionTargetWithHeaders; credentials: () => Promise<Credentials> }> {
     const { settings, proxyPassword } = splitProxyPassword(validate(input))
     checkCaCertificate(settings.caCertificate)
-    const existing = id === undefined ? null : this.record(id)
+    const existing = id === undefined ? null : await this.record(id)
     const storedProxyPassword = (): Promise<string | null> =>
       existing ? this.secrets.read(proxyPasswordAccount(existing.id)).catch(() => null) : Promise.resolve(null)
     return {
@@ -210,16 +211,15 @@ export class ConnectionService {
     }
   }
 
-  /** A user connection by id; the demo row is not one. */
-  private record(id: string): ConnectionRecord {
-    const record = typeof id === 'string' ? getConnection(this.db, id) : null
-    if (!record || record.isDemo) throw notFound(id)
-    return record
+  /** A user connection by id, as committed; the demo row is not one. */
+  private record(id: string): Promise<ConnectionRecord> {
+    return userConnection(this.store.read.connections, id)
   }
 
   /** What the UI may see: the record, the keychain's yes/no, the scale in use and why, and whether it is polled. */
   private async view(record: ConnectionRecord, secretStored?: boolean): Promise<ConnectionView> {
-    const { connectionId: _id, connectionName: _name, ...scale } = connectionScales(this.db).get(record.id) ?? {
+    const scales = scaleBookOf(await this.store.read.connections.scaleFacts())
+    const { connectionId: _id, connectionName: _name, ...scale } = scales.get(record.id) ?? {
       connectionId: record.id,
       connectionName: record.name,
       setting: record.reliabilityScale,
@@ -243,8 +243,8 @@ export class ConnectionService {
     }
   }
 
-  private checkNameFree(name: string, ownId: string | undefined): void {
-    const holder = findConnectionByName(this.db, name)
+  private async checkNameFree(name: string, ownId: string | undefined): Promise<void> {
+    const holder = await this.store.read.connections.findByName(name)
     if (holder && holder.id !== ownId) throw duplicateName(name, holder.isDemo)
   }
 
@@ -257,6 +257,13 @@ export class ConnectionService {
       // The row write failed; that error is the one worth reporting.
     }
   }
+}
+
+/** A user connection by id, read through `connections` (a unit's, or the committed state). */
+async function userConnection(connections: ConnectionReads, id: string): Promise<ConnectionRecord> {
+  const record = typeof id === 'string' ? await connections.get(id) : null
+  if (!record || record.isDemo) throw notFound(id)
+  return record
 }
 
 /** A saved connection's fields, or a draft's (its optional ones absent rather than null). */
