@@ -210,6 +210,28 @@ describe('saving connections', () => {
     expect((await failure(service.save(settings(), undefined, 'no-such-id'))).kind).toBe('not-found')
   })
 
+  it('puts back the secret that was there when the cache refuses the row, and says why', async () => {
+    const first = `first-${randomUUID()}`
+    const view = await saved({}, first)
+    // The cache refuses every change to a connection's row, as a full disk would.
+    db.exec("CREATE TRIGGER refuse_rows BEFORE UPDATE ON connections BEGIN SELECT RAISE(ABORT, 'no room for the row'); END")
+    db.exec("CREATE TRIGGER refuse_new_rows BEFORE INSERT ON connections BEGIN SELECT RAISE(ABORT, 'no room for the row'); END")
+    const second = `second-${randomUUID()}`
+    const refused = await service.save(settings({ name: 'Renamed' }), second, view.id).catch((e: unknown) => e as Error)
+    expect(refused).toBeInstanceOf(Error)
+    expect(refused.message).toMatch(/no room for the row/)
+    expect(refused.message).not.toContain(second)
+    expect(await keychain.read(view.id)).toBe(first)
+    expect((await service.get(view.id)).name).toBe('Contoso production')
+
+    const before = (await keytar.findCredentials(SERVICE)).length
+    const third = `third-${randomUUID()}`
+    const notAdded = await service.save(settings({ name: 'New tenant' }), third).catch((e: unknown) => e as Error)
+    expect(notAdded.message).toMatch(/no room for the row/)
+    expect(await keytar.findCredentials(SERVICE)).toHaveLength(before)
+    expect((await service.list()).map((c) => c.name)).toEqual(['Contoso production'])
+  })
+
   it('keeps two connections side by side; enable/disable persists across reopening', async () => {
     const a = await saved({ name: 'Tenant A', tenantId: 'a' })
     const b = await saved({ name: 'Tenant B', tenantId: 'b', enabled: false })
