@@ -11,12 +11,11 @@ import {
 import type { ConnectionTarget, Credentials } from '../api/connection'
 import { decideScale } from '../health/scale'
 import { KeychainUnavailableError, type SecretStore } from '../secrets/keychain'
-import type { ConnectionReads } from '../store/interface/connections'
+import type { ConnectionReads, ConnectionRecord } from '../store/interface/connections'
 import type { Store } from '../store/interface/store'
 import { scaleBookOf } from '../store/reliability-scales'
 import { environmentSecret, SECRET_ENV } from './env-secret'
 import { ConnectionError, parseSettings, redact } from './errors'
-import type { ConnectionRecord } from '../store/connections'
 
 export { SECRET_ENV }
 
