@@ -42,9 +42,9 @@ export class WebhookDeliverer {
   private stopped = false
   /** After the outbox failed: no lane starts before this. */
   private restUntil = 0
-  /** The look at the outbox under way, if any: never two at once (both could start one webhook's lane). */
+  /** The look at the outbox under way, if any (it may start lanes): runOnce() and stop() wait for it. */
   private looking: Promise<void> | null = null
-  /** Asked for while one was under way: it looks once more when it ends. */
+  /** A look asked for while one was under way: that one looks once more, rather than a second beside it. */
   private lookAgain = false
 
   constructor(
