@@ -1,7 +1,7 @@
 // The core a desk runs: its own (polling its connections into its own cache), or, once it joined
 // a team server (`eventwatch team join`), that server's, through a team client.
 import { osKeychain, type SecretStore } from '../secrets/keychain'
-import { openSqliteStore } from '../store/sqlite/sqlite-store'
+import { openDeskOwnSettings } from '../store/desk-own-settings'
 import { readTeamConfig, teamTokenAccount } from '../team/team-config'
 import { startAppCore } from './start'
 import { connectTeamServer, type TeamClient } from './team-client'
@@ -26,9 +26,8 @@ export async function startDeskCore(options: AppCoreOptions & { teamFile: string
     )
   }
   const secrets = options.secrets ?? osKeychain()
-  // This desk's start at login, where it was before it joined: in its own cache, which no one
-  // polls while it uses the server.
-  const own = openSqliteStore(options.dbFile, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
+  // This desk's start at login, where it was before it joined (store/desk-own-settings.ts).
+  const own = openDeskOwnSettings(options.dbFile, { nativeBinding: options.nativeBinding })
   const team = connectTeamServer(
     { url: config.url, token, pinnedSha256: config.pinnedSha256 },
     { desk: deskHandlers({ teamFile: options.teamFile, secrets }) }

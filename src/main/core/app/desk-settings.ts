@@ -5,17 +5,18 @@
 import { requests, type RequestContext } from '../../../shared/contract'
 import { ok, type Result } from '../../../shared/result'
 import type { AppSettings } from '../../../shared/settings'
-import type { Store } from '../store/interface/store'
+import type { DeskOwnSettings } from '../store/desk-own-settings'
 import { EventHub } from './event-hub'
 import { typedFace } from './typed-face'
 import type { AppCore } from './types'
 
-/** `team` (a team server's client) with this desk's own desktop settings in place of the server's,
- *  read from and saved to `own`, the desk's own cache (polled by no one while it uses the server).
- *  The desk's core closes `own` when it closes. */
-export function withOwnDesktopSettings(team: AppCore, own: Store): AppCore {
+/** Where the desk keeps its own desktop settings (its own cache: store/desk-own-settings.ts). */
+export type OwnDesktopSettings = DeskOwnSettings
+
+/** `team` (a team server's client) with this desk's own desktop settings in place of the server's. */
+export function withOwnDesktopSettings(team: AppCore, own: OwnDesktopSettings): AppCore {
   const saved = new EventHub()
-  const mine = async (settings: AppSettings): Promise<AppSettings> => ({ ...settings, desktop: await own.read.settings.get('desktop') })
+  const mine = async (settings: AppSettings): Promise<AppSettings> => ({ ...settings, desktop: await own.get() })
   const readSettings = async (context?: RequestContext): Promise<Result<unknown>> => {
     const read = await team.dispatch('getSettings', {}, context)
     return read.ok ? ok(await mine(read.value as AppSettings)) : read
@@ -30,7 +31,7 @@ export function withOwnDesktopSettings(team: AppCore, own: Store): AppCore {
       const relayed = await team.dispatch('saveSettings', rest, context)
       if (!relayed.ok) return relayed
     }
-    await own.withTransaction((tx) => tx.settings.update('desktop', desktop))
+    await own.save(desktop)
     const now = await readSettings(context)
     // The window and the login item follow (keep-login-item.ts), as after any save.
     if (now.ok) saved.emit('settingsChanged', now.value as AppSettings)
