@@ -4,15 +4,24 @@
 import type { RequestHandlers } from '../../../shared/contract'
 import { nothingApplied } from '../alerts/apply'
 import { addMaintenanceWindow, maintenanceWindows, removeMaintenanceWindow } from '../alerts/maintenance-windows'
+import type { MaintenanceRecord } from '../store/interface/maintenance'
 import type { Store } from '../store/interface/store'
 import { auditedUnit } from './audited-unit'
 import type { Monitor } from './monitor'
 
 type MaintenanceHandlers = Pick<RequestHandlers, 'listMaintenance' | 'addMaintenance' | 'deleteMaintenance'>
 
-export function maintenanceHandlers(store: Store, monitor: Monitor, clock: () => number): MaintenanceHandlers {
+export interface MaintenancePlace {
+  store: Store
+  monitor: Monitor
+  clock: () => number
+  /** The windows in force at `now`, as the alerts find them (alerts/maintenance-in-force.ts). */
+  windowsInForce(now: number): Pick<MaintenanceRecord, 'id'>[]
+}
+
+export function maintenanceHandlers({ store, monitor, clock, windowsInForce }: MaintenancePlace): MaintenanceHandlers {
   return {
-    listMaintenance: () => maintenanceWindows(store.read.maintenance, clock()),
+    listMaintenance: () => maintenanceWindows(store.read.maintenance, windowsInForce(clock())),
     addMaintenance: async ({ window, confirmBroad }, context) => {
       const added = await auditedUnit(store, context, (tx) =>
         addMaintenanceWindow(tx.maintenance, window, clock(), { createdBy: context.actor.name, confirmBroad })

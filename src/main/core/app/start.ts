@@ -36,6 +36,7 @@ import { pollingHandlers } from './polling-handlers'
 import { connectionHandlers } from './connection-handlers'
 import { webhookHandlers } from './webhook-handlers'
 import { maintenanceHandlers } from './maintenance-handlers'
+import { windowsInForce } from '../alerts/maintenance-in-force'
 import { typedFace } from './typed-face'
 import { outboxHeads } from '../store/webhooks'
 
@@ -173,7 +174,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     ...pollingHandlers({ db, pollers, monitor, connections, limiter }),
     ...connectionHandlers({ db, connections, monitor, reconcile }),
     ...webhookHandlers(webhooks),
-    ...maintenanceHandlers(store, monitor, clock),
+    ...maintenanceHandlers({ store, monitor, clock, windowsInForce: (now) => windowsInForce(db, now) }),
     ...settings.handlers
   }, {
     // Every change, whoever made it, with its author: the team's audit list.
