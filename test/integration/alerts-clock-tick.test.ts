@@ -9,10 +9,10 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { addMaintenanceWindow } from '../../src/main/core/alerts/maintenance-windows'
 import { BLIND_CHECK_MS } from '../../src/main/core/app/blind-clock'
 import { insertAlert, pauseNotifications, snoozeAlert } from '../../src/main/core/store/alerts'
-import { openSqliteStore } from '../../src/main/core/store/sqlite/sqlite-store'
 import { liveSessionIds } from '../../src/main/core/store/sessions'
 import type { AlertsChanged } from '../../src/shared/alerts'
 import { rarelyPolled } from '../support/rarely-polled'
+import { storeOn } from '../support/store-on'
 
 const POLL_MS = 10 * 60_000
 
@@ -71,8 +71,7 @@ describe('the 10 s clock', () => {
     const { timers, db, alertPushes, advance } = await watched()
     const starts = timers.now + 60_000
     const ends = starts + 5 * 60_000
-    const store = openSqliteStore(db.name, { writer: db })
-    cleanups.push(() => store.close())
+    const store = storeOn(db)
     const window = { name: 'Patch night', startsAt: new Date(starts).toISOString(), endsAt: new Date(ends).toISOString(), connectionId: 'c1' }
     await store.withTransaction((tx) => addMaintenanceWindow(tx.maintenance, window, timers.now))
     pauseNotifications(db, 3, timers.now)

@@ -10,7 +10,6 @@ import { PollerGroup } from '../../src/main/core/app/pollers'
 import { osKeychain } from '../../src/main/core/secrets/keychain'
 import { startSimulator } from '../../src/main/core/simulator/server'
 import { listAlerts } from '../../src/main/core/store/alerts'
-import { openSqliteStore } from '../../src/main/core/store/sqlite/sqlite-store'
 import { WebhookService } from '../../src/main/core/webhooks/service'
 import { WebhookOutbox } from '../../src/main/core/webhooks/outbox'
 import { startWebhookDeliveries } from '../../src/main/core/webhooks/wiring'
@@ -19,6 +18,7 @@ import { plainText } from '../../src/shared/plain-text'
 import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
 import { simulatorCache } from '../support/simulator-connection'
+import { storeOn } from '../support/store-on'
 import { webhookReceiver } from '../support/webhook-receiver'
 
 const cleanups: (() => Promise<void> | void)[] = []
@@ -39,10 +39,11 @@ describe('maintenance windows', () => {
     hub.subscribe((name, payload) => {
       if (name === 'alertsChanged') pushes.push(payload as AlertsChanged)
     })
-    const service = new WebhookService(db, osKeychain(`eventwatch-test-${randomUUID()}`), timers.clock)
+    const store = storeOn(db)
+    const service = new WebhookService(store, osKeychain(`eventwatch-test-${randomUUID()}`), timers.clock)
     await service.add({ name: 'On call', url: receiver.url, format: 'json' })
     const outbox = new WebhookOutbox(db)
-    const deliveries = startWebhookDeliveries(db, outbox, service, { clock: timers.clock, timers })
+    const deliveries = startWebhookDeliveries(store, outbox, service, { clock: timers.clock, timers })
     const client = new ReportingClient(target, async () => sim.credentials, { clock: timers.clock, retry: { sleep: async () => undefined, maxAttempts: 2 } })
     const group = new PollerGroup(db, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers, outbox })
     group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
@@ -55,8 +56,6 @@ describe('maintenance windows', () => {
     const advance = (ms: number) => timers.advance(ms, settle)
     await advance(60_000)
 
-    const store = openSqliteStore(db.name, { writer: db })
-    cleanups.push(() => store.close())
     const window = await store.withTransaction((tx) =>
       addMaintenanceWindow(
         tx.maintenance,

@@ -38,7 +38,6 @@ import { webhookHandlers } from './webhook-handlers'
 import { maintenanceHandlers } from './maintenance-handlers'
 import { windowsInForce } from '../alerts/maintenance-in-force'
 import { typedFace } from './typed-face'
-import { outboxHeads } from '../store/webhooks'
 
 
 const toCadences = (s: CadenceSettings): Cadences => ({
@@ -137,8 +136,8 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   // Old snapshots and viewer lists go in small batches, hourly, without holding up the UI.
   const retention = new RetentionJob(db, { clock, ...(options.timers ? { timers: options.timers } : {}) })
   // Webhooks: what the outbox holds goes out, also what an earlier run queued.
-  const webhooks = new WebhookService(db, options.secrets ?? osKeychain(), clock)
-  const deliveries = polling ? startWebhookDeliveries(db, outbox, webhooks, { clock, timers: options.timers ?? realTimers }) : null
+  const webhooks = new WebhookService(store, options.secrets ?? osKeychain(), clock)
+  const deliveries = polling ? startWebhookDeliveries(store, outbox, webhooks, { clock, timers: options.timers ?? realTimers }) : null
   if (polling) retention.start(RETENTION_INTERVAL_MS, RETENTION_FIRST_DELAY_MS)
 
   // The team's users and audit log, behind the interface a shared store will implement too.
@@ -191,7 +190,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     ...typedFace(dispatch, (listener) => hub.subscribe(listener)),
     completePasses: (passOptions) => pollers.completePasses(passOptions),
     // A core without polling sends nothing: what waits is sent by the next one that polls.
-    deliverDue: async (signal) => (deliveries ? deliveries.deliverer.deliverDue(signal) : { waiting: outboxHeads(db).length }),
+    deliverDue: async (signal) => (deliveries ? deliveries.deliverer.deliverDue(signal) : { waiting: (await store.read.webhooks.outboxHeads()).length }),
     users,
     onEvent: (listener, context) => hub.subscribe(context ? settings.pushesFor(listener, context) : listener),
     recordProblem: ({ endpoint, message }) => {
