@@ -56,10 +56,12 @@ describe('maintenance windows', () => {
     const advance = (ms: number) => timers.advance(ms, settle)
     await advance(60_000)
 
-    const window = addMaintenanceWindow(
-      db,
-      { name: 'Patch night', startsAt: new Date(timers.now).toISOString(), endsAt: new Date(timers.now + 20 * 60_000).toISOString(), connectionId: 'c1' },
-      timers.now
+    const window = await store.withTransaction((tx) =>
+      addMaintenanceWindow(
+        tx.maintenance,
+        { name: 'Patch night', startsAt: new Date(timers.now).toISOString(), endsAt: new Date(timers.now + 20 * 60_000).toISOString(), connectionId: 'c1' },
+        timers.now
+      )
     )
     const victim = sim.world.sessions.filter((s) => !s.hasEnded)[0]!.eventSessionId
     sim.faults.incident(victim, { drop: 30, minutes: 5 })
@@ -78,7 +80,7 @@ describe('maintenance windows', () => {
     expect(receiver.received).toEqual([])
 
     // The window is removed: the recovery is announced and delivered.
-    removeMaintenanceWindow(db, window.id)
+    await store.withTransaction((tx) => removeMaintenanceWindow(tx.maintenance, window.id))
     await advance(8 * 60_000)
     const resolved = pushes.flatMap((p) => p.resolved)
     expect(resolved.map((a) => a.id).sort()).toEqual(firing.map((a) => a.id).sort())

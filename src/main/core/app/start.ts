@@ -36,6 +36,7 @@ import { pollingHandlers } from './polling-handlers'
 import { connectionHandlers } from './connection-handlers'
 import { webhookHandlers } from './webhook-handlers'
 import { maintenanceHandlers } from './maintenance-handlers'
+import { windowsInForce } from '../alerts/maintenance-in-force'
 import { typedFace } from './typed-face'
 
 
@@ -143,12 +144,11 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   const team = sqliteTeamStore(db)
   // The app's settings, and on a team server each user's own display over them.
   const settings = settingsHandlers({
-    db,
+    store,
     hub,
-    users: team.users,
-    cadencesSaved: async () => {
+    cadencesSaved: async (cadences) => {
       if (options.cadences) return
-      pollers.setCadences(cadencesFromSettings())
+      pollers.setCadences(toCadences(cadences))
       await reconcile()
     },
     levelsSaved: () => monitor.publishBoard(),
@@ -173,13 +173,15 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     ...pollingHandlers({ db, pollers, monitor, connections, limiter }),
     ...connectionHandlers({ db, connections, monitor, reconcile }),
     ...webhookHandlers(webhooks),
-    ...maintenanceHandlers(db, monitor, clock),
+    ...maintenanceHandlers({ store, monitor, clock, windowsInForce: (now) => windowsInForce(db, now) }),
     ...settings.handlers
   }, {
     // Every change, whoever made it, with its author: the team's audit list.
     changed: (name, args, context) => team.audit.record(auditEntryOf(name, args, context), clock()),
     // The same row inside a handler's own transaction (an acknowledgement): it commits with the change.
-    changedNow: (name, args, context) => recordAudit(db, auditEntryOf(name, args, context), clock())
+    changedNow: (name, args, context) => recordAudit(db, auditEntryOf(name, args, context), clock()),
+    // The same row written by a handler's unit of work (a setting saved): it commits with the change.
+    changedIn: (audit, name, args, context) => audit.record(auditEntryOf(name, args, context), clock())
   })
 
   let closed = false
@@ -197,7 +199,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     close: async () => {
       if (closed) return
       closed = true
-      settings.stop()
+      await settings.stop()
       await reconciling.catch(() => undefined)
       await retention.stop()
       await pollers.stop()
