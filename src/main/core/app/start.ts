@@ -171,7 +171,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       reevaluate: (connectionId) => pollers.reevaluate(connectionId)
     }),
     ...pollingHandlers({ db, pollers, monitor, connections, limiter }),
-    ...connectionHandlers({ db, connections, monitor, reconcile }),
+    ...connectionHandlers({ db, store, connections, monitor, reconcile }),
     ...webhookHandlers(webhooks),
     ...maintenanceHandlers({ store, monitor, clock, windowsInForce: (now) => windowsInForce(db, now) }),
     ...settings.handlers

@@ -12,7 +12,7 @@ import type { ConnectionTarget, Credentials } from '../api/connection'
 import { decideScale } from '../health/scale'
 import { KeychainUnavailableError, type SecretStore } from '../secrets/keychain'
 import type { ConnectionReads, ConnectionRecord } from '../store/interface/connections'
-import type { Store } from '../store/interface/store'
+import type { Store, Tx } from '../store/interface/store'
 import { scaleBookOf } from '../store/reliability-scales'
 import { environmentSecret, SECRET_ENV } from './env-secret'
 import { ConnectionError, parseSettings, redact } from './errors'
@@ -26,6 +26,9 @@ export const proxyPasswordAccount = (id: string): string => `${id}:proxy`
 
 /** A target for the API client, with the connection's optional Origin/Referer. */
 export type ConnectionTargetWithHeaders = ConnectionTarget & { origin?: string; referer?: string }
+
+/** Runs a unit of work: the Store's own, or one that also writes what commits with the change (its audit row). */
+export type UnitRunner = <T>(work: (tx: Tx) => Promise<T>) => Promise<T>
 
 export interface ConnectionServiceOptions {
   /** The connections the app polls now (none for the CLI's own commands). */
@@ -57,11 +60,11 @@ export class ConnectionService {
   /**
    * Creates (no `id`) or updates a connection. A `secret` replaces the stored one; undefined or
    * "" keeps it. Throws ConnectionError: 'configuration' for bad settings, a taken name or no
-   * keychain; 'not-found' for an unknown id.
+   * keychain; 'not-found' for an unknown id. The row is written in one unit run by `unit`.
    */
-  async save(input: unknown, secret?: string, id?: string): Promise<ConnectionView> {
+  async save(input: unknown, secret?: string, id?: string, unit: UnitRunner = this.unit): Promise<ConnectionView> {
     try {
-      return await this.saveUnguarded(input, secret, id)
+      return await this.saveUnguarded(input, secret, id, unit)
     } catch (error) {
       // Last guard: whatever failed, its words must not carry the secret.
       if (error instanceof Error && secret) error.message = redact(error.message, [secret])
@@ -69,7 +72,12 @@ export class ConnectionService {
     }
   }
 
-  private async saveUnguarded(input: unknown, secret: string | undefined, id: string | undefined): Promise<ConnectionView> {
+  private async saveUnguarded(
+    input: unknown,
+    secret: string | undefined,
+    id: string | undefined,
+    unit: UnitRunner
+  ): Promise<ConnectionView> {
     const { settings, proxyPassword } = splitProxyPassword(validate(input))
     checkCaCertificate(settings.caCertificate)
     // Callers across IPC/HTTP are typed only at the boundary: check again here.
@@ -97,7 +105,7 @@ export class ConnectionService {
     let record: ConnectionRecord | null
     try {
       const now = Date.now()
-      record = await this.store.withTransaction((tx) =>
+      record = await unit((tx) =>
         existing ? tx.connections.update(connectionId, settings, now) : tx.connections.insert(settings, connectionId, now)
       )
     } catch (error) {
@@ -131,24 +139,34 @@ export class ConnectionService {
   }
 
   /**
-   * Deletes the keychain entry, then the row (its cached sessions go with it). False when there
-   * was no such connection; a keychain that cannot be reached fails it and keeps the row.
+   * Deletes the keychain entries, then the row (its cached sessions go with it) in one unit run by
+   * `unit`. False when there was no such connection; a keychain that cannot be reached fails it
+   * and keeps the row. A unit that fails keeps the row, and its secrets are put back.
    */
-  async remove(id: string): Promise<boolean> {
+  async remove(id: string, unit: UnitRunner = this.unit): Promise<boolean> {
     const record = await this.store.read.connections.get(id)
     if (!record || record.isDemo) return false
+    const proxyAccount = proxyPasswordAccount(record.id)
+    let kept: { secret: string | null; proxyPassword: string | null }
     try {
+      kept = { secret: await this.secrets.read(record.id), proxyPassword: await this.secrets.read(proxyAccount) }
       await this.secrets.remove(record.id)
-      await this.forget(proxyPasswordAccount(record.id))
+      await this.forget(proxyAccount)
     } catch (error) {
       // Keep the row so the operator can retry: deleting it would orphan the secret.
       throw keychainProblem(error)
     }
-    return this.store.withTransaction((tx) => tx.connections.remove(record.id))
+    try {
+      return await unit((tx) => tx.connections.remove(record.id))
+    } catch (error) {
+      await this.undoSecret(record.id, kept.secret)
+      await this.undoSecret(proxyAccount, kept.proxyPassword)
+      throw error
+    }
   }
 
-  async setEnabled(id: string, enabled: boolean): Promise<ConnectionView> {
-    const record = await this.store.withTransaction(async (tx) => {
+  async setEnabled(id: string, enabled: boolean, unit: UnitRunner = this.unit): Promise<ConnectionView> {
+    const record = await unit(async (tx) => {
       const { id: userId } = await userConnection(tx.connections, id)
       return tx.connections.setEnabled(userId, enabled, Date.now())
     })
@@ -210,6 +228,9 @@ export class ConnectionService {
     }
   }
 
+  /** A unit of the Store alone. */
+  private readonly unit: UnitRunner = (work) => this.store.withTransaction(work)
+
   /** A user connection by id, as committed; the demo row is not one. */
   private record(id: string): Promise<ConnectionRecord> {
     return userConnection(this.store.read.connections, id)
@@ -247,7 +268,7 @@ export class ConnectionService {
     if (holder && holder.id !== ownId) throw duplicateName(name, holder.isDemo)
   }
 
-  /** After a failed row write: put back the secret that was there (or none). Best effort. */
+  /** After a failed row write or removal: put back the secret that was there (or none). Best effort. */
   private async undoSecret(id: string, previous: string | null): Promise<void> {
     try {
       if (previous) await this.secrets.save(id, previous)
