@@ -64,7 +64,7 @@ async function setup(options: { liveSessions?: number; endedSessions?: number } 
   const clock = fakeClock()
   const file = join(dir, 'cache.db')
   db = openDatabase(file)
-  source = await startDemoSource(db, storesOf(db).store, {
+  source = await startDemoSource(storesOf(db).store, {
     clock: clock.now,
     seed: 11,
     liveSessions: options.liveSessions ?? 3,

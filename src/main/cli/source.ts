@@ -7,9 +7,7 @@ import { ConnectionInputSchema } from '../../shared/connections'
 import { createReportingClient } from '../core/app/client-factory'
 import { startDemoSource, type DataSource } from '../core/app/demo-source'
 import type { ConnectionTarget } from '../core/api/connection'
-import type { Db } from '../core/store/db'
 import type { Store } from '../core/store/interface/store'
-import { upsertConnection } from '../core/store/connections'
 import { environmentSecret } from '../core/connections/env-secret'
 import { CliError } from './errors'
 import { savedConnectionSource } from './saved-connection'
@@ -46,13 +44,14 @@ export function namesAConnection(flags: ConnectionFlags): boolean {
   return flags.connection !== undefined || AD_HOC_FLAGS.some(([key]) => flags[key] !== undefined)
 }
 
-export async function resolveSource(db: Db, store: Store, flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): Promise<DataSource> {
+/** `store`: the connections, and the diagnostics log a client reports to. */
+export async function resolveSource(store: Store, flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): Promise<DataSource> {
   const given = AD_HOC_FLAGS.filter(([key]) => flags[key] !== undefined)
   if (flags.connection !== undefined && given.length > 0) {
     throw new CliError('use either --connection NAME or the --base-url … --client-id options, not both.')
   }
-  if (flags.connection !== undefined) return savedConnectionSource(db, store, flags.connection, env)
-  if (given.length === 0) return startDemoSource(db, store)
+  if (flags.connection !== undefined) return savedConnectionSource(store, flags.connection, env)
+  if (given.length === 0) return startDemoSource(store)
 
   const missing = AD_HOC_FLAGS.filter(([key]) => flags[key] === undefined).map(([, flag]) => flag)
   if (missing.length > 0) throw new CliError(`an unsaved connection also needs ${missing.join(', ')}.`)
@@ -86,7 +85,8 @@ export async function resolveSource(db: Db, store: Store, flags: ConnectionFlags
     clientId: parsed.data.clientId
   }
   // Kept so its sessions have a home, but disabled: the app holds no secret to poll it with.
-  upsertConnection(db, { ...target, isDemo: false, enabled: false })
+  const row = { ...target, isDemo: false, enabled: false }
+  await store.withTransaction((tx) => tx.connections.upsert(row, Date.now()))
   const credentials = { clientId: target.clientId, clientSecret: secret }
   return {
     target,

@@ -4,8 +4,6 @@ import type { ReportingClient } from '../api/client'
 import type { ConnectionTarget } from '../api/connection'
 import type { RequestLimiter } from '../api/limiter'
 import { startSimulator, type SimulatorOptions } from '../simulator/server'
-import type { Db } from '../store/db'
-import { upsertConnection } from '../store/connections'
 import type { Store } from '../store/interface/store'
 import { createReportingClient } from './client-factory'
 
@@ -22,7 +20,6 @@ export interface DataSource {
 }
 
 export async function startDemoSource(
-  db: Db,
   store: Store,
   simulatorOptions: SimulatorOptions = {},
   limiter?: RequestLimiter
@@ -38,7 +35,8 @@ export async function startDemoSource(
     clientId: simulator.credentials.clientId
   }
   try {
-    upsertConnection(db, { ...target, isDemo: true })
+    const row = { ...target, isDemo: true }
+    await store.withTransaction((tx) => tx.connections.upsert(row, Date.now()))
   } catch (error) {
     await simulator.close()
     throw error

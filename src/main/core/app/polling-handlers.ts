@@ -39,7 +39,7 @@ export function pollingHandlers({ store, pollers, monitor, connections, limiter 
     fetchRange: async ({ connectionId, from, to }) => {
       const source =
         pollers.sources.find((s) => s.target.id === connectionId) ??
-        savedSource(store, connections, await connections.get(connectionId), limiter)
+        (await savedSource(store, connections, await connections.get(connectionId), limiter))
       return pollers.fetchRange(source, new Date(from), new Date(to))
     },
     listDiagnostics: async ({ limit, connectionId }) =>

@@ -7,8 +7,9 @@ import type { Store } from '../store/interface/store'
 import { createReportingClient } from './client-factory'
 import type { DataSource } from './demo-source'
 
-export function savedSource(store: Store, service: ConnectionService, view: ConnectionView, limiter?: RequestLimiter): DataSource {
-  const target = service.target(view.id)
+/** `store`: the diagnostics log its client reports to (client-factory.ts). */
+export async function savedSource(store: Store, service: ConnectionService, view: ConnectionView, limiter?: RequestLimiter): Promise<DataSource> {
+  const target = await service.target(view.id)
   return {
     target,
     client: createReportingClient(store, target, () => service.credentialsFor(view.id), limiter),
@@ -20,5 +21,6 @@ export function savedSource(store: Store, service: ConnectionService, view: Conn
 
 /** Every enabled saved connection, ready to poll. */
 export async function enabledSavedSources(store: Store, service: ConnectionService, limiter?: RequestLimiter): Promise<DataSource[]> {
-  return (await service.list()).filter((v) => v.enabled && !v.isDemo).map((v) => savedSource(store, service, v, limiter))
+  const enabled = (await service.list()).filter((v) => v.enabled && !v.isDemo)
+  return Promise.all(enabled.map((v) => savedSource(store, service, v, limiter)))
 }
