@@ -16,6 +16,7 @@ import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
 import { tempDirs } from '../support/temp-dirs'
 import { webhookReceiver, type OpenGauge } from '../support/webhook-receiver'
+import { inUnitOn } from '../support/store-on'
 
 type Receiver = Awaited<ReturnType<typeof webhookReceiver>>
 
@@ -47,13 +48,13 @@ function cache(): { db: Db; service: WebhookService; timers: ManualTimers } {
 }
 
 /** `count` alerts fire, then all resolve: each webhook's outbox holds every fire, then every resolution. */
-function incident(db: Db, count: number, now: number): string[] {
+async function incident(db: Db, count: number, now: number): Promise<string[]> {
   const ids = Array.from({ length: count }, (_, i) =>
     insertAlert(db, 'c1', { rule: 'reliability-below', eventSessionId: `s${i}`, eventName: `Town hall ${i}`, state: 'firing', severity: 'critical', summary: 'Reliability 80, below the critical level 90', value: 80, streak: 0 }, now)
   )
-  enqueueAlertEvents(db, { fired: getAlerts(db, ids), resolved: [], changed: [] }, now)
+  await inUnitOn(db, (tx) => enqueueAlertEvents(tx, { fired: getAlerts(db, ids), resolved: [], changed: [] }, now))
   for (const id of ids) moveAlert(db, id, 'resolved', 'critical', 97, 'recovered', now)
-  enqueueAlertEvents(db, { fired: [], resolved: getAlerts(db, ids), changed: [] }, now)
+  await inUnitOn(db, (tx) => enqueueAlertEvents(tx, { fired: [], resolved: getAlerts(db, ids), changed: [] }, now))
   return [...ids.map((id) => `alert:${id}:fired`), ...ids.map((id) => `alert:${id}:resolved`)]
 }
 
@@ -69,8 +70,8 @@ describe('webhook deliveries', () => {
     await service.add({ name: 'B json', url: json.url, format: 'json' })
     await service.add({ name: 'C teams', url: teams.url, format: 'teams' })
     await service.add({ name: 'D slack', url: slack.url, format: 'slack' })
-    const keys = incident(db, 5, T0)
-    const deliveries = startWebhookDeliveries(db, new WebhookOutbox(db), service, { clock: timers.clock, timers })
+    const keys = await incident(db, 5, T0)
+    const deliveries = startWebhookDeliveries(db, new WebhookOutbox(), service, { clock: timers.clock, timers })
     cleanups.push(() => deliveries.stop())
 
     void deliveries.deliverer.runOnce()
@@ -100,8 +101,8 @@ describe('webhook deliveries', () => {
     const [receiver] = (await receivers(1)) as [Receiver]
     receiver.answer(503)
     await service.add({ name: 'On call', url: receiver.url, format: 'json' })
-    const keys = incident(db, 1, T0)
-    const deliveries = startWebhookDeliveries(db, new WebhookOutbox(db), service, { clock: timers.clock, timers })
+    const keys = await incident(db, 1, T0)
+    const deliveries = startWebhookDeliveries(db, new WebhookOutbox(), service, { clock: timers.clock, timers })
     cleanups.push(() => deliveries.stop())
 
     await deliveries.deliverer.runOnce()
@@ -122,8 +123,8 @@ describe('webhook deliveries', () => {
       r.answer('hang')
       await service.add({ name: `Hook ${i}`, url: r.url, format: 'json' })
     }
-    const keys = incident(db, 2, T0)
-    const deliveries = startWebhookDeliveries(db, new WebhookOutbox(db), service, { clock: timers.clock, timers, parallel: 2 })
+    const keys = await incident(db, 2, T0)
+    const deliveries = startWebhookDeliveries(db, new WebhookOutbox(), service, { clock: timers.clock, timers, parallel: 2 })
     cleanups.push(() => deliveries.stop())
 
     const run = deliveries.deliverer.runOnce()

@@ -22,6 +22,7 @@ import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
 import { tempDirs } from '../support/temp-dirs'
 import { webhookReceiver } from '../support/webhook-receiver'
+import { inUnitOn } from '../support/store-on'
 
 const SIG = 'SECRETSIG'
 const QUERY = `?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=${SIG}`
@@ -43,10 +44,10 @@ function cacheFilesWithout(dir: string, text: string): void {
   for (const file of files) expect(readFileSync(join(dir, file)).includes(Buffer.from(text)), file).toBe(false)
 }
 
-function alertFired(db: Db, now: number): string {
+async function alertFired(db: Db, now: number): Promise<string> {
   upsertConnection(db, { id: 'c1', name: 'Tenant', baseUrl: 'https://a', authUrl: 'https://a', platformId: 'p', tenantId: 't', clientId: 'c', isDemo: false })
   const id = insertAlert(db, 'c1', { rule: 'reliability-below', eventSessionId: 's1', eventName: 'Town hall', state: 'firing', severity: 'critical', summary: 'Reliability 80, below the critical level 90', value: 80, streak: 0 }, now)
-  enqueueAlertEvents(db, { fired: getAlerts(db, [id]), resolved: [], changed: [] }, now)
+  await inUnitOn(db, (tx) => enqueueAlertEvents(tx, { fired: getAlerts(db, [id]), resolved: [], changed: [] }, now))
   return `alert:${id}:fired`
 }
 
@@ -92,8 +93,8 @@ describe('a webhook URL with a query (Teams Workflows)', () => {
     const r = await receiver()
     const service = new WebhookService(db, testKeychain(cleanups), timers.clock)
     await service.add({ name: 'NOC', url: `${r.url}${QUERY}`, format: 'teams' })
-    const key = alertFired(db, T0)
-    const deliveries = startWebhookDeliveries(db, new WebhookOutbox(db), service, { clock: timers.clock, timers })
+    const key = await alertFired(db, T0)
+    const deliveries = startWebhookDeliveries(db, new WebhookOutbox(), service, { clock: timers.clock, timers })
     cleanups.add(() => deliveries.stop())
 
     r.answer(503)
@@ -147,8 +148,8 @@ describe('a webhook URL with a query (Teams Workflows)', () => {
     const r = await receiver()
     const service = new WebhookService(db, secrets, timers.clock)
     const hook = await service.add({ name: 'NOC', url: `${r.url}${QUERY}`, format: 'teams' })
-    alertFired(db, T0)
-    const deliveries = startWebhookDeliveries(db, new WebhookOutbox(db), service, { clock: timers.clock, timers })
+    await alertFired(db, T0)
+    const deliveries = startWebhookDeliveries(db, new WebhookOutbox(), service, { clock: timers.clock, timers })
     cleanups.add(() => deliveries.stop())
 
     locked = true

@@ -5,7 +5,8 @@ import { broadReasons, broadWhy, MaintenanceInputSchema, type MaintenanceWindow 
 import { canonicalTimeZone, systemTimeZone } from '../../../shared/time-zones'
 import { ConnectionError, parseSettings } from '../connections/errors'
 import type { Db } from '../store/db'
-import { deleteMaintenance, getMaintenance, insertMaintenance, listMaintenance, type MaintenanceRecord } from '../store/maintenance'
+import type { MaintenanceReads } from '../store/interface/maintenance'
+import { deleteMaintenance, getMaintenance, insertMaintenance, type MaintenanceRecord } from '../store/maintenance'
 import { inForce } from './maintenance'
 import { windowsInForce } from './maintenance-in-force'
 
@@ -17,9 +18,9 @@ const view = (w: MaintenanceRecord, inForce: boolean): MaintenanceWindow => ({
   broad: broadReasons(w)
 })
 
-export function maintenanceWindows(db: Db, now: number): MaintenanceWindow[] {
-  const inForce = new Set(windowsInForce(db, now).map((w) => w.id))
-  return listMaintenance(db).map((w) => view(w, inForce.has(w.id)))
+export async function maintenanceWindows(windows: MaintenanceReads, now: number): Promise<MaintenanceWindow[]> {
+  const inForce = new Set((await windowsInForce(windows, now)).map((w) => w.id))
+  return (await windows.list()).map((w) => view(w, inForce.has(w.id)))
 }
 
 export interface AddOptions {

@@ -36,7 +36,7 @@ export function connectionHandlers({ db, connections, monitor, reconcile }: Conn
       const deleted = await connections.remove(id)
       if (deleted) {
         await reconcile()
-        monitor.publishAlerts({ ...nothingApplied(), removed: alertIds })
+        await monitor.publishAlerts({ ...nothingApplied(), removed: alertIds })
       }
       return { deleted }
     },

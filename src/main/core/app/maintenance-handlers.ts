@@ -4,21 +4,22 @@ import type { RequestHandlers } from '../../../shared/contract'
 import { nothingApplied } from '../alerts/apply'
 import { addMaintenanceWindow, maintenanceWindows, removeMaintenanceWindow } from '../alerts/maintenance-windows'
 import type { Db } from '../store/db'
+import type { Store } from '../store/interface/store'
 import type { Monitor } from './monitor'
 
 type MaintenanceHandlers = Pick<RequestHandlers, 'listMaintenance' | 'addMaintenance' | 'deleteMaintenance'>
 
-export function maintenanceHandlers(db: Db, monitor: Monitor, clock: () => number): MaintenanceHandlers {
+export function maintenanceHandlers(db: Db, store: Store, monitor: Monitor, clock: () => number): MaintenanceHandlers {
   return {
-    listMaintenance: () => maintenanceWindows(db, clock()),
-    addMaintenance: ({ window, confirmBroad }, { actor }) => {
+    listMaintenance: () => maintenanceWindows(store.read.maintenance, clock()),
+    addMaintenance: async ({ window, confirmBroad }, { actor }) => {
       const added = addMaintenanceWindow(db, window, clock(), { createdBy: actor.name, confirmBroad })
-      monitor.publishAlerts(nothingApplied())
+      await monitor.publishAlerts(nothingApplied())
       return added
     },
-    deleteMaintenance: ({ id }) => {
+    deleteMaintenance: async ({ id }) => {
       const deleted = removeMaintenanceWindow(db, id)
-      if (deleted) monitor.publishAlerts(nothingApplied())
+      if (deleted) await monitor.publishAlerts(nothingApplied())
       return { deleted }
     }
   }

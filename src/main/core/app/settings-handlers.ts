@@ -34,7 +34,7 @@ export interface SettingsPlace {
   /** New reliability levels were saved: the live rows' health changes at once. */
   levelsSaved(): void
   /** New alert rules were saved: a rule switched off ends its alerts now, not at the next poll. */
-  alertRulesSaved(): void
+  alertRulesSaved(): Promise<void>
 }
 
 export interface SettingsPart {
@@ -100,7 +100,7 @@ export function settingsHandlers(place: SettingsPlace): SettingsPart {
         unitsPushed = JSON.stringify(saved.units)
         hub.emit('settingsChanged', saved)
         if (thresholds) place.levelsSaved()
-        if (alertRules) place.alertRulesSaved()
+        if (alertRules) await place.alertRulesSaved()
         return settingsFor(context)
       }
     },

@@ -83,8 +83,8 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
           })
         )
   // Every alert fired, resolved or acknowledged is queued here in the transaction that records it.
-  const outbox = new WebhookOutbox(db)
-  const pollers = new PollerGroup(db, hub, options.cadences ?? cadencesFromSettings(), {
+  const outbox = new WebhookOutbox()
+  const pollers = new PollerGroup(db, store, hub, options.cadences ?? cadencesFromSettings(), {
     // The headless face's (`eventwatch sync`): one pass when asked, its bound, its summary lines.
     passesOnRequest: options.passesOnRequest,
     passDeadlineMs: options.passDeadlineMs,
@@ -154,8 +154,8 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     },
     levelsSaved: () => monitor.publishBoard(),
     // A rule switched off ends its alerts now, not at the next poll (the clock judges only time).
-    alertRulesSaved: () => {
-      for (const id of polled()) pollers.reevaluate(id)
+    alertRulesSaved: async () => {
+      await Promise.all(polled().map((id) => pollers.reevaluate(id)))
     }
   })
   const users = new TeamUsers(team, clock)
@@ -163,7 +163,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     ...deskHandlers({ teamFile: options.teamFile ?? teamConfigFile(), secrets: options.secrets ?? osKeychain() }),
     ...teamHandlers(users, team.audit),
     ...screenHandlers(db, { polled, realConnectionPolled: () => pollers.sources.some((s) => !s.isDemo) }),
-    ...alertHandlers(db, {
+    ...alertHandlers(store, {
       clock,
       situation: () => monitor.situation(),
       changes: monitor.changes,
@@ -174,7 +174,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     ...pollingHandlers({ db, pollers, monitor, connections, limiter }),
     ...connectionHandlers({ db, connections, monitor, reconcile }),
     ...webhookHandlers(webhooks),
-    ...maintenanceHandlers(db, monitor, clock),
+    ...maintenanceHandlers(db, store, monitor, clock),
     ...settings.handlers
   }, {
     // Every change, whoever made it, with its author: the team's audit list.
