@@ -47,11 +47,13 @@ describe('monitor blind', () => {
     group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
     cleanups.push(() => sim.close(), () => group.stop())
     await group.idle()
-    // Settled when the pollers are idle, or parked in a retry wait (which only moving time ends).
+    // Settled when the pollers are idle, or parked in a retry wait (which only moving time ends)
+    // with what the clock judged meanwhile judged.
     const settle = async (): Promise<void> => {
       let settled = false
       const parked = async (): Promise<void> => {
         while (!settled && sleeping === 0) await new Promise((resolve) => setImmediate(resolve))
+        await group.judged()
       }
       await Promise.race([group.idle(), parked()])
       settled = true

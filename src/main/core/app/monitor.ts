@@ -112,9 +112,10 @@ export class Monitor {
     return judged
   }
 
-  /** Every judgement and alerts push under way has finished (stop, tests). */
-  async judged(): Promise<void> {
-    while (this.judging.size > 0) await Promise.all(this.judging.values())
+  /** Every judgement (of one connection, or of all) and alerts push under way has finished. */
+  async judged(connectionId?: string): Promise<void> {
+    if (connectionId !== undefined) await this.judging.get(connectionId)
+    else while (this.judging.size > 0) await Promise.all(this.judging.values())
     await this.pushing.catch(() => undefined)
   }
 

@@ -205,18 +205,19 @@ export class PollerGroup {
     const stopping = this.running
     this.running = []
     await Promise.all(stopping.map((r) => r.poller.stop()))
-    await this.settled()
+    await this.judged()
     await Promise.all(stopping.map((r) => r.source.close()))
   }
 
   /** Resolves when every poller's work in hand has finished and was judged (tests moving time by hand). */
   async idle(): Promise<void> {
     await Promise.all(this.running.map((r) => r.poller.idle()))
-    await this.settled()
+    await this.judged()
   }
 
-  /** The judgements, clock tick and pushes under way have finished. */
-  private async settled(): Promise<void> {
+  /** The judgements, clock tick and pushes under way have finished (a poller may still be at
+   *  work: tests whose poller waits on their clock). */
+  async judged(): Promise<void> {
     await this.changing
     await this.ticking
     await this.monitor.judged()
@@ -239,10 +240,15 @@ export class PollerGroup {
     await this.monitor.publishAlerts(nothingApplied())
   }
 
-  refreshSession(connectionId: string, eventSessionId: string): Promise<{ viewers: number }> {
+  /** Answers once the refresh has been judged (its alerts and its row pushed). */
+  async refreshSession(connectionId: string, eventSessionId: string): Promise<{ viewers: number }> {
     const poller = this.pollerOf(connectionId)
     if (!poller) throw new Error(`connection ${connectionId} is not being polled`)
-    return poller.refreshSession(eventSessionId)
+    try {
+      return await poller.refreshSession(eventSessionId)
+    } finally {
+      await this.monitor.judged(connectionId)
+    }
   }
 
   /**
@@ -252,7 +258,13 @@ export class PollerGroup {
    */
   async fetchRange(source: DataSource, from: Date, to: Date): Promise<{ listed: number }> {
     const polled = this.pollerOf(source.target.id)
-    if (polled) return polled.fetchRange(from, to)
+    if (polled) {
+      try {
+        return await polled.fetchRange(from, to)
+      } finally {
+        await this.monitor.judged(source.target.id)
+      }
+    }
     const once = new Poller(this.db, source.client, {
       connectionId: source.target.id,
       ...(this.options.clock ? { clock: this.options.clock } : {}),
