@@ -14,6 +14,11 @@ import { getThresholds } from './settings'
 /** A session without an override: not muted, judged by the settings' levels. */
 export const NO_OVERRIDE: StoredOverride = { muted: false, thresholds: null }
 
+/** The connection's overrides by session id: what the book (and the Store's alerts.overrides) reads. */
+export function connectionOverrides(db: Db, connectionId: string): Map<string, StoredOverride> {
+  return storedOverrides(db, connectionId)
+}
+
 export class LevelBook {
   private settings: ReliabilityThresholds | undefined
   private readonly overridesBy = new Map<string, Map<string, StoredOverride>>()
@@ -25,7 +30,7 @@ export class LevelBook {
     if (eventSessionId === null) return NO_OVERRIDE
     let overrides = this.overridesBy.get(connectionId)
     if (!overrides) {
-      overrides = storedOverrides(this.db, connectionId)
+      overrides = connectionOverrides(this.db, connectionId)
       this.overridesBy.set(connectionId, overrides)
     }
     return overrides.get(eventSessionId) ?? NO_OVERRIDE

@@ -20,7 +20,8 @@ import {
   snoozeAlert,
   unresolvedAlerts
 } from '../alerts'
-import { storedOverrides, writeOverride } from '../alert-overrides'
+import { writeOverride } from '../alert-overrides'
+import { connectionOverrides } from '../session-levels'
 import type { Db } from '../db'
 import type { AlertStore } from '../interface/alerts'
 import type { MaintenanceStore } from '../interface/maintenance'
@@ -63,7 +64,7 @@ export function alertTable(db: Db, { read, write }: Runners): AlertStore {
     many: (ids) => read(() => getAlerts(db, ids)),
     blind: () => read(() => blindConnections(db)),
     firingCriticals: () => read(() => firingCriticals(db)),
-    overrides: (c) => read(() => storedOverrides(db, c)),
+    overrides: (c) => read(() => connectionOverrides(db, c)),
     insert: (c, alert, now) => write(() => insertAlert(db, c, alert, now)),
     move: (id, m, now) => write(() => moveAlert(db, id, m.state, m.severity, m.value, m.note, now, m.summary, m.endKind)),
     setStreak: (id, streak) => write(() => setAlertStreak(db, id, streak)),
