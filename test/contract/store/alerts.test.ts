@@ -98,7 +98,7 @@ eachBackend('alerts', (subject) => {
   it('reads what the alert path needs across connections: the unresolved, several by id, the blind, the criticals to repeat', async () => {
     const store = await withSession()
     await withConnection(store, 'B', 'Tenant B')
-    const [critical, warning, blind, acknowledged, resolved] = await store.withTransaction(async (tx) => {
+    const [critical, warning, blind, acknowledged] = await store.withTransaction(async (tx) => {
       const ids = [
         await tx.alerts.insert('A', firing(), T0),
         await tx.alerts.insert('A', firing({ rule: 'viewers-dropping', severity: 'warning' }), T0),
