@@ -36,8 +36,8 @@ import { pollingHandlers } from './polling-handlers'
 import { connectionHandlers } from './connection-handlers'
 import { webhookHandlers } from './webhook-handlers'
 import { maintenanceHandlers } from './maintenance-handlers'
+import { windowsInForce } from '../alerts/maintenance-in-force'
 import { typedFace } from './typed-face'
-import { outboxHeads } from '../store/webhooks'
 
 
 const toCadences = (s: CadenceSettings): Cadences => ({
@@ -136,20 +136,19 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   // Old snapshots and viewer lists go in small batches, hourly, without holding up the UI.
   const retention = new RetentionJob(db, { clock, ...(options.timers ? { timers: options.timers } : {}) })
   // Webhooks: what the outbox holds goes out, also what an earlier run queued.
-  const webhooks = new WebhookService(db, options.secrets ?? osKeychain(), clock)
-  const deliveries = polling ? startWebhookDeliveries(db, outbox, webhooks, { clock, timers: options.timers ?? realTimers }) : null
+  const webhooks = new WebhookService(store, options.secrets ?? osKeychain(), clock)
+  const deliveries = polling ? startWebhookDeliveries(store, outbox, webhooks, { clock, timers: options.timers ?? realTimers }) : null
   if (polling) retention.start(RETENTION_INTERVAL_MS, RETENTION_FIRST_DELAY_MS)
 
   // The team's users and audit log, behind the interface a shared store will implement too.
   const team = sqliteTeamStore(db)
   // The app's settings, and on a team server each user's own display over them.
   const settings = settingsHandlers({
-    db,
+    store,
     hub,
-    users: team.users,
-    cadencesSaved: async () => {
+    cadencesSaved: async (cadences) => {
       if (options.cadences) return
-      pollers.setCadences(cadencesFromSettings())
+      pollers.setCadences(toCadences(cadences))
       await reconcile()
     },
     levelsSaved: () => monitor.publishBoard(),
@@ -174,13 +173,15 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     ...pollingHandlers({ db, pollers, monitor, connections, limiter }),
     ...connectionHandlers({ db, connections, monitor, reconcile }),
     ...webhookHandlers(webhooks),
-    ...maintenanceHandlers(db, store, monitor, clock),
+    ...maintenanceHandlers({ store, monitor, clock, windowsInForce: (now) => windowsInForce(store.read.maintenance, now) }),
     ...settings.handlers
   }, {
     // Every change, whoever made it, with its author: the team's audit list.
     changed: (name, args, context) => team.audit.record(auditEntryOf(name, args, context), clock()),
     // The same row inside a handler's own transaction (an acknowledgement): it commits with the change.
-    changedNow: (name, args, context) => recordAudit(db, auditEntryOf(name, args, context), clock())
+    changedNow: (name, args, context) => recordAudit(db, auditEntryOf(name, args, context), clock()),
+    // The same row written by a handler's unit of work (a setting saved): it commits with the change.
+    changedIn: (audit, name, args, context) => audit.record(auditEntryOf(name, args, context), clock())
   })
 
   let closed = false
@@ -189,7 +190,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     ...typedFace(dispatch, (listener) => hub.subscribe(listener)),
     completePasses: (passOptions) => pollers.completePasses(passOptions),
     // A core without polling sends nothing: what waits is sent by the next one that polls.
-    deliverDue: async (signal) => (deliveries ? deliveries.deliverer.deliverDue(signal) : { waiting: outboxHeads(db).length }),
+    deliverDue: async (signal) => (deliveries ? deliveries.deliverer.deliverDue(signal) : { waiting: (await store.read.webhooks.outboxHeads()).length }),
     users,
     onEvent: (listener, context) => hub.subscribe(context ? settings.pushesFor(listener, context) : listener),
     recordProblem: ({ endpoint, message }) => {
@@ -198,7 +199,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     close: async () => {
       if (closed) return
       closed = true
-      settings.stop()
+      await settings.stop()
       await reconciling.catch(() => undefined)
       await retention.stop()
       await pollers.stop()

@@ -44,8 +44,17 @@ function trafficUnit(
   return { value: 'bytes', source: 'default', reason: 'viewer traffic is too small to tell; assumed bytes' }
 }
 
+/** Whether `display` leaves a unit to be detected from a sample of the cached viewers. */
+export function detectsUnits(display: DisplaySettings): boolean {
+  return display.viewerTimeUnit === 'auto' || display.trafficUnit === 'auto'
+}
+
 export function resolveUnits(db: Db, display: DisplaySettings): ResolvedUnits {
-  const sample = display.viewerTimeUnit === 'auto' || display.trafficUnit === 'auto' ? viewerUnitSample(db) : []
+  return unitsOf(display, detectsUnits(display) ? viewerUnitSample(db) : [])
+}
+
+/** The units `display` and a sample of the cached viewers (empty unless `detectsUnits`) resolve to. */
+export function unitsOf(display: DisplaySettings, sample: ViewerSample[]): ResolvedUnits {
   const time = viewerTimeUnit(sample, display.viewerTimeUnit)
   return {
     trafficUnit: trafficUnit(sample, time, display.trafficUnit),
