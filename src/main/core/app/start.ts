@@ -96,12 +96,12 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   })
   const polled = (): string[] => pollers.sources.map((s) => s.target.id)
   const { monitor } = pollers
-  const connections = new ConnectionService(db, options.secrets ?? osKeychain(), { polled })
+  const connections = new ConnectionService(store, options.secrets ?? osKeychain(), { polled })
   // One gate for every connection: at most 4 requests in flight and 10 started per second.
   const limiter = new RequestLimiter({ maxInFlight: 4, perSecond: 10 })
 
   const chooseSources = async (): Promise<DataSource[]> => {
-    if (options.sources) return options.sources(db)
+    if (options.sources) return options.sources(db, store)
     const saved = await enabledSavedSources(db, connections, limiter)
     if (saved.length > 0) return saved
     const incident = options.demoIncidentAfterSeconds
@@ -171,7 +171,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       reevaluate: (connectionId) => pollers.reevaluate(connectionId)
     }),
     ...pollingHandlers({ db, pollers, monitor, connections, limiter }),
-    ...connectionHandlers({ db, connections, monitor, reconcile }),
+    ...connectionHandlers({ db, store, connections, monitor, reconcile }),
     ...webhookHandlers(webhooks),
     ...maintenanceHandlers({ store, monitor, clock, windowsInForce: (now) => windowsInForce(store.read.maintenance, now) }),
     ...settings.handlers
