@@ -83,7 +83,9 @@ export class PollerGroup {
     return this.running.map((r) => r.source)
   }
 
-  start(sources: DataSource[]): void {
+  /** Starts a poller per source; resolves once what the connections polled changing ended
+   *  (alerts left open by the others) is stored and pushed. */
+  start(sources: DataSource[]): Promise<void> {
     // After a unit of work (a pass, a round of details, a refresh, a range): the alerts, then the
     // rows, of the sessions it touched. On the clock's tick, every session of a connection, only
     // when time alone changed its alerts (Monitor.dueByClock). The Monitor judges one connection's
@@ -141,6 +143,7 @@ export class PollerGroup {
       if (this.ticking) return
       this.ticking = this.clockTick(afterWork).finally(() => (this.ticking = null))
     })
+    return this.changing
   }
 
   /** One tick of the 10 s clock, in order: the connections due, the status, the situation, repeats. */
