@@ -10,11 +10,9 @@ import { EventHub } from './event-hub'
 import { typedFace } from './typed-face'
 import type { AppCore } from './types'
 
-/** Where the desk keeps its own desktop settings (its own cache: store/desk-own-settings.ts). */
-export type OwnDesktopSettings = DeskOwnSettings
-
-/** `team` (a team server's client) with this desk's own desktop settings in place of the server's. */
-export function withOwnDesktopSettings(team: AppCore, own: OwnDesktopSettings): AppCore {
+/** `team` (a team server's client) with this desk's own desktop settings in place of the server's
+ *  (`own`: kept in the desk's own cache, store/desk-own-settings.ts). */
+export function withOwnDesktopSettings(team: AppCore, own: DeskOwnSettings): AppCore {
   const saved = new EventHub()
   const mine = async (settings: AppSettings): Promise<AppSettings> => ({ ...settings, desktop: await own.get() })
   const readSettings = async (context?: RequestContext): Promise<Result<unknown>> => {
