@@ -14,6 +14,7 @@ import { EventHub } from '../../src/main/core/app/event-hub'
 import { Monitor } from '../../src/main/core/app/monitor'
 import type { EventSessionRecord, ViewerRecord } from '../../src/main/core/api/schemas'
 import { upsertConnection } from '../../src/main/core/store/connections'
+import { openSqliteStore } from '../../src/main/core/store/sqlite/sqlite-store'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
 import { storeSessionSnapshot } from '../../src/main/core/store/sessions'
 import { storeViewerList } from '../../src/main/core/store/viewers'
@@ -74,40 +75,42 @@ export function fillLiveSessions(db: Db, o: Omit<ClockBenchOptions, 'runs'>, now
   return ids
 }
 
-export function benchClock(options: ClockBenchOptions = CLOCK_DEFAULTS): Figure[] {
+export async function benchClock(options: ClockBenchOptions = CLOCK_DEFAULTS): Promise<Figure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'eventwatch-bench-clock-'))
   const db = openDatabase(join(dir, 'clock.db'))
+  // The alerts' Store on the core's connection, as the core opens it (app/start.ts).
+  const store = openSqliteStore(db.name, { writer: db })
   try {
     const now = Date.now()
     const ids = fillLiveSessions(db, options, now)
     let pushes = 0
     const hub = new EventHub()
     hub.subscribe(() => pushes++)
-    const monitor = new Monitor(db, hub, { clock: () => now, polled: () => ids, unconfirmed: () => [], pollingPaused: () => false })
+    const monitor = new Monitor(db, store, hub, { clock: () => now, polled: () => ids, unconfirmed: () => [], pollingPaused: () => false })
     // Judged once, as after each connection's poll: every snapshot and list is no longer new.
-    for (const id of ids) monitor.afterWork(id, now)
-    monitor.situationByClock()
+    for (const id of ids) await monitor.afterWork(id, now)
+    await monitor.situationByClock()
 
-    const full = (): void => {
-      for (const id of ids) monitor.afterWork(id, now)
-      monitor.repeatTick()
+    const full = async (): Promise<void> => {
+      for (const id of ids) await monitor.afterWork(id, now)
+      await monitor.repeatTick()
     }
-    const timeOnly = (): void => {
-      for (const id of ids) if (monitor.dueByClock(id, now)) monitor.afterWork(id, now)
-      monitor.situationByClock()
-      monitor.repeatTick()
+    const timeOnly = async (): Promise<void> => {
+      for (const id of ids) if (await monitor.dueByClock(id, now)) await monitor.afterWork(id, now)
+      await monitor.situationByClock()
+      await monitor.repeatTick()
     }
-    const timed = (tick: () => void): number => {
+    const timed = async (tick: () => Promise<void>): Promise<number> => {
       const started = performance.now()
-      tick()
+      await tick()
       return performance.now() - started
     }
     const before: number[] = []
     const after: number[] = []
     pushes = 0
     for (let i = -5; i < options.runs; i++) {
-      const b = timed(full)
-      const a = timed(timeOnly)
+      const b = await timed(full)
+      const a = await timed(timeOnly)
       if (i >= 0) before.push(b)
       if (i >= 0) after.push(a)
     }
@@ -122,6 +125,7 @@ export function benchClock(options: ClockBenchOptions = CLOCK_DEFAULTS): Figure[
       { part: 'clock', name: 'a quiet tick, after: what time alone changes', value: `${ratio.toFixed(3)}× (${ms(a)} vs ${ms(b)})`, goal: `≤ ${GOAL_RATIO}×`, met: ratio <= GOAL_RATIO }
     ]
   } finally {
+    await store.close()
     db.close()
     rmSync(dir, { recursive: true, force: true })
   }

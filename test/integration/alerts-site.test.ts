@@ -12,6 +12,7 @@ import { startSimulator } from '../../src/main/core/simulator/server'
 import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
 import { pollSimulator } from '../support/polled-simulator'
+import { storeOn } from '../support/store-on'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -53,7 +54,7 @@ describe('site alerts', () => {
     }, localContext())
     expect(rows.filter((r) => r.alert).map((r) => [r.key, r.name, r.alert?.state, r.alert?.severity])).toEqual([[String(site), 'London', 'firing', 'critical']])
     // A webhook names the site, with its name.
-    expect(alertEventsOf(db, { fired, resolved: [], changed: [] })[0]?.site).toBe(`${site} · London`)
+    expect((await alertEventsOf(storeOn(db).read, { fired, resolved: [], changed: [] }))[0]?.site).toBe(`${site} · London`)
 
     // The office recovers: two lists in a row above the level plus the margin resolve it.
     await advance(6 * 60_000)

@@ -85,7 +85,7 @@ describe('the judgement after a unit of work', () => {
 
     // Saving the alert rules judges each polled connection again (start.ts: alertRulesSaved).
     since = reads()
-    group.reevaluate('c1')
+    await group.reevaluate('c1')
     read = since()
     expect([...read.rules].sort()).toEqual(everyOne)
     expect([...read.rows].sort()).toEqual(everyOne)

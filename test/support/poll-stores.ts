@@ -1,6 +1,6 @@
 // What a poller stores into, on a test's cache `db`: the Store writing on db's own connection (as
-// the core's does: docs/store.md, "While callers are converted") and viewer lists on this thread.
-// One pair per cache, the same at every call; the Store is closed when the test ends.
+// the core's does: docs/store.md, "While callers are converted"; storeOn's, one per connection)
+// and viewer lists on this thread (one per connection too).
 import type { Db } from '../../src/main/core/store/db'
 import type { SqliteStore } from '../../src/main/core/store/sqlite/sqlite-store'
 import { inThreadViewerStore, type ViewerListStore } from '../../src/main/core/store/viewer-store'
@@ -11,13 +11,13 @@ export interface PollStores {
   viewerStore: ViewerListStore
 }
 
-const opened = new WeakMap<Db, PollStores>()
+const viewerStores = new WeakMap<Db, ViewerListStore>()
 
 export function storesOf(db: Db): PollStores {
-  let stores = opened.get(db)
-  if (!stores) {
-    stores = { store: storeOn(db), viewerStore: inThreadViewerStore(db) }
-    opened.set(db, stores)
+  let viewerStore = viewerStores.get(db)
+  if (!viewerStore) {
+    viewerStore = inThreadViewerStore(db)
+    viewerStores.set(db, viewerStore)
   }
-  return stores
+  return { store: storeOn(db), viewerStore }
 }

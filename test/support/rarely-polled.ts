@@ -11,7 +11,7 @@ import { ManualTimers } from './manual-timers'
 import { simulatorSource } from './polled-simulator'
 import { simulatorCache } from './simulator-connection'
 import { logStatements } from './statement-log'
-import { storesOf } from './poll-stores'
+import { storeOn } from './store-on'
 
 export interface RarelyPolledOptions {
   liveSessions: number
@@ -33,7 +33,7 @@ export async function rarelyPolled(options: RarelyPolledOptions, cleanups: (() =
   const hub = new EventHub()
   subscribe(hub, timers)
   const { pollMs } = options
-  const group = new PollerGroup(db, storesOf(db).store, hub, { discoveryMs: pollMs, detailMs: pollMs, viewersMs: pollMs }, { clock: timers.clock, timers })
+  const group = new PollerGroup(db, storeOn(db), hub, { discoveryMs: pollMs, detailMs: pollMs, viewersMs: pollMs }, { clock: timers.clock, timers })
   await group.start([simulatorSource(target, sim, timers)])
   cleanups.push(() => group.stop())
   await group.idle()

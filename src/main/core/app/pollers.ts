@@ -5,10 +5,10 @@ import { nothingApplied } from '../alerts/apply'
 import type { UnconfirmedConnection } from '../alerts/situation'
 import type { AlertOutbox } from '../alerts/alert-changes'
 import type { Db } from '../store/db'
+import type { Store } from '../store/interface/store'
 import { listConnections } from '../store/connections'
 import { newestPollAt } from '../store/sessions'
 import { isPollingPaused } from '../store/poller-status'
-import type { Store } from '../store/interface/store'
 import { inThreadViewerStore, type ViewerListStore } from '../store/viewer-store'
 import { decideConnectionStatuses, decidePollSummary, type ConnectionFacts } from '../sync/connection-status'
 import { Poller, type Cadences, type PollerStatus, type Timers } from '../sync/poller'
@@ -46,6 +46,10 @@ export interface CompletedPass {
 export class PollerGroup {
   private running: { source: DataSource; poller: Poller }[] = []
   private stopBlindClock: (() => void) | undefined
+  /** The clock's tick under way (alerts due, situation, repeats): the next tick skips while it runs. */
+  private ticking: Promise<void> | null = null
+  /** The end of what the connections polled changing left open, under way. */
+  private changing: Promise<void> = Promise.resolve()
   /** The verdicts last pushed: time alone (a connection going stale) changes them too. */
   private verdictsPushed = ''
   private readonly clock: () => number
@@ -55,14 +59,15 @@ export class PollerGroup {
 
   constructor(
     private readonly db: Db,
-    /** Where the polls' units of work go: sessions, snapshots, sync runs, diagnostics, poller status. */
+    /** Where the polls' units of work go (sessions, snapshots, sync runs, diagnostics, poller
+     *  status), and where the alerts are judged and stored (the Monitor's). */
     private readonly store: Store,
     private readonly hub: EventHub,
     private cadences: Partial<Cadences>,
     private readonly options: PollerGroupOptions = {}
   ) {
     this.clock = options.clock ?? Date.now
-    this.monitor = new Monitor(db, hub, {
+    this.monitor = new Monitor(db, store, hub, {
       clock: this.clock,
       polled: () => this.running.map((r) => r.source.target.id),
       unconfirmed: () => this.unconfirmed(),
@@ -80,18 +85,21 @@ export class PollerGroup {
     return this.running.map((r) => r.source)
   }
 
+  /** Starts a poller per source; resolves once what the connections polled changing ended
+   *  (alerts left open by the others) is stored and pushed. */
   async start(sources: DataSource[]): Promise<void> {
     // An operator's pause is a row (store/poller-status.ts): it holds across a restart.
     const paused = await this.store.read.coreState.pausedPolling()
     // After a unit of work (a pass, a round of details, a refresh, a range): the alerts, then the
     // rows, of the sessions it touched. On the clock's tick, every session of a connection, only
-    // when time alone changed its alerts (Monitor.dueByClock).
-    const afterWork = (source: DataSource, poller: Poller, touched: TouchedSessions | 'if due by the clock'): void => {
+    // when time alone changed its alerts (Monitor.dueByClock). The Monitor judges one connection's
+    // units in turn: the judgement of one has finished before the next one's begins.
+    const afterWork = async (source: DataSource, poller: Poller, touched: TouchedSessions | 'if due by the clock'): Promise<void> => {
       const connectionId = source.target.id
       const lastSuccessAt = poller.currentStatus.lastUpdateAt
       try {
-        if (touched !== 'if due by the clock') this.monitor.afterWork(connectionId, lastSuccessAt, touched)
-        else if (this.monitor.dueByClock(connectionId, lastSuccessAt)) this.monitor.afterWork(connectionId, lastSuccessAt)
+        if (touched !== 'if due by the clock') await this.monitor.afterWork(connectionId, lastSuccessAt, touched)
+        else if (await this.monitor.dueByClock(connectionId, lastSuccessAt)) await this.monitor.afterWork(connectionId, lastSuccessAt)
       } catch (error) {
         // An alert that cannot be stored must not stop polling; the status says why.
         const problem = `alerts: ${error instanceof Error ? error.message : String(error)}`
@@ -111,9 +119,9 @@ export class PollerGroup {
         onStatus: (status) => {
           this.recordStatus(source.target.id, status)
           this.publishStatus()
-          this.monitor.statusChanged()
+          this.monitor.statusChanged().catch((error: unknown) => console.error('eventwatch: pushing the situation failed', error))
         },
-        onWork: (_kind, touched) => afterWork(source, poller, touched),
+        onWork: (_kind, touched) => void afterWork(source, poller, touched),
         onConnectivity: (change) =>
           this.hub.emit('connectivityChanged', {
             connectionId: source.target.id,
@@ -127,46 +135,52 @@ export class PollerGroup {
       if (!this.options.passesOnRequest) poller.start()
       return { source, poller }
     })
-    try {
-      this.monitor.pollersChanged()
-    } catch {
-      // Best effort: the next start tries again.
-    }
+    // Best effort: the next start tries again.
+    this.changing = this.monitor.pollersChanged().catch(() => undefined)
     // Between polls too (back-off can be minutes): only what time alone changes is judged — a
     // connection whose blind alert or snooze is due in full (paused ones skipped), the situation
     // if a window or a pause began or ended, staleness, repeats. A quiet tick reads no session.
     this.stopBlindClock?.()
     this.stopBlindClock = startBlindClock(this.options.timers ?? realTimers, () => {
-      for (const { source, poller } of this.running) if (!poller.isPaused) afterWork(source, poller, 'if due by the clock')
-      this.publishStatusIfChanged()
-      try {
-        this.monitor.situationByClock()
-      } catch (error) {
-        console.error('eventwatch: pushing the situation on the clock failed', error)
-      }
-      try {
-        this.monitor.repeatTick()
-      } catch (error) {
-        console.error('eventwatch: repeating critical alerts failed', error)
-      }
+      if (this.ticking) return
+      this.ticking = this.clockTick(afterWork).finally(() => (this.ticking = null))
     })
+    return this.changing
+  }
+
+  /** One tick of the 10 s clock, in order: the connections due, the status, the situation, repeats. */
+  private async clockTick(afterWork: (source: DataSource, poller: Poller, touched: 'if due by the clock') => Promise<void>): Promise<void> {
+    await Promise.all(this.running.filter(({ poller }) => !poller.isPaused).map(({ source, poller }) => afterWork(source, poller, 'if due by the clock')))
+    this.publishStatusIfChanged()
+    try {
+      await this.monitor.situationByClock()
+    } catch (error) {
+      console.error('eventwatch: pushing the situation on the clock failed', error)
+    }
+    try {
+      await this.monitor.repeatTick()
+    } catch (error) {
+      console.error('eventwatch: repeating critical alerts failed', error)
+    }
   }
 
   /**
    * One complete pass of every connection polled, side by side (`eventwatch sync --once`): each
    * judged as it ends, like any unit of work; `signal` ends them as stop does.
    */
-  completePasses(options: { signal?: AbortSignal; onProgress?: (progress: SyncProgress) => void } = {}): Promise<CompletedPass[]> {
-    return Promise.all(this.running.map(async ({ source, poller }) => ({ connection: source.target, report: await poller.completePass(options) })))
+  async completePasses(options: { signal?: AbortSignal; onProgress?: (progress: SyncProgress) => void } = {}): Promise<CompletedPass[]> {
+    const passes = await Promise.all(this.running.map(async ({ source, poller }) => ({ connection: source.target, report: await poller.completePass(options) })))
+    await this.monitor.judged()
+    return passes
   }
 
   /**
    * Judges a polled connection's alerts again now, without polling (an operator muted or unmuted
    * a session: it takes effect at once, not at the next poll), then pushes what changed.
    */
-  reevaluate(connectionId: string): void {
+  async reevaluate(connectionId: string): Promise<void> {
     const poller = this.pollerOf(connectionId)
-    if (poller) this.monitor.afterWork(connectionId, poller.currentStatus.lastUpdateAt)
+    if (poller) await this.monitor.afterWork(connectionId, poller.currentStatus.lastUpdateAt)
     else this.monitor.publishBoard()
   }
 
@@ -196,14 +210,22 @@ export class PollerGroup {
     const stopping = this.running
     this.running = []
     await Promise.all(stopping.map((r) => r.poller.stop()))
+    await this.judged()
     await Promise.all(stopping.map((r) => r.source.close()))
   }
 
-  /** Every unit of work under way has finished and was judged (tests). */
-
-  /** Resolves when every poller's work in hand has finished (tests moving time by hand). */
+  /** Resolves when every poller's work in hand has finished and was judged (tests moving time by hand). */
   async idle(): Promise<void> {
     await Promise.all(this.running.map((r) => r.poller.idle()))
+    await this.judged()
+  }
+
+  /** The judgements, clock tick and pushes under way have finished (a poller may still be at
+   *  work: tests whose poller waits on their clock). */
+  async judged(): Promise<void> {
+    await this.changing
+    await this.ticking
+    await this.monitor.judged()
   }
 
   refreshNow(): void {
@@ -220,13 +242,18 @@ export class PollerGroup {
       else poller.resume()
     }
     this.publishStatus()
-    this.monitor.publishAlerts(nothingApplied())
+    await this.monitor.publishAlerts(nothingApplied())
   }
 
-  refreshSession(connectionId: string, eventSessionId: string): Promise<{ viewers: number }> {
+  /** Answers once the refresh has been judged (its alerts and its row pushed). */
+  async refreshSession(connectionId: string, eventSessionId: string): Promise<{ viewers: number }> {
     const poller = this.pollerOf(connectionId)
     if (!poller) throw new Error(`connection ${connectionId} is not being polled`)
-    return poller.refreshSession(eventSessionId)
+    try {
+      return await poller.refreshSession(eventSessionId)
+    } finally {
+      await this.monitor.judged(connectionId)
+    }
   }
 
   /**
@@ -236,7 +263,13 @@ export class PollerGroup {
    */
   async fetchRange(source: DataSource, from: Date, to: Date): Promise<{ listed: number }> {
     const polled = this.pollerOf(source.target.id)
-    if (polled) return polled.fetchRange(from, to)
+    if (polled) {
+      try {
+        return await polled.fetchRange(from, to)
+      } finally {
+        await this.monitor.judged(source.target.id)
+      }
+    }
     const once = new Poller(this.store, source.client, {
       connectionId: source.target.id,
       ...(this.options.clock ? { clock: this.options.clock } : {}),
@@ -267,6 +300,7 @@ export class PollerGroup {
       console.error(`eventwatch: recording the poll status of ${connectionId} failed`, error)
     })
   }
+
 
   /** Pushes the status (every face shows it as it comes). */
   publishStatus(status = this.status()): void {

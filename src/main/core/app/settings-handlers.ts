@@ -19,7 +19,7 @@ export interface SettingsPlace {
   /** New reliability levels were saved: the live rows' health changes at once. */
   levelsSaved(): void
   /** New alert rules were saved: a rule switched off ends its alerts now, not at the next poll. */
-  alertRulesSaved(): void
+  alertRulesSaved(): Promise<void>
 }
 
 export interface SettingsPart {
@@ -123,7 +123,7 @@ export function settingsHandlers(place: SettingsPlace): SettingsPart {
         if (savedCadences) await place.cadencesSaved(savedCadences)
         await push(false)
         if (thresholds) place.levelsSaved()
-        if (alertRules) place.alertRulesSaved()
+        if (alertRules) await place.alertRulesSaved()
         return settingsFor(context)
       }
     },

@@ -6,9 +6,10 @@
 import type { SiteAlert } from '../../../shared/alerts'
 import { sessionKey } from '../../../shared/schema-parts'
 import { siteLabel } from '../../../shared/site-label'
-import { siteSamples } from '../alerts/site-samples'
+import { siteSamplesOf } from '../alerts/site-samples'
 import type { OpenSessionAlert } from '../store/alerts'
 import type { Db } from '../store/db'
+import { breakdown } from '../store/queries/breakdown'
 import type { Verdicts } from './verdicts'
 
 type FiringSiteAlert = OpenSessionAlert & { site: string; state: 'firing' | 'acknowledged' }
@@ -24,7 +25,8 @@ function worse(a: SiteAlert, b: SiteAlert): number {
 
 const oneDecimal = (n: number): number => Math.round(n * 10) / 10
 
-/** Each session's worst firing site alert, by sessionKey. */
+/** Each session's worst firing site alert, by sessionKey. Synchronous on the Db while the board
+ *  that asks (live-board.ts) is: it moves to the Store with the board. */
 export function siteAlertsBySession(db: Db, open: readonly OpenSessionAlert[], verdicts: Verdicts): Map<string, SiteAlert> {
   const bySession = new Map<string, FiringSiteAlert[]>()
   for (const alert of open.filter(isFiringSiteAlert)) {
@@ -35,7 +37,8 @@ export function siteAlertsBySession(db: Db, open: readonly OpenSessionAlert[], v
   for (const [key, alerts] of bySession) {
     const first = alerts[0]!
     // Read once per session, and only for sessions with a site alert firing (the sums are kept).
-    const samples = siteSamples(db, first.connectionId, first.eventSessionId, (raw) => verdicts.score(first.connectionId, raw))
+    const sites = breakdown(db, first.connectionId, first.eventSessionId, 'site')
+    const samples = siteSamplesOf(sites, (raw) => verdicts.score(first.connectionId, raw))
     const now = new Map(samples.map((s) => [s.site, s.reliability]))
     const candidates = alerts.map((a): SiteAlert => {
       const reliability = now.get(a.site) ?? a.value

@@ -83,7 +83,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
           })
         )
   // Every alert fired, resolved or acknowledged is queued here in the transaction that records it.
-  const outbox = new WebhookOutbox(db)
+  const outbox = new WebhookOutbox()
   const pollers = new PollerGroup(db, store, hub, options.cadences ?? cadencesFromSettings(), {
     // The headless face's (`eventwatch sync`): one pass when asked, its bound, its summary lines.
     passesOnRequest: options.passesOnRequest,
@@ -153,8 +153,8 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     },
     levelsSaved: () => monitor.publishBoard(),
     // A rule switched off ends its alerts now, not at the next poll (the clock judges only time).
-    alertRulesSaved: () => {
-      for (const id of polled()) pollers.reevaluate(id)
+    alertRulesSaved: async () => {
+      await Promise.all(polled().map((id) => pollers.reevaluate(id)))
     }
   })
   const users = new TeamUsers(team, clock)
@@ -162,7 +162,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     ...deskHandlers({ teamFile: options.teamFile ?? teamConfigFile(), secrets: options.secrets ?? osKeychain() }),
     ...teamHandlers(users, team.audit),
     ...screenHandlers(db, { polled, realConnectionPolled: () => pollers.sources.some((s) => !s.isDemo) }),
-    ...alertHandlers(db, {
+    ...alertHandlers(store, {
       clock,
       situation: () => monitor.situation(),
       changes: monitor.changes,
@@ -173,7 +173,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     ...pollingHandlers({ store, pollers, monitor, connections, limiter }),
     ...connectionHandlers({ db, store, connections, monitor, reconcile }),
     ...webhookHandlers(webhooks),
-    ...maintenanceHandlers({ store, monitor, clock, windowsInForce: (now) => windowsInForce(db, now) }),
+    ...maintenanceHandlers({ store, monitor, clock, windowsInForce: (now) => windowsInForce(store.read.maintenance, now) }),
     ...settings.handlers
   }, {
     // Every change, whoever made it, with its author: the team's audit list.
