@@ -1,7 +1,8 @@
 // Part 8: what the async Store's promises cost (docs/store.md), against today's synchronous store
 // calls, in the same run on the same data:
 //   - the poll path: one poll of 20 live sessions (their list page, then each one's record and
-//     snapshot), as today (21 transactions, one per call) and as one unit of work;
+//     snapshot), as today (21 transactions, one per call) and as one unit of work; and as the
+//     converted poller stores it (sync/fetched.ts: the list in one unit, the round in another);
 //   - a viewer page (100 viewers of a 5,000-viewer list, sorted by reliability, offsets cycling).
 // Each on its own fresh file cache; rounds alternate sync and Store: medians of the per-call
 // wall-clock times, and the process's CPU per call (which other work on the cores moves less).
@@ -16,6 +17,8 @@ import { viewerPage } from '../../src/main/core/store/queries'
 import { storeSessionList, storeSessionSnapshot } from '../../src/main/core/store/sessions'
 import { openSqliteStore, type SqliteStore } from '../../src/main/core/store/sqlite/sqlite-store'
 import { storeViewerList } from '../../src/main/core/store/viewers'
+import { storeDetails, storeListPages } from '../../src/main/core/sync/fetched'
+import { PendingDiagnostics } from '../../src/main/core/sync/pending-diagnostics'
 import { int, log, median, type Figure } from './stats'
 import { parsedLists, STORE_DEFAULTS } from './store'
 
@@ -85,6 +88,7 @@ export async function benchPromises(): Promise<Figure[]> {
     storePoll: newSeries(),
     syncUnit: newSeries(),
     storeUnit: newSeries(),
+    pollerUnits: newSeries(),
     syncPage: newSeries(),
     storePage: newSeries()
   }
@@ -126,6 +130,19 @@ export async function benchPromises(): Promise<Figure[]> {
         POLLS,
         later
       )
+      // The poll path as the poller runs it now: what came back stored by its own helpers, two units.
+      const converted = offset + 20 * (POLLS + WARM_UP) * ROUNDS
+      await time(
+        times.pollerUnits,
+        async (n) => {
+          const { at, records } = poll(fixture.records, n)
+          const diagnostics = new PendingDiagnostics(async.store)
+          await diagnostics.commit((tx) => storeListPages(tx, CONNECTION, [{ value: records, at }]))
+          await diagnostics.commit((tx) => storeDetails(tx, CONNECTION, records.map((record) => ({ value: record, at }))))
+        },
+        POLLS,
+        converted
+      )
       const page = (n: number) => ({ sort: 'reliabilityScore' as const, descending: true, limit: 100, offset: (n * 100) % viewers.length })
       await time(times.syncPage, (n) => void viewerPage(sync.db, CONNECTION, fixture.listSession, page(n)), PAGES, 0)
       await time(times.storePage, async (n) => void (await async.store.read.viewers.page(CONNECTION, fixture.listSession, page(n))), PAGES, 0)
@@ -133,6 +150,7 @@ export async function benchPromises(): Promise<Figure[]> {
       log(
         `promises: round ${round + 1}/${ROUNDS}: poll ${last(times.syncPoll, POLLS)} sync, ${last(times.storePoll, POLLS)} Store; ` +
           `poll as one unit ${last(times.syncUnit, POLLS)} sync, ${last(times.storeUnit, POLLS)} Store; ` +
+          `poll as the poller stores it ${last(times.pollerUnits, POLLS)} Store; ` +
           `viewer page ${last(times.syncPage, PAGES)} sync, ${last(times.storePage, PAGES)} Store`
       )
     }
@@ -156,6 +174,8 @@ export async function benchPromises(): Promise<Figure[]> {
   return [
     ...pair('a poll, 21 transactions', times.syncPoll, times.storePoll),
     ...pair('a poll, one unit', times.syncUnit, times.storeUnit),
+    // Against today's 21 transactions: what converting the poll path (sync/) costs, or saves.
+    ...pair('the poll path, before (21 transactions) and after (2 units)', times.syncPoll, times.pollerUnits),
     ...pair('a viewer page of 100', times.syncPage, times.storePage)
   ]
 }

@@ -44,7 +44,7 @@ describe('monitor blind', () => {
       if (name === 'alertsChanged' && (push.fired.length || push.resolved.length)) fired.push({ at: timers.now, push })
     })
     const group = new PollerGroup(db, storeOn(db), hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
-    group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
+    await group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
     cleanups.push(() => sim.close(), () => group.stop())
     await group.idle()
     // Settled when the pollers are idle, or parked in a retry wait (which only moving time ends)

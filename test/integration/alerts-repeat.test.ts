@@ -33,7 +33,7 @@ describe('repeat for unacknowledged criticals', () => {
       if (name === 'alertsChanged') pushes.push({ at: timers.now, push: payload as AlertsChanged })
     })
     const group = new PollerGroup(db, storeOn(db), hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
-    group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
+    await group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
     cleanups.push(() => group.stop())
     await group.idle()
     const advance = (ms: number) => timers.advance(ms, () => group.idle())

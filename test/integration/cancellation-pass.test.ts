@@ -12,6 +12,7 @@ import { Poller, type PollOutcome } from '../../src/main/core/sync/poller'
 import { syncPass, type SyncProgress } from '../../src/main/core/sync/sync-pass'
 import { ManualTimers } from '../support/manual-timers'
 import { simulatorCache } from '../support/simulator-connection'
+import { storesOf } from '../support/poll-stores'
 
 const LIVE = 8
 /** Longer than any pass here: a request held this long is one that hangs. */
@@ -22,7 +23,7 @@ async function setup(options: SimulatorOptions = {}) {
   onTestFinished(() => sim.close())
   const { db, target } = simulatorCache(sim)
   // The app's client as it is: the default 20 s request timeout, far beyond the deadlines here.
-  const client = createReportingClient(db, target, async () => sim.credentials)
+  const client = createReportingClient(storesOf(db).store, target, async () => sim.credentials)
   const requestsSeen = (): number => Object.values(sim.stats.requests).reduce((a, b) => a + b, 0)
   return { sim, db, client, requestsSeen }
 }
@@ -54,7 +55,7 @@ describe('a pass deadline', () => {
     const { sim, db, client } = await setup()
     const deadlineMs = 1500
     const started = performance.now()
-    const report = await syncPass({ db, connectionId: 'c1', client, lookbackDays: 7, deadlineMs, onProgress: hangViewerLists(sim) })
+    const report = await syncPass({ ...storesOf(db), connectionId: 'c1', client, lookbackDays: 7, deadlineMs, onProgress: hangViewerLists(sim) })
     const elapsed = performance.now() - started
 
     expect(elapsed).toBeLessThan(deadlineMs + 1000)
@@ -75,7 +76,7 @@ describe('a pass deadline', () => {
   it('keeps the lists that were whole before it, each with every viewer', async () => {
     const { sim, db, client } = await setup()
     const report = await syncPass({
-      db,
+      ...storesOf(db),
       connectionId: 'c1',
       client,
       lookbackDays: 7,
@@ -105,7 +106,8 @@ describe('a poller paused in the middle of a pass', () => {
   it('ends the pass at once, sends nothing more, records it stopped; resume polls again', async () => {
     const { sim, db, client, requestsSeen } = await setup({ liveSessions: 4 })
     const polled: PollOutcome[] = []
-    const poller = new Poller(db, client, {
+    const poller = new Poller(storesOf(db).store, client, {
+    viewerStore: storesOf(db).viewerStore,
       connectionId: 'c1',
       cadences: { discoveryMs: 60_000, detailMs: 60_000, viewersMs: 60_000 },
       onProgress: hangViewerLists(sim),
@@ -143,7 +145,8 @@ describe('work queued behind the unit in hand', () => {
   it('never starts once the poller is stopped: stop ends at once, nothing more is sent', async () => {
     const { sim, db, client, requestsSeen } = await setup({ liveSessions: 2 })
     sim.faults.slowResponses(Infinity, HANG_MS)
-    const poller = new Poller(db, client, { connectionId: 'c1', cadences: { discoveryMs: 60_000, detailMs: 60_000, viewersMs: 60_000 } })
+    const poller = new Poller(storesOf(db).store, client, {
+    viewerStore: storesOf(db).viewerStore, connectionId: 'c1', cadences: { discoveryMs: 60_000, detailMs: 60_000, viewersMs: 60_000 } })
     poller.start()
     await until(() => sim.stats.dataRequests > 0, 'the pass in flight')
     const refresh = poller.refreshSession(sim.world.sessions[0]!.eventSessionId) // waits for the pass
@@ -162,7 +165,8 @@ describe('work queued behind the unit in hand', () => {
     const { sim, db, client, requestsSeen } = await setup({ liveSessions: 2 })
     const timers = new ManualTimers(Date.now())
     const polled: PollOutcome[] = []
-    const poller = new Poller(db, client, {
+    const poller = new Poller(storesOf(db).store, client, {
+    viewerStore: storesOf(db).viewerStore,
       connectionId: 'c1',
       cadences: { discoveryMs: 60_000, detailMs: 1000, viewersMs: 60_000 },
       clock: timers.clock,

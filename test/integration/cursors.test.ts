@@ -9,12 +9,13 @@ import { startSimulator, type RunningSimulator, type SimulatorOptions } from '..
 import type { Db } from '../../src/main/core/store/db'
 import { syncPass, type SyncProgress } from '../../src/main/core/sync/sync-pass'
 import { simulatorCache } from '../support/simulator-connection'
+import { storesOf } from '../support/poll-stores'
 
 async function setup(options: SimulatorOptions) {
   const sim = await startSimulator({ churnSessions: false, viewersPerSession: 60, ...options })
   onTestFinished(() => sim.close())
   const { db, target } = simulatorCache(sim)
-  const client = createReportingClient(db, target, async () => sim.credentials)
+  const client = createReportingClient(storesOf(db).store, target, async () => sim.credentials)
   return { sim, db, client }
 }
 
@@ -40,7 +41,7 @@ describe('numeric cursors', () => {
   it('carry a whole pass: every session and every viewer of every list stored', async () => {
     const { sim, db, client } = await setup({ liveSessions: 4, endedSessions: 5, sessionsPageSize: 3, viewersPageSize: 7 })
     sim.faults.numberCursors()
-    const report = await syncPass({ db, connectionId: 'c1', client, lookbackDays: 30 })
+    const report = await syncPass({ ...storesOf(db), connectionId: 'c1', client, lookbackDays: 30 })
 
     expect(report.problems).toEqual([])
     // The cursors went back as the decimal text of the numbers served, on both kinds of listing.
@@ -64,7 +65,7 @@ describe('a repeated cursor in the session list', () => {
     const { sim, db, client } = await setup({ liveSessions: 8, endedSessions: 2, sessionsPageSize: 4, viewersPageSize: 25 })
     sim.faults.repeatCursors()
     const report = await syncPass({
-      db,
+      ...storesOf(db),
       connectionId: 'c1',
       client,
       lookbackDays: 30,
@@ -97,7 +98,7 @@ describe('a repeated cursor in the session list', () => {
 describe('a repeated cursor in a viewer list', () => {
   it('commits the list as read (a diagnostic each), the pass without problems', async () => {
     const { sim, db, client } = await setup({ liveSessions: 3, endedSessions: 0, sessionsPageSize: 10, viewersPageSize: 10 })
-    const report = await syncPass({ db, connectionId: 'c1', client, lookbackDays: 30, onProgress: afterListing(() => sim.faults.repeatCursors()) })
+    const report = await syncPass({ ...storesOf(db), connectionId: 'c1', client, lookbackDays: 30, onProgress: afterListing(() => sim.faults.repeatCursors()) })
 
     expect(report.problems).toEqual([])
     expect(report.viewerLists).toBe(3)
@@ -121,7 +122,7 @@ describe('a repeated cursor in a viewer list', () => {
 
   it('that repeats its only page keeps each viewer once', async () => {
     const { sim, db, client } = await setup({ liveSessions: 2, endedSessions: 0, viewersPerSession: 20, viewersPageSize: 500 })
-    const report = await syncPass({ db, connectionId: 'c1', client, lookbackDays: 30, onProgress: afterListing(() => sim.faults.repeatCursors()) })
+    const report = await syncPass({ ...storesOf(db), connectionId: 'c1', client, lookbackDays: 30, onProgress: afterListing(() => sim.faults.repeatCursors()) })
 
     expect(report.problems).toEqual([])
     for (const session of sim.world.sessions) {
@@ -136,7 +137,7 @@ describe('a session listing that breaks on a later page', () => {
   it('keeps the page stored before the break, and says why the pass stopped there', async () => {
     const { sim, db, client } = await setup({ liveSessions: 3, endedSessions: 6, sessionsPageSize: 4 })
     sim.faults.truncateLaterPages()
-    const report = await syncPass({ db, connectionId: 'c1', client, lookbackDays: 30 })
+    const report = await syncPass({ ...storesOf(db), connectionId: 'c1', client, lookbackDays: 30 })
 
     expect(report.problems).toEqual([{ kind: 'response-format', message: expect.stringMatching(/not valid JSON/) }])
     expect(report.listed).toBe(4)

@@ -14,6 +14,7 @@ import { Poller } from '../../src/main/core/sync/poller'
 import { refreshDetails } from '../../src/main/core/sync/details'
 import { syncPass } from '../../src/main/core/sync/sync-pass'
 import { simulatorCache } from '../support/simulator-connection'
+import { storesOf } from '../support/poll-stores'
 
 const DOTS = ['.', '..']
 const HOSTILE = ['a/b', '%2e', '%2E%2E', '.%2e', '?x=1', '#top', '=1+1', '<script>alert(1)</script>', ' ', 'ü/../ñ', 'x'.repeat(300)]
@@ -30,7 +31,7 @@ async function setup(sessionIds: string[] = [...DOTS, ...HOSTILE], others = NORM
   })
   onTestFinished(() => sim.close())
   const { db, target } = simulatorCache(sim)
-  const client = createReportingClient(db, target, async () => sim.credentials)
+  const client = createReportingClient(storesOf(db).store, target, async () => sim.credentials)
   return { sim, db, client }
 }
 
@@ -54,7 +55,7 @@ function strayPaths(sim: RunningSimulator): string[] {
 describe('ids "." and ".."', () => {
   it('are stored as listed and kept apart, never requested, with one diagnostic; the other sessions sync fully', async () => {
     const { sim, db, client } = await setup()
-    const report = await syncPass({ db, connectionId: 'c1', client, lookbackDays: 7 })
+    const report = await syncPass({ ...storesOf(db), connectionId: 'c1', client, lookbackDays: 7 })
 
     expect(report.problems).toEqual([])
     expect(report.listed).toBe(sim.world.sessions.length)
@@ -88,12 +89,12 @@ describe('ids "." and ".."', () => {
 
   it('are never asked about by the live-detail cadence either: no request, no problem', async () => {
     const { sim, db, client } = await setup()
-    await syncPass({ db, connectionId: 'c1', client, lookbackDays: 7 })
+    await syncPass({ ...storesOf(db), connectionId: 'c1', client, lookbackDays: 7 })
     const before = sim.stats.count('session')
     const live = liveSessionIds(db, 'c1')
     expect(live).toEqual(expect.arrayContaining(DOTS))
 
-    const details = await refreshDetails(db, 'c1', client, live)
+    const details = await refreshDetails(storesOf(db).store, 'c1', client, live)
     expect(details.problems).toEqual([])
     expect(details.snapshots).toBe(live.length - DOTS.length)
     expect(sim.stats.count('session') - before).toBe(live.length - DOTS.length)
@@ -102,7 +103,8 @@ describe('ids "." and ".."', () => {
 
   it('as the only live sessions, leave a poller\'s detail rounds ok (nothing to do), not failed', async () => {
     const { sim, db, client } = await setup(DOTS, 0)
-    const poller = new Poller(db, client, { connectionId: 'c1', cadences: { discoveryMs: 60_000, detailMs: 20, viewersMs: 60_000 } })
+    const poller = new Poller(storesOf(db).store, client, {
+    viewerStore: storesOf(db).viewerStore, connectionId: 'c1', cadences: { discoveryMs: 60_000, detailMs: 20, viewersMs: 60_000 } })
     onTestFinished(() => poller.stop())
     poller.start()
     const detailRuns = () => listSyncRuns(db, 'c1').filter((r) => r.kind === 'details' && r.outcome !== null)
@@ -129,7 +131,7 @@ describe('ids "." and ".."', () => {
 describe('hostile but addressable ids', () => {
   it('are requested as one encoded path segment and stored under exactly that id', async () => {
     const { sim, db, client } = await setup()
-    const report = await syncPass({ db, connectionId: 'c1', client, lookbackDays: 7 })
+    const report = await syncPass({ ...storesOf(db), connectionId: 'c1', client, lookbackDays: 7 })
     expect(report.problems).toEqual([])
 
     const paths = new Set(sim.stats.log.map((r) => r.path))
@@ -159,7 +161,7 @@ describe('ids that are not Unicode text (a lone surrogate, which JSON can carry)
 
   it('are skipped and counted as listed records that cannot be kept: no row, no request, no problem', async () => {
     const { sim, db, client } = await setup(ILL_FORMED, 2)
-    const report = await syncPass({ db, connectionId: 'c1', client, lookbackDays: 7 })
+    const report = await syncPass({ ...storesOf(db), connectionId: 'c1', client, lookbackDays: 7 })
 
     expect(report.problems).toEqual([])
     expect(report.skipped).toBe(ILL_FORMED.length)

@@ -14,6 +14,7 @@ import { listSnapshots } from '../../src/main/core/store/sessions'
 import { Poller, type PollerStatus, type PollOutcome } from '../../src/main/core/sync/poller'
 import type { LiveBoard, LiveSession, SessionsChanged, Status } from '../../src/shared/domain'
 import { fakeClock } from '../support/fake-clock'
+import { storesOf } from '../support/poll-stores'
 
 
 interface SessionRow {
@@ -63,7 +64,7 @@ async function setup(options: { liveSessions?: number; endedSessions?: number } 
   const clock = fakeClock()
   const file = join(dir, 'cache.db')
   db = openDatabase(file)
-  source = await startDemoSource(db, {
+  source = await startDemoSource(storesOf(db).store, {
     clock: clock.now,
     seed: 11,
     liveSessions: options.liveSessions ?? 3,
@@ -74,7 +75,8 @@ async function setup(options: { liveSessions?: number; endedSessions?: number } 
   })
   const outcomes: PollOutcome[] = []
   const statuses: PollerStatus[] = []
-  const poller = new Poller(db, source.client, {
+  const poller = new Poller(storesOf(db).store, source.client, {
+    viewerStore: storesOf(db).viewerStore,
     connectionId: DEMO_CONNECTION_ID,
     cadences: { discoveryMs: 60_000, detailMs: 60_000, viewersMs: 60_000 },
     clock: clock.now,

@@ -8,6 +8,7 @@ import { Poller, type Connectivity, type PollerOptions } from '../../src/main/co
 import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
 import { simulatorCache } from '../support/simulator-connection'
+import { storesOf } from '../support/poll-stores'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -30,7 +31,8 @@ async function setup(simOptions: SimulatorOptions = {}, pollerOptions: Partial<P
     retry: { sleep: async () => undefined, maxAttempts: 2 } // retries cost no real time
   })
   const connectivity: Connectivity[] = []
-  const poller = new Poller(db, client, {
+  const poller = new Poller(storesOf(db).store, client, {
+    viewerStore: storesOf(db).viewerStore,
     connectionId: 'c1',
     cadences: { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 },
     clock: timers.clock,

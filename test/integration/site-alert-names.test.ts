@@ -105,7 +105,7 @@ describe('a site alert by its name', () => {
     })
     const group = new PollerGroup(db, storeOn(db), hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
     cleanups.push(() => group.stop())
-    group.start([simulatorSource(target, simA, timers), simulatorSource(targetB, simB, timers)])
+    await group.start([simulatorSource(target, simA, timers), simulatorSource(targetB, simB, timers)])
     await group.idle()
     expect(said.length).toBeGreaterThan(0)
     expect(new Set(said)).toEqual(new Set([2]))
@@ -114,7 +114,7 @@ describe('a site alert by its name', () => {
     // One of them disabled: nothing about alerts changed, but sessions are named otherwise now.
     await group.stop()
     said.length = 0
-    group.start([simulatorSource(target, simA, timers)])
+    await group.start([simulatorSource(target, simA, timers)])
     await group.idle()
     expect(said[0]).toBe(1)
   }, 60_000)

@@ -23,6 +23,7 @@ import { syncPass } from '../../src/main/core/sync/sync-pass'
 import { CLI_BIN, cliEnv, homeEnv, ROOT, simulatorFlags } from '../support/cli'
 import { simulatorCache } from '../support/simulator-connection'
 import { tempDirs } from '../support/temp-dirs'
+import { storesOf } from '../support/poll-stores'
 
 const newDir = tempDirs('eventwatch-store-faults-')
 
@@ -92,11 +93,11 @@ describe('a full disk', () => {
     const sim = await startSimulator({ liveSessions: 3, endedSessions: 4, viewersPerSession: 400, viewersPageSize: 100 })
     onTestFinished(() => sim.close())
     const { db, target } = simulatorCache(sim)
-    const client = createReportingClient(db, target, async () => sim.credentials)
+    const client = createReportingClient(storesOf(db).store, target, async () => sim.credentials)
     // Room for the session list and a little more: the viewer lists fill the file.
     db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 20}`)
 
-    const report = await syncPass({ db, connectionId: 'c1', client, lookbackDays: 30 })
+    const report = await syncPass({ ...storesOf(db), connectionId: 'c1', client, lookbackDays: 30 })
 
     const file = db.name
     expect(report.listed).toBe(7)

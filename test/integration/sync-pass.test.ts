@@ -4,14 +4,18 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import { createReportingClient } from '../../src/main/core/app/client-factory'
 import { startSimulator } from '../../src/main/core/simulator/server'
 import type { Db } from '../../src/main/core/store/db'
+import type { Store } from '../../src/main/core/store/interface/store'
+import { refreshDetails } from '../../src/main/core/sync/details'
+import { recordedSyncPass } from '../../src/main/core/sync/recorded-pass'
 import { syncPass } from '../../src/main/core/sync/sync-pass'
 import { simulatorCache } from '../support/simulator-connection'
+import { storesOf } from '../support/poll-stores'
 
 async function setup(options: Parameters<typeof startSimulator>[0] = {}) {
   const sim = await startSimulator({ liveSessions: 3, endedSessions: 4, viewersPerSession: 120, viewersPageSize: 25, ...options })
   onTestFinished(() => sim.close())
   const { db, target } = simulatorCache(sim)
-  const client = createReportingClient(db, target, async () => sim.credentials)
+  const client = createReportingClient(storesOf(db).store, target, async () => sim.credentials)
   return { sim, db, client }
 }
 
@@ -29,7 +33,7 @@ function viewerCountsBySession(db: Db): Map<string, number> {
 describe('syncPass', () => {
   it('stores every session, a snapshot of each live one and every viewer list, all pages', async () => {
     const { sim, db, client } = await setup()
-    const report = await syncPass({ db, connectionId: 'c1', client, lookbackDays: 30 })
+    const report = await syncPass({ ...storesOf(db), connectionId: 'c1', client, lookbackDays: 30 })
 
     expect(report.problems).toEqual([])
     expect(report.listed).toBe(7)
@@ -46,12 +50,12 @@ describe('syncPass', () => {
 
   it('keeps only whole viewer lists when the service breaks midway, and says why', async () => {
     const { sim, db, client } = await setup()
-    await syncPass({ db, connectionId: 'c1', client, lookbackDays: 30 })
+    await syncPass({ ...storesOf(db), connectionId: 'c1', client, lookbackDays: 30 })
     const before = viewerCountsBySession(db)
     const listIds = db.prepare('SELECT id FROM viewer_lists ORDER BY id').all()
     // Now every listing breaks on its second page: each new list has its first page staged.
     sim.faults.truncateLaterPages(true)
-    const report = await syncPass({ db, connectionId: 'c1', client, lookbackDays: 30, concurrency: 1 })
+    const report = await syncPass({ ...storesOf(db), connectionId: 'c1', client, lookbackDays: 30, concurrency: 1 })
 
     expect(report.viewerLists).toBe(0)
     expect(report.problems.length).toBe(3) // the three live sessions' lists (ended ones are held already)
@@ -71,7 +75,7 @@ describe('syncPass', () => {
     const { db, client } = await setup()
     const stop = new AbortController()
     const report = await syncPass({
-      db,
+      ...storesOf(db),
       connectionId: 'c1',
       client,
       lookbackDays: 30,
@@ -89,7 +93,7 @@ describe('syncPass', () => {
 
   it('asks only for sessions inside the look-back window', async () => {
     const { sim, db, client } = await setup({ endedSessions: 6 })
-    const report = await syncPass({ db, connectionId: 'c1', client, lookbackDays: 3 })
+    const report = await syncPass({ ...storesOf(db), connectionId: 'c1', client, lookbackDays: 3 })
     const from = new URLSearchParams(sim.stats.log.find((e) => e.path === '/v1/events/sessions')?.query ?? '').get('startedAtFrom')
     expect(from).not.toBeNull()
     expect(Date.now() - Date.parse(from!)).toBeGreaterThanOrEqual(3 * 86_400_000 - 60_000)
@@ -101,10 +105,10 @@ describe('syncPass', () => {
   it('takes a last look at a session it saw live and now sees ended', async () => {
     let now = Date.parse('2026-01-05T12:00:00Z')
     const { sim, db, client } = await setup({ clock: () => now, churnSessions: true })
-    await syncPass({ db, connectionId: 'c1', client, lookbackDays: 30, clock: () => now })
+    await syncPass({ ...storesOf(db), connectionId: 'c1', client, lookbackDays: 30, clock: () => now })
     const live = sim.world.sessions.filter((s) => !s.hasEnded).map((s) => s.eventSessionId)
     now += 4 * 3_600_000 // every one of them has ended by now
-    const report = await syncPass({ db, connectionId: 'c1', client, lookbackDays: 30, clock: () => now })
+    const report = await syncPass({ ...storesOf(db), connectionId: 'c1', client, lookbackDays: 30, clock: () => now })
     const ended = live.filter((id) => sim.world.find(id)?.hasEnded)
     expect(ended.length).toBe(live.length)
     // A final record + snapshot for each, and its final viewer list.
@@ -114,4 +118,50 @@ describe('syncPass', () => {
       expect(count(db, 'SELECT has_ended AS n FROM sessions WHERE event_session_id = ?', id)).toBe(1)
     }
   })
+
+  it('stores a pass in four units of work however many sessions are live: its run, the list, the records with their snapshots, its outcome', async () => {
+    const { sim, db, client } = await setup({ liveSessions: 8, endedSessions: 2 })
+    const { store, units } = countingUnits(storesOf(db).store)
+    const report = await recordedSyncPass({ ...storesOf(db), store, connectionId: 'c1', client, lookbackDays: 30 }, 'once')
+
+    expect(report.problems).toEqual([])
+    expect(report.snapshots).toBe(8)
+    expect(units.count).toBe(4)
+    expect(count(db, 'SELECT COUNT(*) AS n FROM snapshots')).toBe(8)
+    // Every session stored is touched: each listed one, each live one's snapshot, each list.
+    for (const session of sim.world.sessions) expect(report.touched.has(session.eventSessionId), session.eventSessionId).toBe(true)
+    expect(report.touched.has('never-listed')).toBe(false)
+  })
+
+  it('stores a round of live details as one unit of work, with the problems it met', async () => {
+    const { sim, db, client } = await setup({ liveSessions: 5, endedSessions: 0 })
+    await syncPass({ ...storesOf(db), connectionId: 'c1', client, lookbackDays: 30 })
+    const { store, units } = countingUnits(storesOf(db).store)
+    const live = sim.world.sessions.map((s) => s.eventSessionId)
+    const report = await refreshDetails(store, 'c1', client, [...live, 'gone-away'])
+
+    expect(units.count).toBe(1)
+    expect(report.snapshots).toBe(5)
+    expect(report.problems).toHaveLength(1)
+    expect(count(db, 'SELECT COUNT(*) AS n FROM snapshots')).toBe(10)
+    expect(count(db, 'SELECT COUNT(*) AS n FROM diagnostics')).toBe(1)
+    for (const id of live) expect(report.touched.has(id)).toBe(true)
+    expect(report.touched.has('gone-away')).toBe(false)
+  })
 })
+
+/** `store`, counting the units of work begun on it. */
+function countingUnits(store: Store): { store: Store; units: { count: number } } {
+  const units = { count: 0 }
+  return {
+    units,
+    store: {
+      read: store.read,
+      close: () => store.close(),
+      withTransaction: (work, options) => {
+        units.count++
+        return store.withTransaction(work, options)
+      }
+    }
+  }
+}

@@ -15,6 +15,7 @@ import { CacheWriterError, startViewerWriter } from '../../src/main/core/store/v
 import type { ViewerListStore } from '../../src/main/core/store/viewer-store'
 import { syncPass } from '../../src/main/core/sync/sync-pass'
 import { saveSimulatorConnection } from '../support/simulator-connection'
+import { storesOf } from '../support/poll-stores'
 
 const T0 = Date.parse('2026-03-02T09:00:00Z')
 const cleanups: (() => Promise<void> | void)[] = []
@@ -124,8 +125,8 @@ describe('the cache writer (a worker thread)', () => {
         db.close()
       })
       const target = saveSimulatorConnection(db, sim, 'c1', 'T')
-      const client = createReportingClient(db, target, async () => sim.credentials)
-      const report = await syncPass({ db, connectionId: 'c1', client, lookbackDays: 30, clock: () => T0, ...(useWriter ? { viewerStore: writer(file) } : {}) })
+      const client = createReportingClient(storesOf(db).store, target, async () => sim.credentials)
+      const report = await syncPass({ ...storesOf(db), connectionId: 'c1', client, lookbackDays: 30, clock: () => T0, ...(useWriter ? { viewerStore: writer(file) } : {}) })
       expect(report.problems).toEqual([])
       results.push({
         lists: report.viewerLists,

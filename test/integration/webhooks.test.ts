@@ -55,7 +55,7 @@ describe('webhooks', () => {
     const deliveries = startWebhookDeliveries(store, outbox, service, { clock: timers.clock, timers })
     const client = new ReportingClient(target, async () => sim.credentials, { clock: timers.clock, retry: { sleep: async () => undefined, maxAttempts: 2 } })
     const group = new PollerGroup(db, storeOn(db), hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers, outbox })
-    group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
+    await group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
     cleanups.push(() => deliveries.stop(), () => group.stop())
     const settle = async (): Promise<void> => {
       await group.idle()

@@ -39,7 +39,7 @@ export async function pollSimulator(sim: RunningSimulator, timers: ManualTimers,
     if (name === 'alertsChanged') pushes.push(payload as AlertsChanged)
   })
   const group = new PollerGroup(db, storeOn(db), hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
-  group.start([simulatorSource(target, sim, timers)])
+  await group.start([simulatorSource(target, sim, timers)])
   cleanups.push(() => group.stop())
   await group.idle()
   return { db, target, group, pushes, advance: (ms) => timers.advance(ms, () => group.idle()) }

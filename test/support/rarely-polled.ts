@@ -34,7 +34,7 @@ export async function rarelyPolled(options: RarelyPolledOptions, cleanups: (() =
   subscribe(hub, timers)
   const { pollMs } = options
   const group = new PollerGroup(db, storeOn(db), hub, { discoveryMs: pollMs, detailMs: pollMs, viewersMs: pollMs }, { clock: timers.clock, timers })
-  group.start([simulatorSource(target, sim, timers)])
+  await group.start([simulatorSource(target, sim, timers)])
   cleanups.push(() => group.stop())
   await group.idle()
   return { timers, sim, db, statements, group, advance: (ms: number) => timers.advance(ms, () => group.idle()) }

@@ -6,13 +6,14 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Agent, fetch as undiciFetch } from 'undici'
 import type { AppCore } from '../../src/main/core/app/types'
-import { openDatabase } from '../../src/main/core/store/db'
+import { openDatabase, type Db } from '../../src/main/core/store/db'
 import { TeamUsers } from '../../src/main/core/team/users'
 import { sqliteTeamStore } from '../../src/main/core/team/team-store'
 import { startWebHost, type WebHost } from '../../src/main/web/server'
 import type { UserRole } from '../../src/shared/team'
 import { privateCa, type PrivateCa } from './corporate-network'
 import { readServerSentEvents } from '../../src/main/core/net/sse-reader'
+import { asAnotherProgram } from './another-program'
 
 /** A stand-in for the built renderer: the API tests need its index page only. */
 export function stubRenderer(dir: string): string {
@@ -22,23 +23,23 @@ export function stubRenderer(dir: string): string {
   return rendererDir
 }
 
-/** Adds a user to the cache file, as the CLI does on the server; answers their token. */
-export async function addUser(dbFile: string, name: string, role: UserRole): Promise<string> {
+/** A write on the cache file by another program, while this test's core may run on it. */
+async function onTheFile<T>(dbFile: string, write: (db: Db) => Promise<T>): Promise<T> {
   const db = openDatabase(dbFile)
   try {
-    return (await new TeamUsers(sqliteTeamStore(db)).add(name, role)).token
+    return await asAnotherProgram(db, () => write(db))
   } finally {
     db.close()
   }
 }
 
+/** Adds a user to the cache file, as the CLI does on the server; answers their token. */
+export async function addUser(dbFile: string, name: string, role: UserRole): Promise<string> {
+  return onTheFile(dbFile, async (db) => (await new TeamUsers(sqliteTeamStore(db)).add(name, role)).token)
+}
+
 export async function removeUser(dbFile: string, name: string): Promise<void> {
-  const db = openDatabase(dbFile)
-  try {
-    await new TeamUsers(sqliteTeamStore(db)).remove(name)
-  } finally {
-    db.close()
-  }
+  await onTheFile(dbFile, (db) => new TeamUsers(sqliteTeamStore(db)).remove(name))
 }
 
 export function throwawayCertificate(dir: string): PrivateCa & { fingerprint: string } {

@@ -2,13 +2,11 @@
 import { ConnectionService } from '../core/connections/service'
 import { savedSource } from '../core/app/saved-sources'
 import type { DataSource } from '../core/app/demo-source'
-import type { Db } from '../core/store/db'
 import type { Store } from '../core/store/interface/store'
 import { osKeychain } from '../core/secrets/keychain'
 import { CliError } from './errors'
 
-/** `db`: the diagnostics log its client reports to (client-factory.ts). */
-export async function savedConnectionSource(db: Db, store: Store, name: string, env: NodeJS.ProcessEnv): Promise<DataSource> {
+export async function savedConnectionSource(store: Store, name: string, env: NodeJS.ProcessEnv): Promise<DataSource> {
   const service = new ConnectionService(store, osKeychain())
   const view = await service.findByName(name)
   if (!view) {
@@ -18,5 +16,5 @@ export async function savedConnectionSource(db: Db, store: Store, name: string, 
   }
   // Fail now, in plain words, rather than at the first token request.
   await service.credentialsFor(view.id, env)
-  return savedSource(db, service, view)
+  return savedSource(store, service, view)
 }

@@ -7,7 +7,6 @@ import { ConnectionInputSchema } from '../../shared/connections'
 import { createReportingClient } from '../core/app/client-factory'
 import { startDemoSource, type DataSource } from '../core/app/demo-source'
 import type { ConnectionTarget } from '../core/api/connection'
-import type { Db } from '../core/store/db'
 import type { Store } from '../core/store/interface/store'
 import { environmentSecret } from '../core/connections/env-secret'
 import { CliError } from './errors'
@@ -45,19 +44,14 @@ export function namesAConnection(flags: ConnectionFlags): boolean {
   return flags.connection !== undefined || AD_HOC_FLAGS.some(([key]) => flags[key] !== undefined)
 }
 
-/** `db`: the demo simulator's cache and the diagnostics log a client reports to; `store`: the connections. */
-export async function resolveSource(
-  db: Db,
-  store: Store,
-  flags: ConnectionFlags,
-  env: NodeJS.ProcessEnv = process.env
-): Promise<DataSource> {
+/** `store`: the connections, and the diagnostics log a client reports to. */
+export async function resolveSource(store: Store, flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): Promise<DataSource> {
   const given = AD_HOC_FLAGS.filter(([key]) => flags[key] !== undefined)
   if (flags.connection !== undefined && given.length > 0) {
     throw new CliError('use either --connection NAME or the --base-url … --client-id options, not both.')
   }
-  if (flags.connection !== undefined) return savedConnectionSource(db, store, flags.connection, env)
-  if (given.length === 0) return startDemoSource(db)
+  if (flags.connection !== undefined) return savedConnectionSource(store, flags.connection, env)
+  if (given.length === 0) return startDemoSource(store)
 
   const missing = AD_HOC_FLAGS.filter(([key]) => flags[key] === undefined).map(([, flag]) => flag)
   if (missing.length > 0) throw new CliError(`an unsaved connection also needs ${missing.join(', ')}.`)
@@ -96,7 +90,7 @@ export async function resolveSource(
   const credentials = { clientId: target.clientId, clientSecret: secret }
   return {
     target,
-    client: createReportingClient(db, target, async () => credentials),
+    client: createReportingClient(store, target, async () => credentials),
     lookbackDays: 7,
     isDemo: false,
     close: async () => undefined

@@ -91,7 +91,7 @@ export async function realCore(liveSessions = 3, others: readonly string[] = [])
     recordProblem: () => undefined,
     close: () => group.stop()
   }
-  group.start([
+  await group.start([
     sourceOf(sim, target),
     ...otherSims.map((other, i) => sourceOf(other, saveSimulatorConnection(db, other, `c${i + 2}`, others[i])))
   ])

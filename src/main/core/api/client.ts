@@ -58,7 +58,7 @@ export interface CallOptions {
 }
 
 export interface ListSessionsOptions extends CallOptions {
-  /** Each page's sessions as it arrives (a page is its own unit: store it). */
+  /** Each page's sessions as it arrives (kept, they are stored once the listing is over: sync-pass.ts). */
   onPage?: (sessions: EventSessionRecord[]) => void
 }
 

@@ -3,17 +3,17 @@
 import { ReportingClient } from '../api/client'
 import type { ConnectionTarget, Credentials } from '../api/connection'
 import type { RequestLimiter } from '../api/limiter'
-import type { Db } from '../store/db'
-import { recordDiagnostic } from '../store/diagnostics'
+import type { Store } from '../store/interface/store'
+import { recordDiagnosticAside } from '../sync/pending-diagnostics'
 
 export function createReportingClient(
-  db: Db,
+  store: Store,
   target: ConnectionTarget,
   credentials: () => Promise<Credentials>,
   limiter?: RequestLimiter
 ): ReportingClient {
   return new ReportingClient(target, credentials, {
     ...(limiter ? { limiter } : {}),
-    onDiagnostic: (d) => recordDiagnostic(db, { connectionId: target.id, at: Date.now(), ...d })
+    onDiagnostic: (d) => recordDiagnosticAside(store, { connectionId: target.id, at: Date.now(), ...d })
   })
 }

@@ -4,8 +4,7 @@ import type { ReportingClient } from '../api/client'
 import type { ConnectionTarget } from '../api/connection'
 import type { RequestLimiter } from '../api/limiter'
 import { startSimulator, type SimulatorOptions } from '../simulator/server'
-import type { Db } from '../store/db'
-import { upsertConnection } from '../store/connections'
+import type { Store } from '../store/interface/store'
 import { createReportingClient } from './client-factory'
 
 export const DEMO_CONNECTION_ID = 'demo'
@@ -21,7 +20,7 @@ export interface DataSource {
 }
 
 export async function startDemoSource(
-  db: Db,
+  store: Store,
   simulatorOptions: SimulatorOptions = {},
   limiter?: RequestLimiter
 ): Promise<DataSource> {
@@ -36,14 +35,15 @@ export async function startDemoSource(
     clientId: simulator.credentials.clientId
   }
   try {
-    upsertConnection(db, { ...target, isDemo: true })
+    const row = { ...target, isDemo: true }
+    await store.withTransaction((tx) => tx.connections.upsert(row, Date.now()))
   } catch (error) {
     await simulator.close()
     throw error
   }
   return {
     target,
-    client: createReportingClient(db, target, async () => simulator.credentials, limiter),
+    client: createReportingClient(store, target, async () => simulator.credentials, limiter),
     lookbackDays: 7,
     isDemo: true,
     close: () => simulator.close()

@@ -8,8 +8,8 @@ import type { Db } from '../store/db'
 import type { Store } from '../store/interface/store'
 import { listConnections } from '../store/connections'
 import { newestPollAt } from '../store/sessions'
-import { isPollingPaused, pausedPolling, savePollerStatus, setPollingPaused } from '../store/poller-status'
-import type { ViewerListStore } from '../store/viewer-store'
+import { isPollingPaused } from '../store/poller-status'
+import { inThreadViewerStore, type ViewerListStore } from '../store/viewer-store'
 import { decideConnectionStatuses, decidePollSummary, type ConnectionFacts } from '../sync/connection-status'
 import { Poller, type Cadences, type PollerStatus, type Timers } from '../sync/poller'
 import type { TouchedSessions } from '../sync/touched'
@@ -31,7 +31,7 @@ export interface PollerGroupOptions {
   passDeadlineMs?: number
   /** After each full pass of a connection, what it fetched (the CLI's summary lines). */
   onPolled?: (connection: ConnectionTarget, report: SyncReport) => void
-  /** Where every poller stores viewer lists (the cache writer's thread, in the app). */
+  /** Where every poller stores viewer lists (the cache writer's thread, in the app; else on this thread). */
   viewerStore?: ViewerListStore
   /** Where alert changes queue their webhook deliveries, in the same transaction (none: no webhooks). */
   outbox?: AlertOutbox
@@ -53,13 +53,15 @@ export class PollerGroup {
   /** The verdicts last pushed: time alone (a connection going stale) changes them too. */
   private verdictsPushed = ''
   private readonly clock: () => number
+  private inThreadViewers: ViewerListStore | undefined
   /** Judges every unit of work (alerts, situation, live rows) and pushes what changed. */
   readonly monitor: Monitor
 
   constructor(
     private readonly db: Db,
-    /** Where the alerts are judged and stored (the Monitor's). */
-    store: Store,
+    /** Where the polls' units of work go (sessions, snapshots, sync runs, diagnostics, poller
+     *  status), and where the alerts are judged and stored (the Monitor's). */
+    private readonly store: Store,
     private readonly hub: EventHub,
     private cadences: Partial<Cadences>,
     private readonly options: PollerGroupOptions = {}
@@ -85,7 +87,9 @@ export class PollerGroup {
 
   /** Starts a poller per source; resolves once what the connections polled changing ended
    *  (alerts left open by the others) is stored and pushed. */
-  start(sources: DataSource[]): Promise<void> {
+  async start(sources: DataSource[]): Promise<void> {
+    // An operator's pause is a row (store/poller-status.ts): it holds across a restart.
+    const paused = await this.store.read.coreState.pausedPolling()
     // After a unit of work (a pass, a round of details, a refresh, a range): the alerts, then the
     // rows, of the sessions it touched. On the clock's tick, every session of a connection, only
     // when time alone changed its alerts (Monitor.dueByClock). The Monitor judges one connection's
@@ -102,16 +106,14 @@ export class PollerGroup {
         this.hub.emit('statusChanged', { ...this.status(), lastError: problem, problem })
       }
     }
-    // An operator's pause is a row (store/poller-status.ts): it holds across a restart.
-    const paused = pausedPolling(this.db)
     this.running = sources.map((source) => {
-      const poller = new Poller(this.db, source.client, {
+      const poller = new Poller(this.store, source.client, {
         connectionId: source.target.id,
         cadences: this.cadences,
         lookbackDays: source.lookbackDays,
         ...(this.options.clock ? { clock: this.options.clock } : {}),
         ...(this.options.timers ? { timers: this.options.timers } : {}),
-        ...(this.options.viewerStore ? { viewerStore: this.options.viewerStore } : {}),
+        viewerStore: this.viewerStore(),
         passDeadlineMs: this.options.passDeadlineMs,
         onPolled: (report) => this.options.onPolled?.(source.target, report),
         onStatus: (status) => {
@@ -233,7 +235,7 @@ export class PollerGroup {
   /** Pauses or resumes one connection, or all of them (and any started later) when none is named;
    *  the pause is stored first, so a restarted core starts paused. */
   async setPaused(paused: boolean, connectionId?: string): Promise<void> {
-    setPollingPaused(this.db, paused, this.clock(), connectionId)
+    await this.store.withTransaction((tx) => tx.coreState.setPollingPaused(paused, this.clock(), connectionId))
     for (const { source, poller } of this.running) {
       if (connectionId !== undefined && source.target.id !== connectionId) continue
       if (paused) poller.pause()
@@ -268,9 +270,10 @@ export class PollerGroup {
         await this.monitor.judged(source.target.id)
       }
     }
-    const once = new Poller(this.db, source.client, {
+    const once = new Poller(this.store, source.client, {
       connectionId: source.target.id,
       ...(this.options.clock ? { clock: this.options.clock } : {}),
+      viewerStore: this.viewerStore(),
       onWork: (_kind, touched) => this.monitor.publishBoard({ connectionId: source.target.id, touched })
     })
     return once.fetchRange(from, to)
@@ -282,14 +285,22 @@ export class PollerGroup {
     return times.length ? new Date(Math.max(...times)).toISOString() : null
   }
 
-  /** Keeps a poller's status as a row, for what does not run it; a write that fails stops no polling. */
-  private recordStatus(connectionId: string, status: PollerStatus): void {
-    try {
-      savePollerStatus(this.db, connectionId, status, this.clock())
-    } catch (error) {
-      console.error(`eventwatch: recording the poll status of ${connectionId} failed`, error)
-    }
+  /** Where the pollers store viewer lists: the one given, else one on this thread (made once). */
+  private viewerStore(): ViewerListStore {
+    if (this.options.viewerStore) return this.options.viewerStore
+    this.inThreadViewers ??= inThreadViewerStore(this.db)
+    return this.inThreadViewers
   }
+
+  /** Keeps a poller's status as a row, for what does not run it (a unit of its own, in the order
+   *  said); a write that fails stops no polling. */
+  private recordStatus(connectionId: string, status: PollerStatus): void {
+    const now = this.clock()
+    this.store.withTransaction((tx) => tx.coreState.savePollerStatus(connectionId, status, now)).catch((error: unknown) => {
+      console.error(`eventwatch: recording the poll status of ${connectionId} failed`, error)
+    })
+  }
+
 
   /** Pushes the status (every face shows it as it comes). */
   publishStatus(status = this.status()): void {

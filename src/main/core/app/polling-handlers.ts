@@ -3,8 +3,7 @@
 import type { RequestHandlers } from '../../../shared/contract'
 import type { RequestLimiter } from '../api/limiter'
 import type { ConnectionService } from '../connections/service'
-import type { Db } from '../store/db'
-import { listDiagnostics } from '../store/diagnostics'
+import type { Store } from '../store/interface/store'
 import type { Monitor } from './monitor'
 import type { PollerGroup } from './pollers'
 import { savedSource } from './saved-sources'
@@ -15,7 +14,7 @@ type PollingHandlers = Pick<
 >
 
 export interface PollingPlace {
-  db: Db
+  store: Store
   pollers: PollerGroup
   monitor: Monitor
   connections: ConnectionService
@@ -23,7 +22,7 @@ export interface PollingPlace {
   limiter: RequestLimiter
 }
 
-export function pollingHandlers({ db, pollers, monitor, connections, limiter }: PollingPlace): PollingHandlers {
+export function pollingHandlers({ store, pollers, monitor, connections, limiter }: PollingPlace): PollingHandlers {
   return {
     getStatus: () => pollers.status(),
     listLiveSessions: () => monitor.board.current(),
@@ -40,10 +39,10 @@ export function pollingHandlers({ db, pollers, monitor, connections, limiter }: 
     fetchRange: async ({ connectionId, from, to }) => {
       const source =
         pollers.sources.find((s) => s.target.id === connectionId) ??
-        (await savedSource(db, connections, await connections.get(connectionId), limiter))
+        (await savedSource(store, connections, await connections.get(connectionId), limiter))
       return pollers.fetchRange(source, new Date(from), new Date(to))
     },
-    listDiagnostics: ({ limit, connectionId }) =>
-      listDiagnostics(db, limit, connectionId).map((d) => ({ ...d, at: new Date(d.at).toISOString() }))
+    listDiagnostics: async ({ limit, connectionId }) =>
+      (await store.read.runs.diagnostics(limit, connectionId)).map((d) => ({ ...d, at: new Date(d.at).toISOString() }))
   }
 }

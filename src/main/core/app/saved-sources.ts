@@ -3,16 +3,16 @@
 import type { ConnectionView } from '../../../shared/connections'
 import type { RequestLimiter } from '../api/limiter'
 import type { ConnectionService } from '../connections/service'
-import type { Db } from '../store/db'
+import type { Store } from '../store/interface/store'
 import { createReportingClient } from './client-factory'
 import type { DataSource } from './demo-source'
 
-/** `db` is the diagnostics log its client reports to (client-factory.ts). */
-export async function savedSource(db: Db, service: ConnectionService, view: ConnectionView, limiter?: RequestLimiter): Promise<DataSource> {
+/** `store`: the diagnostics log its client reports to (client-factory.ts). */
+export async function savedSource(store: Store, service: ConnectionService, view: ConnectionView, limiter?: RequestLimiter): Promise<DataSource> {
   const target = await service.target(view.id)
   return {
     target,
-    client: createReportingClient(db, target, () => service.credentialsFor(view.id), limiter),
+    client: createReportingClient(store, target, () => service.credentialsFor(view.id), limiter),
     lookbackDays: view.lookbackDays,
     isDemo: false,
     close: async () => undefined
@@ -20,7 +20,7 @@ export async function savedSource(db: Db, service: ConnectionService, view: Conn
 }
 
 /** Every enabled saved connection, ready to poll. */
-export async function enabledSavedSources(db: Db, service: ConnectionService, limiter?: RequestLimiter): Promise<DataSource[]> {
+export async function enabledSavedSources(store: Store, service: ConnectionService, limiter?: RequestLimiter): Promise<DataSource[]> {
   const enabled = (await service.list()).filter((v) => v.enabled && !v.isDemo)
-  return Promise.all(enabled.map((v) => savedSource(db, service, v, limiter)))
+  return Promise.all(enabled.map((v) => savedSource(store, service, v, limiter)))
 }

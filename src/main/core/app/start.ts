@@ -9,7 +9,6 @@ import { startWebhookDeliveries } from '../webhooks/wiring'
 import { WebhookOutbox } from '../webhooks/outbox'
 import { openDatabase } from '../store/db'
 import { openSqliteStore, type SqliteStore } from '../store/sqlite/sqlite-store'
-import { recordDiagnostic } from '../store/diagnostics'
 import { inThreadViewerStore } from '../store/viewer-store'
 import { viewerStoreWithFallback } from '../store/viewer-store-fallback'
 import { RetentionJob } from '../store/retention-job'
@@ -17,6 +16,7 @@ import { alertHandlers } from '../alerts/handlers'
 import { recordAudit } from '../store/audit'
 import { getCadenceSettings } from '../store/settings'
 import type { Cadences } from '../sync/poller'
+import { recordDiagnosticAside } from '../sync/pending-diagnostics'
 import type { CadenceSettings } from '../../../shared/settings'
 import { startDemoSource, type DataSource } from './demo-source'
 import { createDispatch } from './dispatch'
@@ -74,7 +74,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     options.dbFile === ':memory:' || !polling
       ? inThreadViewerStore(db)
       : viewerStoreWithFallback(db, { file: options.dbFile, nativeBinding: options.nativeBinding }, (reason) =>
-          recordDiagnostic(db, {
+          recordDiagnosticAside(store, {
             connectionId: null,
             at: clock(),
             kind: 'storage',
@@ -102,7 +102,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
 
   const chooseSources = async (): Promise<DataSource[]> => {
     if (options.sources) return options.sources(db, store)
-    const saved = await enabledSavedSources(db, connections, limiter)
+    const saved = await enabledSavedSources(store, connections, limiter)
     if (saved.length > 0) return saved
     const incident = options.demoIncidentAfterSeconds
     const simulator = {
@@ -110,7 +110,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       ...(options.demoLiveSessions !== undefined ? { liveSessions: options.demoLiveSessions } : {}),
       ...(incident !== undefined ? { incident: { afterMs: incident * 1000 } } : {})
     }
-    return [await startDemoSource(db, simulator, limiter)]
+    return [await startDemoSource(store, simulator, limiter)]
   }
 
   // Connections changed: stop every poller (each finishes its unit of work), start afresh.
@@ -170,7 +170,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       publishBoard: () => monitor.publishBoard(),
       reevaluate: (connectionId) => pollers.reevaluate(connectionId)
     }),
-    ...pollingHandlers({ db, pollers, monitor, connections, limiter }),
+    ...pollingHandlers({ store, pollers, monitor, connections, limiter }),
     ...connectionHandlers({ db, store, connections, monitor, reconcile }),
     ...webhookHandlers(webhooks),
     ...maintenanceHandlers({ store, monitor, clock, windowsInForce: (now) => windowsInForce(store.read.maintenance, now) }),
@@ -194,7 +194,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     users,
     onEvent: (listener, context) => hub.subscribe(context ? settings.pushesFor(listener, context) : listener),
     recordProblem: ({ endpoint, message }) => {
-      if (!closed) recordDiagnostic(db, { connectionId: null, at: clock(), kind: 'app', endpoint, message })
+      if (!closed) recordDiagnosticAside(store, { connectionId: null, at: clock(), kind: 'app', endpoint, message })
     },
     close: async () => {
       if (closed) return

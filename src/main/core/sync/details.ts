@@ -1,12 +1,14 @@
-// The live-detail cadence between discovery passes: a fresh record and snapshot of each session
-// the cache holds as live for this connection, each one its own unit of work. A stop (the
-// signal) ends it at once.
+// The live-detail cadence between discovery passes: a fresh record of each session the cache
+// holds as live for this connection, fetched side by side, then stored with their snapshots as
+// one unit of work (with the problems met). A stop (the signal) ends the fetching at once; what
+// came back whole is stored.
 import { describeApiError, isAddressableId, type ReportingClient } from '../api/client'
+import type { EventSessionRecord } from '../api/schemas'
 import { isCancelled } from '../net/abort'
-import type { Db } from '../store/db'
-import { recordDiagnostic } from '../store/diagnostics'
-import { storeSessionSnapshot } from '../store/sessions'
+import type { Store } from '../store/interface/store'
+import { storeDetails, type Arrived } from './fetched'
 import { forEachLimited } from './limit'
+import { PendingDiagnostics } from './pending-diagnostics'
 import type { SyncProblem } from './sync-pass'
 import { TouchedSessions } from './touched'
 
@@ -20,7 +22,7 @@ export interface DetailsReport {
 }
 
 export async function refreshDetails(
-  db: Db,
+  store: Store,
   connectionId: string,
   client: ReportingClient,
   sessionIds: readonly string[],
@@ -29,30 +31,49 @@ export async function refreshDetails(
   signal?: AbortSignal
 ): Promise<DetailsReport> {
   const report: DetailsReport = { snapshots: 0, problems: [], touched: new TouchedSessions() }
+  const diagnostics = new PendingDiagnostics(store)
+  const problem = (error: unknown, fallbackEndpoint: string): void => {
+    const described = describeApiError(error)
+    report.problems.push(described)
+    const endpoint = (error as { endpoint?: unknown }).endpoint
+    diagnostics.add({
+      connectionId,
+      at: clock(),
+      kind: described.kind,
+      endpoint: typeof endpoint === 'string' ? endpoint : fallbackEndpoint,
+      message: described.message
+    })
+  }
+  const fetched: Arrived<EventSessionRecord>[] = []
+  const fetchedIds: string[] = []
   // "." and "..": kept as listed, never asked about (the pass said so once, not every tick).
   const addressable = sessionIds.filter(isAddressableId)
   await forEachLimited(addressable, concurrency, async (id) => {
     if (report.stopped) return
     try {
-      storeSessionSnapshot(db, connectionId, await client.getSession(id, {}, { signal }), clock())
-      report.touched.add(id)
-      report.snapshots++
+      const record = await client.getSession(id, {}, { signal })
+      fetched.push({ value: record, at: clock() })
+      fetchedIds.push(id)
     } catch (error) {
       if (isCancelled(error)) {
         report.stopped = true
         return
       }
-      const problem = describeApiError(error)
-      report.problems.push(problem)
-      const endpoint = (error as { endpoint?: unknown }).endpoint
-      recordDiagnostic(db, {
-        connectionId,
-        at: clock(),
-        kind: problem.kind,
-        endpoint: typeof endpoint === 'string' ? endpoint : 'details',
-        message: problem.message
-      })
+      problem(error, 'details')
     }
   })
+  if (fetched.length === 0) {
+    await diagnostics.flush()
+    return report
+  }
+  try {
+    await diagnostics.commit((tx) => storeDetails(tx, connectionId, fetched))
+    report.touched.addAll(fetchedIds)
+    report.snapshots = fetched.length
+  } catch (error) {
+    // Nothing of the round is stored: the cause (the cache's, in words) is its problem.
+    problem(error, 'details')
+    await diagnostics.flush()
+  }
   return report
 }

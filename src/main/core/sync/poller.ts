@@ -9,11 +9,12 @@ import type { PollState } from '../../../shared/domain'
 import { realTimers, type Timers } from '../../../shared/timers'
 import { describeApiError, type ReportingClient } from '../api/client'
 import { anySignal, CancelledError, isCancelled } from '../net/abort'
-import type { Db } from '../store/db'
-import { liveSessionIds, storeSessionList, storeSessionSnapshot } from '../store/sessions'
-import { finishSyncRun, startSyncRun, type SyncRunKind } from '../store/sync-runs'
-import { inThreadViewerStore, type ViewerListStore } from '../store/viewer-store'
+import type { EventSessionRecord } from '../api/schemas'
+import type { SyncRunKind, SyncRunResult } from '../store/interface/runs'
+import type { Store } from '../store/interface/store'
+import type { ViewerListStore } from '../store/viewer-store'
 import { refreshDetails, type DetailsReport } from './details'
+import { storeListPages, touchListed, type Arrived } from './fetched'
 import { recordedSyncPass } from './recorded-pass'
 import type { SyncProblem, SyncProgress, SyncReport } from './sync-pass'
 import { TouchedSessions } from './touched'
@@ -68,8 +69,8 @@ export interface PollerOptions {
   onStatus?: (status: PollerStatus) => void
   onConnectivity?: (change: Connectivity) => void
   onProgress?: (progress: SyncProgress) => void
-  /** Where viewer lists are stored (default: on this thread); the owner closes it. */
-  viewerStore?: ViewerListStore
+  /** Where viewer lists are stored (the cache writer's thread in the app); the owner closes it. */
+  viewerStore: ViewerListStore
   /** Bound on one full pass (sync-pass.ts's default when absent). */
   passDeadlineMs?: number
 }
@@ -111,14 +112,14 @@ export class Poller {
   private readonly viewerStore: ViewerListStore
 
   constructor(
-    private readonly db: Db,
+    private readonly store: Store,
     private readonly client: ReportingClient,
     private readonly options: PollerOptions
   ) {
     this.cadences = { ...DEFAULT_CADENCES, ...options.cadences }
     this.clock = options.clock ?? Date.now
     this.timers = options.timers ?? realTimers
-    this.viewerStore = options.viewerStore ?? inThreadViewerStore(db)
+    this.viewerStore = options.viewerStore
   }
 
   get currentStatus(): PollerStatus {
@@ -193,7 +194,7 @@ export class Poller {
       this.recorded('refresh', async (run, touched) => {
         const now = this.clock()
         const detail = await this.client.getSession(eventSessionId, {}, { signal })
-        storeSessionSnapshot(this.db, this.options.connectionId, detail, now)
+        await this.store.withTransaction((tx) => tx.sessions.storeSnapshot(this.options.connectionId, detail, now))
         touched.add(eventSessionId)
         run.snapshots = 1
         const list = this.viewerStore.begin(this.options.connectionId, eventSessionId, now)
@@ -218,18 +219,21 @@ export class Poller {
     return this.exclusive((signal) =>
       this.recorded('range', async (run, touched) => {
         run.listed = 0
-        // Each page is its own unit: what arrived before a failure is kept.
-        await this.client.listSessions(
-          { startedAtFrom: from, startedAtTo: to },
-          {
-            signal,
-            onPage: (page) => {
-              storeSessionList(this.db, this.options.connectionId, page, this.clock())
-              touched.addAll(page.map((s) => s.eventSessionId))
-              run.listed = (run.listed ?? 0) + page.length
-            }
-          }
-        )
+        // Every page is stored as one unit when the listing is over: what arrived before a failure too.
+        const pages: Arrived<EventSessionRecord[]>[] = []
+        let failure: { error: unknown } | undefined
+        try {
+          await this.client.listSessions(
+            { startedAtFrom: from, startedAtTo: to },
+            { signal, onPage: (page) => pages.push({ value: page, at: this.clock() }) }
+          )
+        } catch (error) {
+          failure = { error }
+        }
+        if (pages.length > 0) await this.store.withTransaction((tx) => storeListPages(tx, this.options.connectionId, pages))
+        touchListed(touched, pages)
+        run.listed = pages.reduce((n, page) => n + page.value.length, 0)
+        if (failure) throw failure.error
         return { listed: run.listed }
       })
     )
@@ -243,22 +247,27 @@ export class Poller {
   private async recorded<T>(kind: SyncRunKind, work: (run: RunCounts, touched: TouchedSessions) => Promise<T>): Promise<T> {
     const run: RunCounts = {}
     const touched = new TouchedSessions()
-    const id = startSyncRun(this.db, this.options.connectionId, kind, this.clock())
+    const id = await this.store.withTransaction((tx) => tx.runs.start(this.options.connectionId, kind, this.clock()))
     try {
       const result = await work(run, touched)
-      finishSyncRun(this.db, id, { outcome: 'ok', ...run }, this.clock())
+      await this.finishRun(id, { outcome: 'ok', ...run })
       return result
     } catch (error) {
       if (isCancelled(error)) {
-        finishSyncRun(this.db, id, { outcome: 'stopped', ...run }, this.clock())
+        await this.finishRun(id, { outcome: 'stopped', ...run })
         throw error
       }
       const problem = describeApiError(error)
-      finishSyncRun(this.db, id, { outcome: run.snapshots || run.listed ? 'partial' : 'failed', ...run, problems: 1, error: problem.message }, this.clock())
+      await this.finishRun(id, { outcome: run.snapshots || run.listed ? 'partial' : 'failed', ...run, problems: 1, error: problem.message })
       throw error
     } finally {
       this.options.onWork?.(kind, touched)
     }
+  }
+
+  /** A sync run's outcome, a unit of its own. */
+  private async finishRun(id: number, result: SyncRunResult): Promise<void> {
+    await this.store.withTransaction((tx) => tx.runs.finish(id, result, this.clock()))
   }
 
   /**
@@ -323,7 +332,7 @@ export class Poller {
     const started = this.clock()
     if (!this.paused && !this.status.offlineSince) this.setStatus({ state: 'polling' })
     const report = await recordedSyncPass({
-      db: this.db,
+      store: this.store,
       connectionId: this.options.connectionId,
       client: this.client,
       lookbackDays: this.options.lookbackDays ?? 7,
@@ -362,27 +371,26 @@ export class Poller {
   }
 
   private async details(signal: AbortSignal): Promise<void> {
-    const ids = liveSessionIds(this.db, this.options.connectionId)
-    const runId = startSyncRun(this.db, this.options.connectionId, 'details', this.clock())
-    const report = await refreshDetails(this.db, this.options.connectionId, this.client, ids, this.clock, this.options.concurrency, signal)
+    const { connectionId } = this.options
+    // The sessions to ask about, and the run started before the first request: one unit.
+    const { ids, runId } = await this.store.withTransaction(async (tx) => ({
+      ids: await tx.sessions.liveIds(connectionId),
+      runId: await tx.runs.start(connectionId, 'details', this.clock())
+    }))
+    const report = await refreshDetails(this.store, connectionId, this.client, ids, this.clock, this.options.concurrency, signal)
     if (report.stopped) {
-      finishSyncRun(this.db, runId, { outcome: 'stopped', snapshots: report.snapshots }, this.clock())
+      await this.finishRun(runId, { outcome: 'stopped', snapshots: report.snapshots })
       this.options.onWork?.('details', report.touched)
       return
     }
     // Every session asked about failed (ids never requested, "." and "..", are no failure).
     const allFailed = report.problems.length > 0 && report.snapshots === 0
-    finishSyncRun(
-      this.db,
-      runId,
-      {
-        outcome: allFailed ? 'failed' : report.problems.length > 0 ? 'partial' : 'ok',
-        snapshots: report.snapshots,
-        problems: report.problems.length,
-        error: report.problems[0]?.message ?? null
-      },
-      this.clock()
-    )
+    await this.finishRun(runId, {
+      outcome: allFailed ? 'failed' : report.problems.length > 0 ? 'partial' : 'ok',
+      snapshots: report.snapshots,
+      problems: report.problems.length,
+      error: report.problems[0]?.message ?? null
+    })
     this.afterUnit(allFailed ? report.problems : [], report.problems[0])
     this.nextDetailAt = this.clock() + this.cadences.detailMs
     if (this.failures > 0) this.nextDiscoveryAt = this.clock() // let discovery own the back-off

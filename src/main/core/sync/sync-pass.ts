@@ -1,13 +1,15 @@
-// One complete pass over one connection, in units of work that each commit whole:
-//   1. every page of sessions (the look-back window) -> one transaction;
+// One complete pass over one connection, in units of work that each commit whole (the network
+// is never awaited inside a unit: what came back is stored once the fetching is over):
+//   1. every page of sessions (the look-back window) -> one unit;
 //   2. a fresh record + snapshot of each live session, and a final one of each session seen
-//      ending -> one transaction per session;
+//      ending -> fetched side by side, then one unit for all of them;
 //   3. the viewer list of live sessions that are due, of sessions seen ending and of ended
 //      sessions the cache holds no viewers for -> staged page by page as the pages arrive, and
 //      swapped in whole when the last one lands (memory holds a few pages, never the list).
-// A failure costs only its own unit. A stop (the signal) ends the pass at once: no request
-// after it, lists not complete are dropped, lists complete are committed. A deadline bounds
-// the whole pass the same way, and is reported as a problem.
+// A failure costs only its own unit; the problems met are diagnostics, stored with the next unit.
+// A stop (the signal) ends the pass at once: no request after it, lists not complete are
+// dropped, lists complete are committed. A deadline bounds the whole pass the same way, and is
+// reported as a problem.
 // A session listed twice is asked about once (a diagnostic names it), so no two fetches of one
 // viewer list race each other; a listing cut short by a repeated cursor is kept as read, and
 // the report says which (the run's summary names them).
@@ -17,13 +19,12 @@ import { describeApiError, isAddressableId } from '../api/client'
 import { ApiError } from '../api/errors'
 import type { EventSessionRecord } from '../api/schemas'
 import { anySignal, isCancelled } from '../net/abort'
-import type { Db } from '../store/db'
-import { recordDiagnostic } from '../store/diagnostics'
-import { liveSessionIds, storeSessionList, storeSessionSnapshot } from '../store/sessions'
-import { inThreadViewerStore, type ViewerListStore } from '../store/viewer-store'
-import { sessionsWithViewerLists } from '../store/viewers'
+import type { Store } from '../store/interface/store'
+import type { ViewerListStore } from '../store/viewer-store'
 import { distinctSessions } from './distinct-sessions'
+import { storeDetails, storeListPages, touchListed, type Arrived } from './fetched'
 import { forEachLimited } from './limit'
+import { PendingDiagnostics } from './pending-diagnostics'
 import { TouchedSessions } from './touched'
 
 export interface SyncProblem {
@@ -49,7 +50,7 @@ export interface SyncProgress {
 }
 
 export interface SyncPassOptions {
-  db: Db
+  store: Store
   connectionId: string
   client: ReportingClient
   /** Sessions that started longer ago than this are not listed (the spec's date filter). */
@@ -65,8 +66,8 @@ export interface SyncPassOptions {
   /** How many ended sessions without viewers to back-fill in this pass (default: all). */
   backfillLimit?: number
   onProgress?: (progress: SyncProgress) => void
-  /** Where viewer lists are stored (default: on this thread). */
-  viewerStore?: ViewerListStore
+  /** Where viewer lists are stored (the cache writer's thread in the app). */
+  viewerStore: ViewerListStore
 }
 
 export interface SyncReport {
@@ -102,15 +103,22 @@ export async function syncPass(options: SyncPassOptions): Promise<SyncReport> {
   const deadline = new AbortController()
   const timer = setTimeout(() => deadline.abort(deadlineError(deadlineMs)), deadlineMs)
   timer.unref?.()
+  const diagnostics = new PendingDiagnostics(options.store)
   try {
-    return await runPass(options, anySignal(options.signal, deadline.signal) as AbortSignal)
+    const report = await runPass(options, anySignal(options.signal, deadline.signal) as AbortSignal, diagnostics)
+    await diagnostics.flush()
+    return report
+  } catch (error) {
+    // The problems met before it failed are kept, as they were recorded when met.
+    await diagnostics.flush().catch(() => undefined)
+    throw error
   } finally {
     clearTimeout(timer)
   }
 }
 
-async function runPass(options: SyncPassOptions, signal: AbortSignal): Promise<SyncReport> {
-  const { db, connectionId, client } = options
+async function runPass(options: SyncPassOptions, signal: AbortSignal, diagnostics: PendingDiagnostics): Promise<SyncReport> {
+  const { store, connectionId, client, viewerStore } = options
   const clock = options.clock ?? Date.now
   const concurrency = options.concurrency ?? 4
   const report: SyncReport = {
@@ -141,7 +149,7 @@ async function runPass(options: SyncPassOptions, signal: AbortSignal): Promise<S
     }
     const problem = describeApiError(error)
     report.problems.push(problem)
-    recordDiagnostic(db, { connectionId, at: clock(), kind: problem.kind, endpoint: endpointOf(error), message: problem.message })
+    diagnostics.add({ connectionId, at: clock(), kind: problem.kind, endpoint: endpointOf(error), message: problem.message })
   }
   const stopRequested = (): boolean => {
     if (!signal.aborted) return false
@@ -150,42 +158,34 @@ async function runPass(options: SyncPassOptions, signal: AbortSignal): Promise<S
     return true
   }
 
-  // 1. Sessions, each page stored as it arrives (its own unit).
+  // 1. Sessions: every page, stored as one unit when the listing is over (what arrived before a
+  //    failure too).
   progress('sessions', 0)
-  const wasLive = cachedLiveSessions(db, connectionId)
-  const listed: EventSessionRecord[] = []
+  const wasLive = new Set(await store.read.sessions.liveIds(connectionId))
+  const pages: Arrived<EventSessionRecord[]>[] = []
+  let listingFailure: { error: unknown } | undefined
   try {
     const list = await client.listSessions(
       { startedAtFrom: new Date(clock() - options.lookbackDays * 86_400_000) },
-      {
-        signal,
-        onPage: (page) => {
-          storeSessionList(db, connectionId, page, clock())
-          report.touched.addAll(page.map((s) => s.eventSessionId))
-          listed.push(...page)
-        }
-      }
+      { signal, onPage: (page) => pages.push({ value: page, at: clock() }) }
     )
     report.skipped += list.skipped.length
     if (list.ended === 'repeated-cursor') report.cutShort.push({ eventSessionId: null, eventName: null, pages: list.pages })
   } catch (error) {
-    report.listed = distinctSessions(listed).sessions.length
-    fail(error)
-    return report
+    listingFailure = { error }
   }
+  const listed = pages.flatMap((page) => page.value)
   const { sessions, repeated } = distinctSessions(listed)
-  if (repeated.length > 0) {
-    recordDiagnostic(db, { connectionId, at: clock(), kind: 'response-format', endpoint: SESSIONS_ENDPOINT, message: repeatedSessionsMessage(repeated) })
+  if (listingFailure) fail(listingFailure.error)
+  else if (repeated.length > 0) {
+    diagnostics.add({ connectionId, at: clock(), kind: 'response-format', endpoint: SESSIONS_ENDPOINT, message: repeatedSessionsMessage(repeated) })
   }
-  report.listed = sessions.length
-  progress('sessions', sessions.length, sessions.length)
-
   // Ids that cannot be put in a URL path are kept as listed, never asked about.
   const addressable = sessions.filter((s) => isAddressableId(s.eventSessionId))
-  if (addressable.length < sessions.length) {
+  if (!listingFailure && addressable.length < sessions.length) {
     const refused = sessions.filter((s) => !isAddressableId(s.eventSessionId)).map((s) => JSON.stringify(s.eventSessionId))
     report.skipped += refused.length
-    recordDiagnostic(db, {
+    diagnostics.add({
       connectionId,
       at: clock(),
       kind: 'response-format',
@@ -193,35 +193,53 @@ async function runPass(options: SyncPassOptions, signal: AbortSignal): Promise<S
       message: `session ids ${refused.join(', ')} cannot be sent in a URL path; kept as listed, their details and viewers not requested`
     })
   }
+  try {
+    if (pages.length > 0) await diagnostics.commit((tx) => storeListPages(tx, connectionId, pages))
+  } catch (error) {
+    // Nothing listed is stored: the pass cannot go on from it.
+    fail(error)
+    return report
+  }
+  touchListed(report.touched, pages)
+  report.listed = sessions.length
+  if (listingFailure) return report
+  progress('sessions', sessions.length, sessions.length)
 
   // 2. Details and snapshots: live sessions, and a last look at those that just ended.
   const live = addressable.filter((s) => !s.hasEnded)
   const justEnded = addressable.filter((s) => s.hasEnded && wasLive.has(s.eventSessionId))
   report.live = sessions.filter((s) => !s.hasEnded).length
   const detailTargets = [...live, ...justEnded]
+  const details: Arrived<EventSessionRecord>[] = []
+  /** The sessions asked about whose record came back. */
+  const detailsOf: string[] = []
   let detailsDone = 0
   await forEachLimited(detailTargets, concurrency, async (session) => {
     if (stopRequested()) return
     try {
-      const detail = await client.getSession(session.eventSessionId, {}, { signal })
-      storeSessionSnapshot(db, connectionId, detail, clock())
-      report.touched.add(session.eventSessionId)
-      report.snapshots++
+      details.push({ value: await client.getSession(session.eventSessionId, {}, { signal }), at: clock() })
+      detailsOf.push(session.eventSessionId)
     } catch (error) {
       fail(error)
     }
     progress('details', ++detailsDone, detailTargets.length)
   })
+  try {
+    if (details.length > 0) await diagnostics.commit((tx) => storeDetails(tx, connectionId, details))
+    report.touched.addAll(detailsOf)
+    report.snapshots = details.length
+  } catch (error) {
+    fail(error)
+  }
 
   // 3. Viewer lists.
-  const held = sessionsWithViewerLists(db, connectionId)
+  const held = await store.read.viewers.sessionsWithLists(connectionId)
   const due = options.viewersDue ?? (() => true)
   const backfill = addressable
     .filter((s) => s.hasEnded && !held.has(s.eventSessionId) && !wasLive.has(s.eventSessionId))
     .slice(0, options.backfillLimit ?? Number.POSITIVE_INFINITY)
   const viewerTargets = [...live.filter((s) => due(s.eventSessionId)), ...justEnded, ...backfill]
   let listsDone = 0
-  const viewerStore = options.viewerStore ?? inThreadViewerStore(db)
   // A lane hands a complete list's commit to the store and goes straight on to the next list,
   // so the service keeps working on our requests while SQLite writes.
   const committing = new Set<Promise<void>>()
@@ -235,6 +253,7 @@ async function runPass(options: SyncPassOptions, signal: AbortSignal): Promise<S
     } catch (error) {
       await list.abandon()
       fail(error)
+      await diagnostics.flush()
       progress('viewers', ++listsDone, viewerTargets.length)
       return
     }
@@ -252,6 +271,7 @@ async function runPass(options: SyncPassOptions, signal: AbortSignal): Promise<S
       async (error: unknown) => {
         await list.abandon()
         fail(error)
+        await diagnostics.flush()
         progress('viewers', ++listsDone, viewerTargets.length)
       }
     )
@@ -281,10 +301,6 @@ function repeatedSessionsMessage(ids: readonly string[]): string {
   const more = ids.length > REPEATS_NAMED ? ` and ${ids.length - REPEATS_NAMED} more` : ''
   const what = ids.length === 1 ? 'session' : 'sessions'
   return `${what} ${named.join(', ')}${more} listed more than once in one listing; each asked about once, as last listed`
-}
-
-function cachedLiveSessions(db: Db, connectionId: string): Set<string> {
-  return new Set(liveSessionIds(db, connectionId))
 }
 
 function endpointOf(error: unknown): string {
