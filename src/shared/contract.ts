@@ -285,14 +285,10 @@ export interface RequestContext {
   /** True when the request comes through a team server (a user signed in over the network). */
   team: boolean
   /**
-   * Given by the dispatcher for a change: writes its audit row at once. A handler whose change is
-   * one transaction calls it inside, so the change and its record commit together; for any other
-   * change the dispatcher writes the row once the handler has succeeded.
-   */
-  auditNow?: () => void
-  /**
-   * The same row, written by the handler's unit of work on the audit store it passes (its
-   * `tx.team.audit`): the change and its record commit together, or neither does.
+   * Given by the dispatcher for a change: writes its audit row in the handler's unit of work, on
+   * the audit store it passes (its `tx.team.audit`), so the change and its record commit
+   * together, or neither does. For a change that does not call it the dispatcher writes the row
+   * once the handler has succeeded.
    */
   auditIn?: (audit: AuditWriter) => Promise<void>
 }

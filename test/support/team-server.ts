@@ -8,7 +8,7 @@ import { Agent, fetch as undiciFetch } from 'undici'
 import type { AppCore } from '../../src/main/core/app/types'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
 import { TeamUsers } from '../../src/main/core/team/users'
-import { sqliteTeamStore } from '../../src/main/core/team/team-store'
+import { teamTablesOnDb } from '../../src/main/core/store/sqlite/team-tables'
 import { startWebHost, type WebHost } from '../../src/main/web/server'
 import type { UserRole } from '../../src/shared/team'
 import { privateCa, type PrivateCa } from './corporate-network'
@@ -35,11 +35,11 @@ async function onTheFile<T>(dbFile: string, write: (db: Db) => Promise<T>): Prom
 
 /** Adds a user to the cache file, as the CLI does on the server; answers their token. */
 export async function addUser(dbFile: string, name: string, role: UserRole): Promise<string> {
-  return onTheFile(dbFile, async (db) => (await new TeamUsers(sqliteTeamStore(db)).add(name, role)).token)
+  return onTheFile(dbFile, async (db) => (await new TeamUsers(teamTablesOnDb(db)).add(name, role)).token)
 }
 
 export async function removeUser(dbFile: string, name: string): Promise<void> {
-  await onTheFile(dbFile, (db) => new TeamUsers(sqliteTeamStore(db)).remove(name))
+  await onTheFile(dbFile, (db) => new TeamUsers(teamTablesOnDb(db)).remove(name))
 }
 
 export function throwawayCertificate(dir: string): PrivateCa & { fingerprint: string } {

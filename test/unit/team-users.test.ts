@@ -3,7 +3,7 @@
 // sessions that expire, "last seen" written at most once a minute.
 import { afterEach, describe, expect, it } from 'vitest'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
-import { sqliteTeamStore } from '../../src/main/core/team/team-store'
+import { teamTablesOnDb } from '../../src/main/core/store/sqlite/team-tables'
 import { SESSION_LIFETIME_MS, TeamUsers } from '../../src/main/core/team/users'
 
 let db: Db
@@ -12,7 +12,7 @@ afterEach(() => db?.close())
 function users(start = Date.parse('2026-11-25T12:00:00Z')) {
   db = openDatabase(':memory:')
   const clock = { now: start }
-  return { team: new TeamUsers(sqliteTeamStore(db), () => clock.now), clock }
+  return { team: new TeamUsers(teamTablesOnDb(db), () => clock.now), clock }
 }
 
 describe('team users', () => {

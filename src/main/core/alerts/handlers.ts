@@ -36,7 +36,7 @@ export function alertHandlers(store: Store, deps: AlertHandlerDeps): AlertHandle
       await make(alerts, now)
       return { ...nothingApplied(), changed: id === null ? [] : [id] }
     }
-    const { applied, announcement } = await deps.changes.commit(now, (tx) => made(tx.alerts), context.auditNow)
+    const { applied, announcement } = await deps.changes.commit(now, (tx) => made(tx.alerts), (tx) => context.auditIn?.(tx.team.audit))
     const situation = await deps.publishAlerts(applied, announcement)
     // The session's row shows its alert's state: it follows at once, not at the next poll.
     if (id !== null) deps.publishBoard()
@@ -51,7 +51,7 @@ export function alertHandlers(store: Store, deps: AlertHandlerDeps): AlertHandle
       // engine's own change, judged next.
       const next = await store.withTransaction(async (tx) => {
         const stored = await setSessionOverride(tx, { connectionId, eventSessionId, muted, thresholds })
-        context.auditNow?.()
+        await context.auditIn?.(tx.team.audit)
         return stored
       })
       // A mute, an unmute or new levels take effect on the alerts at once, not at the next poll.

@@ -15,9 +15,6 @@ export type Dispatch = (name: unknown, args: unknown, context?: RequestContext) 
 export interface DispatchHooks {
   /** After a request that changed something succeeded: the audit log's entry. */
   changed?(name: RequestName, args: unknown, context: RequestContext): Promise<void> | void
-  /** The same entry written at once, for a handler to call inside its own transaction
-   *  (context.auditNow): then it commits with the change, and `changed` is not called. */
-  changedNow?(name: RequestName, args: unknown, context: RequestContext): void
   /** The same entry written by a handler's unit of work, on the audit store it passes
    *  (context.auditIn): it commits with the change, and `changed` is not called. */
   changedIn?(audit: AuditWriter, name: RequestName, args: unknown, context: RequestContext): Promise<void>
@@ -46,15 +43,11 @@ export function createDispatch(handlers: Handlers, hooks: DispatchHooks = {}): D
       const handler = handlers[name] as (a: unknown, c: RequestContext) => unknown
       const change = isChange(name, parsed.data)
       let audited = false
-      const auditNow = (): void => {
-        hooks.changedNow?.(name, parsed.data, context)
-        audited = hooks.changedNow !== undefined
-      }
       const auditIn = async (audit: AuditWriter): Promise<void> => {
         await hooks.changedIn?.(audit, name, parsed.data, context)
         audited = hooks.changedIn !== undefined
       }
-      const value = await handler(parsed.data, change ? { ...context, auditNow, auditIn } : context)
+      const value = await handler(parsed.data, change ? { ...context, auditIn } : context)
       // Answered only once its audit entry is written: what a page was told happened is on record.
       if (change && !audited) await hooks.changed?.(name, parsed.data, context)
       return ok(value)

@@ -13,7 +13,6 @@ import { inThreadViewerStore } from '../store/viewer-store'
 import { viewerStoreWithFallback } from '../store/viewer-store-fallback'
 import { RetentionJob } from '../store/retention-job'
 import { alertHandlers } from '../alerts/handlers'
-import { recordAudit } from '../store/audit'
 import { getCadenceSettings } from '../store/settings'
 import type { Cadences } from '../sync/poller'
 import { recordDiagnosticAside } from '../sync/pending-diagnostics'
@@ -27,7 +26,7 @@ import { enabledSavedSources } from './saved-sources'
 import type { AppCoreOptions, LocalAppCore } from './types'
 import { auditEntryOf } from '../team/audit-entry'
 import { TeamUsers } from '../team/users'
-import { sqliteTeamStore } from '../team/team-store'
+import { teamStoreOn } from '../team/team-store'
 import { teamConfigFile } from '../team/team-config'
 import { teamHandlers } from '../team/team-handlers'
 import { deskHandlers } from './desk-handlers'
@@ -141,7 +140,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   if (polling) retention.start(RETENTION_INTERVAL_MS, RETENTION_FIRST_DELAY_MS)
 
   // The team's users and audit log, behind the interface a shared store will implement too.
-  const team = sqliteTeamStore(db)
+  const team = teamStoreOn(store)
   // The app's settings, and on a team server each user's own display over them.
   const settings = settingsHandlers({
     store,
@@ -178,9 +177,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   }, {
     // Every change, whoever made it, with its author: the team's audit list.
     changed: (name, args, context) => team.audit.record(auditEntryOf(name, args, context), clock()),
-    // The same row inside a handler's own transaction (an acknowledgement): it commits with the change.
-    changedNow: (name, args, context) => recordAudit(db, auditEntryOf(name, args, context), clock()),
-    // The same row written by a handler's unit of work (a setting saved): it commits with the change.
+    // The same row written by a handler's unit of work (an acknowledgement, a setting saved): it commits with the change.
     changedIn: (audit, name, args, context) => audit.record(auditEntryOf(name, args, context), clock())
   })
 

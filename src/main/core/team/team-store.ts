@@ -5,9 +5,8 @@
 // gate and the CLI do not change when the store does.
 import type { AuditEntry, UserRole, UserView } from '../../../shared/team'
 import type { AuditRecord } from '../store/audit'
-import type { Db } from '../store/db'
-import { teamTables } from '../store/sqlite/team-tables'
-import { answerNow, type Runner } from '../store/sqlite/runners'
+import type { Store } from '../store/interface/store'
+import type { TeamTables } from '../store/interface/team'
 import type { UserRecord } from '../store/users'
 
 export type { UserRecord }
@@ -35,9 +34,30 @@ export interface TeamStore {
   }
 }
 
-/** The team's tables in the cache file itself: the Store's team tables (store/sqlite/), each call
- *  one statement or one transaction of the synchronous driver, answered at once. */
-export function sqliteTeamStore(db: Db): TeamStore {
-  const now: Runner = (call) => answerNow(call, db.name)
-  return teamTables(db, { read: now, write: now })
+/** The team's tables of the core's Store: reads as committed, each write one unit of work of
+ *  its own (the team server's gate, its users and the dispatcher's audit rows). */
+export function teamStoreOn(store: Store): TeamStore {
+  const read = store.read.team
+  const unit = <T>(work: (team: TeamTables) => Promise<T>): Promise<T> => store.withTransaction((tx) => work(tx.team))
+  return {
+    users: {
+      list: () => read.users.list(),
+      find: (name) => read.users.find(name),
+      byTokenHash: (tokenHash) => read.users.byTokenHash(tokenHash),
+      insert: (user, now) => unit((team) => team.users.insert(user, now)),
+      replaceToken: (name, tokenHash, now) => unit((team) => team.users.replaceToken(name, tokenHash, now)),
+      remove: (name) => unit((team) => team.users.remove(name)),
+      touch: (id, now) => unit((team) => team.users.touch(id, now))
+    },
+    sessions: {
+      userByHash: (idHash, now) => read.sessions.userByHash(idHash, now),
+      insert: (session, now) => unit((team) => team.sessions.insert(session, now)),
+      remove: (idHash) => unit((team) => team.sessions.remove(idHash)),
+      removeExpired: (now) => unit((team) => team.sessions.removeExpired(now))
+    },
+    audit: {
+      list: (query) => read.audit.list(query),
+      record: (entry, now) => unit((team) => team.audit.record(entry, now))
+    }
+  }
 }

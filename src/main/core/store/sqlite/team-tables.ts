@@ -1,5 +1,5 @@
 // The team's tables of a Tx (users, their sign-ins, the audit log), on one SQLite connection; also
-// TeamStore's implementation (core/team/team-store.ts).
+// through the core's Store, TeamStore's (core/team/team-store.ts).
 import { listAudit, recordAudit } from '../audit'
 import type { Db } from '../db'
 import type { TeamTables } from '../interface/team'
@@ -17,7 +17,7 @@ import {
   userByTokenHash
 } from '../users'
 import { getUserDisplay, setUserDisplay } from '../user-settings'
-import type { Runners } from './runners'
+import { answerNow, type Runner, type Runners } from './runners'
 
 export function teamTables(db: Db, { read, write }: Runners): TeamTables {
   return {
@@ -43,4 +43,11 @@ export function teamTables(db: Db, { read, write }: Runners): TeamTables {
       record: (entry, now) => write(() => recordAudit(db, entry, now))
     }
   }
+}
+
+/** The team's tables on a connection of their own, outside any Store: each call one statement or
+ *  one transaction of the synchronous driver, answered at once (another program's view in tests). */
+export function teamTablesOnDb(db: Db): TeamTables {
+  const now: Runner = (call) => answerNow(call, db.name)
+  return teamTables(db, { read: now, write: now })
 }
