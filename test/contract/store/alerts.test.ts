@@ -98,7 +98,7 @@ eachBackend('alerts', (subject) => {
   it('reads what the alert path needs across connections: the unresolved, several by id, the blind, the criticals to repeat', async () => {
     const store = await withSession()
     await withConnection(store, 'B', 'Tenant B')
-    const [critical, warning, blind, acknowledged] = await store.withTransaction(async (tx) => {
+    const [critical, warning, blind, acknowledged, resolvedSite] = await store.withTransaction(async (tx) => {
       const ids = [
         await tx.alerts.insert('A', firing(), T0),
         await tx.alerts.insert('A', firing({ rule: 'viewers-dropping', severity: 'warning' }), T0),
@@ -119,6 +119,10 @@ eachBackend('alerts', (subject) => {
       [critical, 'Tenant A']
     ])
     expect(await store.read.alerts.blind()).toEqual([{ connectionId: 'B', connectionName: 'Tenant B' }])
+    // Every alert of a connection, the resolved one too: what goes when it is removed.
+    expect((await store.read.alerts.idsOf('A')).sort((x, y) => x - y)).toEqual([critical, warning, acknowledged, resolvedSite])
+    expect(await store.read.alerts.idsOf('B')).toEqual([blind])
+    expect(await store.read.alerts.idsOf('nobody')).toEqual([])
     // Firing critical, not acknowledged, not resolved: what repeats, from when it fired.
     expect((await store.read.alerts.firingCriticals()).sort((a, b) => a.id - b.id)).toEqual([
       { id: critical, firedAt: T0 },

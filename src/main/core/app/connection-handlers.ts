@@ -5,8 +5,6 @@ import type { RequestContext, RequestHandlers } from '../../../shared/contract'
 import { nothingApplied } from '../alerts/apply'
 import type { ConnectionService, UnitRunner } from '../connections/service'
 import { testConnection } from '../connections/test-connection'
-import { alertIdsOf } from '../store/alerts'
-import type { Db } from '../store/db'
 import type { Store } from '../store/interface/store'
 import { auditedUnit } from './audited-unit'
 import type { Monitor } from './monitor'
@@ -17,8 +15,6 @@ type ConnectionHandlers = Pick<
 >
 
 export interface ConnectionPlace {
-  /** The alerts of a removed connection are read here (the alerts' concern is not in the Store yet). */
-  db: Db
   store: Store
   connections: ConnectionService
   monitor: Monitor
@@ -26,7 +22,7 @@ export interface ConnectionPlace {
   reconcile(): Promise<void>
 }
 
-export function connectionHandlers({ db, store, connections, monitor, reconcile }: ConnectionPlace): ConnectionHandlers {
+export function connectionHandlers({ store, connections, monitor, reconcile }: ConnectionPlace): ConnectionHandlers {
   /** The change's unit writes its audit row too. */
   const audited =
     (context: RequestContext): UnitRunner =>
@@ -41,7 +37,7 @@ export function connectionHandlers({ db, store, connections, monitor, reconcile 
     },
     deleteConnection: async ({ id }, context) => {
       // Its alerts go with its cached data: every face drops them at once.
-      const alertIds = alertIdsOf(db, id)
+      const alertIds = await store.read.alerts.idsOf(id)
       // An unknown id deletes nothing: say so, and leave the pollers alone.
       const deleted = await connections.remove(id, audited(context))
       if (deleted) {

@@ -170,7 +170,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       reevaluate: (connectionId) => pollers.reevaluate(connectionId)
     }),
     ...pollingHandlers({ store, pollers, monitor, connections, limiter }),
-    ...connectionHandlers({ db, store, connections, monitor, reconcile }),
+    ...connectionHandlers({ store, connections, monitor, reconcile }),
     ...webhookHandlers(webhooks),
     ...maintenanceHandlers({ store, monitor, clock, windowsInForce: (now) => windowsInForce(store.read.maintenance, now) }),
     ...settings.handlers

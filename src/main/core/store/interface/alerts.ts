@@ -41,6 +41,8 @@ export interface AlertReads {
   unresolved(): Promise<UnresolvedAlert[]>
   /** The alerts with these ids, as the alerts view shows them (ids that are gone are skipped). */
   many(ids: readonly number[]): Promise<Alert[]>
+  /** The ids of every alert of the connection, resolved too (they go when it is removed). */
+  idsOf(connectionId: string): Promise<number[]>
   /** The connections whose monitor-blind alert is open, by name. */
   blind(): Promise<{ connectionId: string; connectionName: string }[]>
   /** The alerts firing critical, not acknowledged: what repeats. */

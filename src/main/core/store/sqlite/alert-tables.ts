@@ -18,7 +18,8 @@ import {
   pauseNotifications,
   setAlertStreak,
   snoozeAlert,
-  unresolvedAlerts
+  unresolvedAlerts,
+  alertIdsOf
 } from '../alerts'
 import { writeOverride } from '../alert-overrides'
 import { connectionOverrides } from '../session-levels'
@@ -63,6 +64,7 @@ export function alertTable(db: Db, { read, write }: Runners): AlertStore {
     pausedUntil: (now) => read(() => notificationsPausedUntil(db, now)),
     unresolved: () => read(() => unresolvedAlerts(db)),
     many: (ids) => read(() => getAlerts(db, ids)),
+    idsOf: (c) => read(() => alertIdsOf(db, c)),
     blind: () => read(() => blindConnections(db)),
     firingCriticals: () => read(() => firingCriticals(db)),
     overrides: (c) => read(() => connectionOverrides(db, c)),
