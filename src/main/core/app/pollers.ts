@@ -6,8 +6,7 @@ import type { UnconfirmedConnection } from '../alerts/situation'
 import type { AlertOutbox } from '../alerts/alert-changes'
 import type { Db } from '../store/db'
 import type { Store } from '../store/interface/store'
-import { listConnections } from '../store/connections'
-import { newestPollAt } from '../store/sessions'
+import type { ConnectionRecord } from '../store/interface/connections'
 import { isPollingPaused } from '../store/poller-status'
 import { inThreadViewerStore, type ViewerListStore } from '../store/viewer-store'
 import { decideConnectionStatuses, decidePollSummary, type ConnectionFacts } from '../sync/connection-status'
@@ -54,6 +53,10 @@ export class PollerGroup {
   private verdictsPushed = ''
   private readonly clock: () => number
   private inThreadViewers: ViewerListStore | undefined
+  /** Per connection polled, its newest poll in the cache when it started. */
+  private cachedPolls = new Map<string, number>()
+  /** The saved connections switched off, as they were when polling started. */
+  private switchedOff: ConnectionRecord[] = []
   /** Judges every unit of work (alerts, situation, live rows) and pushes what changed. */
   readonly monitor: Monitor
 
@@ -90,6 +93,11 @@ export class PollerGroup {
   async start(sources: DataSource[]): Promise<void> {
     // An operator's pause is a row (store/poller-status.ts): it holds across a restart.
     const paused = await this.store.read.coreState.pausedPolling()
+    // What the status says beside the pollers' own: the cache's newest poll of each (this run's
+    // come from the pollers), and the saved connections switched off (a change restarts polling).
+    const newest = await Promise.all(sources.map(async (s) => [s.target.id, await this.store.read.sessions.newestPollAt(s.target.id)] as const))
+    this.cachedPolls = new Map(newest.flatMap(([id, at]) => (at === null ? [] : [[id, at] as const])))
+    this.switchedOff = (await this.store.read.connections.list()).filter((c) => !c.enabled)
     // After a unit of work (a pass, a round of details, a refresh, a range): the alerts, then the
     // rows, of the sessions it touched. On the clock's tick, every session of a connection, only
     // when time alone changed its alerts (Monitor.dueByClock). The Monitor judges one connection's
@@ -279,9 +287,12 @@ export class PollerGroup {
     return once.fetchRange(from, to)
   }
 
-  /** The newest poll the cache remembers of the connections polled now. */
+  /** The newest poll the cache remembers of the connections polled now: this run's, else what
+   *  the cache held when they started. */
   private lastGoodAt(): string | null {
-    const times = this.running.map((r) => newestPollAt(this.db, r.source.target.id)).filter((t): t is number => t !== null)
+    const times = this.running
+      .map((r) => Math.max(r.poller.currentStatus.lastUpdateAt ?? Number.NEGATIVE_INFINITY, this.cachedPolls.get(r.source.target.id) ?? Number.NEGATIVE_INFINITY))
+      .filter((t) => t !== Number.NEGATIVE_INFINITY)
     return times.length ? new Date(Math.max(...times)).toISOString() : null
   }
 
@@ -324,8 +335,8 @@ export class PollerGroup {
       paused: poller.isPaused,
       ...poller.currentStatus
     }))
-    const disabled: ConnectionFacts[] = listConnections(this.db)
-      .filter((c) => !c.enabled && !polled.some((p) => p.connectionId === c.id))
+    const disabled: ConnectionFacts[] = this.switchedOff
+      .filter((c) => !polled.some((p) => p.connectionId === c.id))
       .map((c) => ({ connectionId: c.id, connectionName: c.name, demo: false, disabled: true, paused: false, state: 'stopped', lastUpdateAt: null, lastError: null, offlineSince: null }))
     return [...polled, ...disabled]
   }
