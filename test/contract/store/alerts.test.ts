@@ -94,4 +94,25 @@ eachBackend('alerts', (subject) => {
     await store.withTransaction((tx) => tx.alerts.pause(0, T0))
     expect(await store.read.alerts.pausedUntil(T0 + MINUTE)).toBeNull()
   })
+
+  it('keeps an operator’s override of a session, and forgets one that changes nothing', async () => {
+    const store = await withSession()
+    await store.withTransaction((tx) => tx.alerts.setOverride('A', 's', { muted: true, thresholds: { warning: 70, critical: 50 } }))
+    expect(await store.read.alerts.overrides('A')).toEqual(new Map([['s', { muted: true, thresholds: { warning: 70, critical: 50 } }]]))
+    expect(await store.read.alerts.overrides('B')).toEqual(new Map())
+    await store.withTransaction((tx) => tx.alerts.setOverride('A', 's', { muted: false, thresholds: null }))
+    expect(await store.read.alerts.overrides('A')).toEqual(new Map())
+  })
+
+  it('names the session’s open site alerts by site, past pending only', async () => {
+    const store = await withSession()
+    const site = (code: string, state: 'pending' | 'firing') =>
+      firing({ rule: 'site-reliability', site: code, state, summary: `site ${code} at 40` })
+    const fired = await store.withTransaction((tx) => tx.alerts.insert('A', site('311', 'firing'), T0))
+    await store.withTransaction((tx) => tx.alerts.insert('A', site('312', 'pending'), T0))
+    expect(await store.read.alerts.openAboutSites('A', 's')).toEqual(
+      new Map([['311', { id: fired, state: 'firing', severity: 'critical', summary: 'site 311 at 40' }]])
+    )
+    expect(await store.read.alerts.openAboutSites('A', 'other')).toEqual(new Map())
+  })
 })

@@ -34,4 +34,19 @@ eachBackend('connections', (subject) => {
     expect(await store.read.sessions.live()).toEqual([])
     expect(await store.read.connections.list()).toEqual([])
   })
+
+  it('decides each connection’s scale from its own setting and its own scores, never another’s', async () => {
+    const { store } = subject()
+    await store.withTransaction(async (tx) => {
+      await tx.connections.insert(connectionSettings('Tenant A'), 'A', T0)
+      await tx.connections.insert(connectionSettings('Tenant B'), 'B', T0)
+      await tx.connections.insert(connectionSettings('Tenant C', { reliabilityScale: '0-1' }), 'C', T0)
+      await tx.sessions.storeList('A', [sessionRecord('a', T0, { reliabilityScore: 0.93 })], T0)
+      await tx.sessions.storeList('B', [sessionRecord('b', T0, { reliabilityScore: 93 })], T0)
+    })
+    const scales = await store.read.connections.scales()
+    expect(scales.get('A')).toMatchObject({ connectionName: 'Tenant A', setting: 'auto', value: '0-1', source: 'detected' })
+    expect(scales.get('B')).toMatchObject({ setting: 'auto', value: '0-100', source: 'detected' })
+    expect(scales.get('C')).toMatchObject({ setting: '0-1', value: '0-1', source: 'setting' })
+  })
 })

@@ -4,9 +4,10 @@
 // of the unit's own state (on SQLite the unit holds the write lock from its start).
 import type { AlertEndKind } from '../../../../shared/alert-end'
 import type { Alert, AlertSeverity, AlertState, SnoozeChoice } from '../../../../shared/alerts'
-import type { AlertQuery, insertAlert, OpenAlert, OpenSessionAlert, OpenState } from '../alerts'
+import type { AlertQuery, insertAlert, OpenAlert, OpenSessionAlert, OpenSiteAlert, OpenState } from '../alerts'
+import type { StoredOverride } from '../alert-overrides'
 
-export type { AlertQuery, OpenAlert, OpenSessionAlert, OpenState }
+export type { AlertQuery, OpenAlert, OpenSessionAlert, OpenSiteAlert, OpenState, StoredOverride }
 
 /** A new alert (pending or firing) as the rules open it, with its first transition's value. */
 export type NewAlert = Parameters<typeof insertAlert>[2]
@@ -31,6 +32,10 @@ export interface AlertReads {
   list(query: AlertQuery, now: number): Promise<Alert[]>
   openCounts(): Promise<{ state: OpenState; severity: AlertSeverity; n: number }[]>
   openAboutSessions(): Promise<OpenSessionAlert[]>
+  /** The session's site alerts not resolved and past pending, by site. */
+  openAboutSites(connectionId: string, eventSessionId: string): Promise<Map<string, OpenSiteAlert>>
+  /** The operator's overrides (muted, own levels) of the connection's sessions, by session id. */
+  overrides(connectionId: string): Promise<Map<string, StoredOverride>>
   /** Until when notifications are paused, or null when they are not. */
   pausedUntil(now: number): Promise<number | null>
 }
@@ -48,4 +53,6 @@ export interface AlertStore extends AlertReads {
   snooze(id: number, choice: SnoozeChoice, actor: string | null, now: number): Promise<void>
   /** Pauses notifications for `minutes`; 0 lifts the pause. */
   pause(minutes: number, now: number): Promise<void>
+  /** A session's override; one that changes nothing (not muted, no levels) is removed. */
+  setOverride(connectionId: string, eventSessionId: string, override: StoredOverride): Promise<void>
 }

@@ -1,14 +1,17 @@
 // The connections concern of the Store: the tenants the app polls (no secret is ever a column).
 import type { ConnectionSettings } from '../../../../shared/connections'
 import type { ConnectionRecord } from '../connections'
+import type { ScaleBook } from '../reliability-scales'
 
-export type { ConnectionRecord }
+export type { ConnectionRecord, ScaleBook }
 
 export interface ConnectionReads {
   /** User connections by name; the demo row only when asked. */
   list(options?: { includeDemo?: boolean }): Promise<ConnectionRecord[]>
   get(id: string): Promise<ConnectionRecord | null>
   findByName(name: string): Promise<ConnectionRecord | null>
+  /** Each connection's reliability scale (demo included), decided from its own setting and scores. */
+  scales(): Promise<ScaleBook>
 }
 
 export interface ConnectionStore extends ConnectionReads {

@@ -12,10 +12,12 @@ import {
   openAlertCounts,
   openAlerts,
   openSessionAlerts,
+  openSiteAlerts,
   pauseNotifications,
   setAlertStreak,
   snoozeAlert
 } from '../alerts'
+import { storedOverrides, writeOverride } from '../alert-overrides'
 import type { Db } from '../db'
 import type { AlertStore } from '../interface/alerts'
 import type { MaintenanceStore } from '../interface/maintenance'
@@ -44,6 +46,8 @@ export function alertTable(db: Db, { read, write }: Runners): AlertStore {
     list: (q, now) => read(() => listAlerts(db, q, now)),
     openCounts: () => read(() => openAlertCounts(db)),
     openAboutSessions: () => read(() => openSessionAlerts(db)),
+    openAboutSites: (c, s) => read(() => openSiteAlerts(db, c, s)),
+    overrides: (c) => read(() => storedOverrides(db, c)),
     pausedUntil: (now) => read(() => notificationsPausedUntil(db, now)),
     insert: (c, alert, now) => write(() => insertAlert(db, c, alert, now)),
     move: (id, m, now) => write(() => moveAlert(db, id, m.state, m.severity, m.value, m.note, now, m.summary, m.endKind)),
@@ -51,7 +55,8 @@ export function alertTable(db: Db, { read, write }: Runners): AlertStore {
     discard: (id) => write(() => deleteAlert(db, id)),
     acknowledge: (id, note, actor, now) => write(() => acknowledgeAlert(db, id, note, now, actor)),
     snooze: (id, choice, actor, now) => write(() => snoozeAlert(db, id, choice, now, actor)),
-    pause: (minutes, now) => write(() => pauseNotifications(db, minutes, now))
+    pause: (minutes, now) => write(() => pauseNotifications(db, minutes, now)),
+    setOverride: (c, s, override) => write(() => writeOverride(db, c, s, override))
   }
 }
 
