@@ -17,7 +17,7 @@ import {
   setAlertStreak,
   snoozeAlert
 } from '../alerts'
-import { storedOverrides, writeOverride } from '../alert-overrides'
+import { writeOverride } from '../alert-overrides'
 import type { Db } from '../db'
 import type { AlertStore } from '../interface/alerts'
 import type { MaintenanceStore } from '../interface/maintenance'
@@ -36,6 +36,7 @@ import {
   outboxHeads,
   outboxStats
 } from '../webhooks'
+import { connectionOverrides } from '../session-levels'
 import type { Runners } from './runners'
 
 export function alertTable(db: Db, { read, write }: Runners): AlertStore {
@@ -47,7 +48,7 @@ export function alertTable(db: Db, { read, write }: Runners): AlertStore {
     openCounts: () => read(() => openAlertCounts(db)),
     openAboutSessions: () => read(() => openSessionAlerts(db)),
     openAboutSites: (c, s) => read(() => openSiteAlerts(db, c, s)),
-    overrides: (c) => read(() => storedOverrides(db, c)),
+    overrides: (c) => read(() => connectionOverrides(db, c)),
     pausedUntil: (now) => read(() => notificationsPausedUntil(db, now)),
     insert: (c, alert, now) => write(() => insertAlert(db, c, alert, now)),
     move: (id, m, now) => write(() => moveAlert(db, id, m.state, m.severity, m.value, m.note, now, m.summary, m.endKind)),
