@@ -12,6 +12,7 @@ import { startSimulator } from '../../src/main/core/simulator/server'
 import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
 import { pollSimulator } from '../support/polled-simulator'
+import { storesOf } from '../support/poll-stores'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -46,7 +47,7 @@ describe('site alerts', () => {
     expect(open.map((a) => [a.rule, a.site])).toEqual([['site-reliability', String(site)]])
     expect(pushes.at(-1)?.situation).toMatchObject({ firing: 1, worst: 'critical' })
     // The drill-down's site breakdown flags that site, and only it.
-    const rows = await screenHandlers(db, { polled: () => ['c1'], realConnectionPolled: () => true }).breakdown({
+    const rows = await screenHandlers(storesOf(db).store, { polled: () => ['c1'], realConnectionPolled: () => true }).breakdown({
       connectionId: 'c1',
       eventSessionId: victim.eventSessionId,
       dimension: 'site'

@@ -21,6 +21,7 @@ import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
 import { pollSimulator, simulatorSource } from '../support/polled-simulator'
 import { saveSimulatorConnection, simulatorCache } from '../support/simulator-connection'
+import { storesOf } from '../support/poll-stores'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -84,7 +85,7 @@ describe('a site alert by its name', () => {
       { now: timers.now, desktop: false, permission: 'granted', pageHidden: false }
     )
     expect(browser?.body).toMatch(new RegExp(`^${OFFICE}: `))
-    const report = reportHtml(buildSessionReport(db, target.id, victim.eventSessionId, timers.now)!)
+    const report = reportHtml((await buildSessionReport(storesOf(db).store.read, target.id, victim.eventSessionId, timers.now))!)
     expect(report).toContain(`${OFFICE}: reliability`)
     expect(report).not.toMatch(codeWords)
     // One connection polled, as the situation says: its sessions are named without it.

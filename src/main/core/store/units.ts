@@ -45,7 +45,14 @@ function trafficUnit(
 }
 
 export function resolveUnits(db: Db, display: DisplaySettings): ResolvedUnits {
-  const sample = display.viewerTimeUnit === 'auto' || display.trafficUnit === 'auto' ? viewerUnitSample(db) : []
+  return unitsFromSample(unitSampleNeeded(display) ? viewerUnitSample(db) : [], display)
+}
+
+/** Whether the settings leave a unit to what the cached viewers show. */
+export const unitSampleNeeded = (display: DisplaySettings): boolean => display.viewerTimeUnit === 'auto' || display.trafficUnit === 'auto'
+
+/** The units from a sample of viewers read beforehand (store.read.viewers.unitSample). */
+export function unitsFromSample(sample: ViewerSample[], display: DisplaySettings): ResolvedUnits {
   const time = viewerTimeUnit(sample, display.viewerTimeUnit)
   return {
     trafficUnit: trafficUnit(sample, time, display.trafficUnit),
