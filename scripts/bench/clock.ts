@@ -15,6 +15,7 @@ import { Monitor } from '../../src/main/core/app/monitor'
 import type { EventSessionRecord, ViewerRecord } from '../../src/main/core/api/schemas'
 import { upsertConnection } from '../../src/main/core/store/connections'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
+import { openSqliteStore } from '../../src/main/core/store/sqlite/sqlite-store'
 import { storeSessionSnapshot } from '../../src/main/core/store/sessions'
 import { storeViewerList } from '../../src/main/core/store/viewers'
 import { int, log, median, ms, type Figure } from './stats'
@@ -74,40 +75,42 @@ export function fillLiveSessions(db: Db, o: Omit<ClockBenchOptions, 'runs'>, now
   return ids
 }
 
-export function benchClock(options: ClockBenchOptions = CLOCK_DEFAULTS): Figure[] {
+export async function benchClock(options: ClockBenchOptions = CLOCK_DEFAULTS): Promise<Figure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'eventwatch-bench-clock-'))
   const db = openDatabase(join(dir, 'clock.db'))
+  // The live board reads through the Store, which writes on the bench's connection.
+  const store = openSqliteStore(join(dir, 'clock.db'), { writer: db })
   try {
     const now = Date.now()
     const ids = fillLiveSessions(db, options, now)
     let pushes = 0
     const hub = new EventHub()
     hub.subscribe(() => pushes++)
-    const monitor = new Monitor(db, hub, { clock: () => now, polled: () => ids, unconfirmed: () => [], pollingPaused: () => false })
+    const monitor = new Monitor(db, store, hub, { clock: () => now, polled: () => ids, unconfirmed: () => [], pollingPaused: () => false })
     // Judged once, as after each connection's poll: every snapshot and list is no longer new.
-    for (const id of ids) monitor.afterWork(id, now)
+    for (const id of ids) await monitor.afterWork(id, now)
     monitor.situationByClock()
 
-    const full = (): void => {
-      for (const id of ids) monitor.afterWork(id, now)
+    const full = async (): Promise<void> => {
+      for (const id of ids) await monitor.afterWork(id, now)
       monitor.repeatTick()
     }
-    const timeOnly = (): void => {
-      for (const id of ids) if (monitor.dueByClock(id, now)) monitor.afterWork(id, now)
+    const timeOnly = async (): Promise<void> => {
+      for (const id of ids) if (monitor.dueByClock(id, now)) await monitor.afterWork(id, now)
       monitor.situationByClock()
       monitor.repeatTick()
     }
-    const timed = (tick: () => void): number => {
+    const timed = async (tick: () => Promise<void>): Promise<number> => {
       const started = performance.now()
-      tick()
+      await tick()
       return performance.now() - started
     }
     const before: number[] = []
     const after: number[] = []
     pushes = 0
     for (let i = -5; i < options.runs; i++) {
-      const b = timed(full)
-      const a = timed(timeOnly)
+      const b = await timed(full)
+      const a = await timed(timeOnly)
       if (i >= 0) before.push(b)
       if (i >= 0) after.push(a)
     }
@@ -122,6 +125,7 @@ export function benchClock(options: ClockBenchOptions = CLOCK_DEFAULTS): Figure[
       { part: 'clock', name: 'a quiet tick, after: what time alone changes', value: `${ratio.toFixed(3)}× (${ms(a)} vs ${ms(b)})`, goal: `≤ ${GOAL_RATIO}×`, met: ratio <= GOAL_RATIO }
     ]
   } finally {
+    await store.close()
     db.close()
     rmSync(dir, { recursive: true, force: true })
   }

@@ -13,6 +13,7 @@ import { join } from 'node:path'
 import { EventHub } from '../../src/main/core/app/event-hub'
 import { Monitor } from '../../src/main/core/app/monitor'
 import { openDatabase } from '../../src/main/core/store/db'
+import { openSqliteStore } from '../../src/main/core/store/sqlite/sqlite-store'
 import { storeSessionSnapshot } from '../../src/main/core/store/sessions'
 import { TouchedSessions } from '../../src/main/core/sync/touched'
 import type { SessionsChanged } from '../../src/shared/domain'
@@ -33,9 +34,11 @@ export const JUDGEMENT_DEFAULTS: JudgementBenchOptions = { sessions: 100, snapsh
 /** Judging the one session touched should cost at most this share of judging all of them. */
 const GOAL_RATIO = 0.25
 
-export function benchJudgement(options: JudgementBenchOptions = JUDGEMENT_DEFAULTS): Figure[] {
+export async function benchJudgement(options: JudgementBenchOptions = JUDGEMENT_DEFAULTS): Promise<Figure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'eventwatch-bench-judgement-'))
   const db = openDatabase(join(dir, 'judgement.db'))
+  // The live board reads through the Store, which writes on the bench's connection.
+  const store = openSqliteStore(join(dir, 'judgement.db'), { writer: db })
   try {
     const started = Date.now()
     let now = started
@@ -46,12 +49,12 @@ export function benchJudgement(options: JudgementBenchOptions = JUDGEMENT_DEFAUL
     hub.subscribe((name, payload) => {
       if (name === 'sessionsChanged') rowsPushed.push((payload as SessionsChanged).rows.length)
     })
-    const monitor = new Monitor(db, hub, { clock: () => now, polled: () => [id], unconfirmed: () => [], pollingPaused: () => false })
-    monitor.afterWork(id, now) // the connection's first judgement, in full
+    const monitor = new Monitor(db, store, hub, { clock: () => now, polled: () => [id], unconfirmed: () => [], pollingPaused: () => false })
+    await monitor.afterWork(id, now) // the connection's first judgement, in full
 
     let round = 0
     /** A unit of work that stored one session's fresh snapshot, then its judgement, timed. */
-    const judged = (touched: (session: string) => TouchedSessions): number => {
+    const judged = async (touched: (session: string) => TouchedSessions): Promise<number> => {
       now += 15_000
       const s = round++ % options.sessions
       const record = quietRecord(id, s, now, started - 3_600_000, round)
@@ -59,7 +62,7 @@ export function benchJudgement(options: JudgementBenchOptions = JUDGEMENT_DEFAUL
       const scope = touched(record.eventSessionId)
       const pushed = rowsPushed.length
       const t0 = performance.now()
-      monitor.afterWork(id, now, scope)
+      await monitor.afterWork(id, now, scope)
       const elapsed = performance.now() - t0
       if (rowsPushed.length !== pushed + 1 || rowsPushed.at(-1) !== 1) throw new Error(`a judgement pushed ${rowsPushed.slice(pushed).join(', ') || 'no'} rows, not the 1 that changed`)
       return elapsed
@@ -67,8 +70,8 @@ export function benchJudgement(options: JudgementBenchOptions = JUDGEMENT_DEFAUL
     const before: number[] = []
     const after: number[] = []
     for (let i = -5; i < options.runs; i++) {
-      const b = judged(() => TouchedSessions.everySession())
-      const a = judged((session) => new TouchedSessions().add(session))
+      const b = await judged(() => TouchedSessions.everySession())
+      const a = await judged((session) => new TouchedSessions().add(session))
       if (i >= 0) before.push(b)
       if (i >= 0) after.push(a)
     }
@@ -80,6 +83,7 @@ export function benchJudgement(options: JudgementBenchOptions = JUDGEMENT_DEFAUL
       { part: 'judgement', name: "a poll's judgement, after: the session it touched", value: `${ratio.toFixed(3)}× (${ms(a)} vs ${ms(b)})`, goal: `≤ ${GOAL_RATIO}×`, met: ratio <= GOAL_RATIO }
     ]
   } finally {
+    await store.close()
     db.close()
     rmSync(dir, { recursive: true, force: true })
   }

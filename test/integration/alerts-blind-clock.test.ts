@@ -13,6 +13,7 @@ import { DEFAULT_ALERT_RULES, type AlertsChanged } from '../../src/shared/alerts
 import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
 import { simulatorCache } from '../support/simulator-connection'
+import { storesOf } from '../support/poll-stores'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -42,7 +43,7 @@ describe('monitor blind', () => {
       const push = payload as AlertsChanged
       if (name === 'alertsChanged' && (push.fired.length || push.resolved.length)) fired.push({ at: timers.now, push })
     })
-    const group = new PollerGroup(db, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
+    const group = new PollerGroup(db, storesOf(db).store, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
     group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
     cleanups.push(() => sim.close(), () => group.stop())
     await group.idle()

@@ -20,6 +20,7 @@ import { DEFAULT_ALERT_RULES, type AlertsChanged, type AlertSituation } from '..
 import type { Status } from '../../src/shared/domain'
 import { Cleanups, startCore, value, waitForStatus } from '../support/app-core'
 import { T0 } from '../support/fake-clock'
+import { storesOf } from '../support/poll-stores'
 
 const MIN = 60_000
 let dir: string
@@ -125,7 +126,7 @@ describe('the monitor across a restart', () => {
     hub.subscribe((name, payload) => {
       if (name === 'alertsChanged') pushes.push(payload as AlertsChanged)
     })
-    const monitor = new Monitor(db, hub, { clock: now, polled: () => ['c1'], unconfirmed: () => [], pollingPaused: () => false })
+    const monitor = new Monitor(db, storesOf(db).store, hub, { clock: now, polled: () => ['c1'], unconfirmed: () => [], pollingPaused: () => false })
     return { monitor, pushes }
   }
 
@@ -152,7 +153,7 @@ describe('the monitor across a restart', () => {
     expect(pushes).toHaveLength(1)
   })
 
-  it('goes on counting revisions in a new epoch; a second core on the file counts in its epoch too', () => {
+  it('goes on counting revisions in a new epoch; a second core on the file counts in its epoch too', async () => {
     const db = openCache()
     const first = monitorOn(db, () => T0)
     const a = first.monitor.publishAlerts(nothingApplied())
@@ -171,8 +172,8 @@ describe('the monitor across a restart', () => {
     expect(c.revision).toBeGreaterThan(b.revision)
     expect(first.pushes.at(-1)?.situation).toMatchObject({ epoch: b.epoch, revision: c.revision })
     // The board, likewise.
-    expect(second.monitor.board.current().epoch).toBe(second.monitor.epoch)
-    expect(first.monitor.board.current().epoch).toBe(second.monitor.epoch)
+    expect((await second.monitor.board.current()).epoch).toBe(second.monitor.epoch)
+    expect((await first.monitor.board.current()).epoch).toBe(second.monitor.epoch)
   })
 })
 

@@ -19,6 +19,7 @@ import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
 import { simulatorCache } from '../support/simulator-connection'
 import { webhookReceiver } from '../support/webhook-receiver'
+import { storesOf } from '../support/poll-stores'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -43,7 +44,7 @@ describe('maintenance windows', () => {
     const outbox = new WebhookOutbox(db)
     const deliveries = startWebhookDeliveries(db, outbox, service, { clock: timers.clock, timers })
     const client = new ReportingClient(target, async () => sim.credentials, { clock: timers.clock, retry: { sleep: async () => undefined, maxAttempts: 2 } })
-    const group = new PollerGroup(db, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers, outbox })
+    const group = new PollerGroup(db, storesOf(db).store, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers, outbox })
     group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
     cleanups.push(() => deliveries.stop(), () => group.stop())
     const settle = async (): Promise<void> => {

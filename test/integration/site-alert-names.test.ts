@@ -57,19 +57,19 @@ describe('a site alert by its name', () => {
     expect(fired?.summary).toMatch(new RegExp(`^Site ${site}: reliability \\d+(\\.\\d)? for \\d+ viewers`))
 
     // The session's row: its own verdict good, and the office's line (by code while unnamed).
-    const rowOf = () => group.monitor.board.sessions().find((s) => s.eventSessionId === victim.eventSessionId)!
-    expect(rowOf().health).toBe('good')
-    expect(rowOf().siteAlert).toMatchObject({ site: String(site), label: `Site ${site}`, severity: 'critical', state: 'firing' })
-    expect(rowOf().siteAlert?.reliability).toBeLessThan(40)
-    expect(group.monitor.board.sessions().filter((s) => s.siteAlert).map((s) => s.eventSessionId)).toEqual([victim.eventSessionId])
+    const rowOf = async () => (await group.monitor.board.sessions()).find((s) => s.eventSessionId === victim.eventSessionId)!
+    expect((await rowOf()).health).toBe('good')
+    expect((await rowOf()).siteAlert).toMatchObject({ site: String(site), label: `Site ${site}`, severity: 'critical', state: 'firing' })
+    expect((await rowOf()).siteAlert?.reliability).toBeLessThan(40)
+    expect((await group.monitor.board.sessions()).filter((s) => s.siteAlert).map((s) => s.eventSessionId)).toEqual([victim.eventSessionId])
 
     // Named now, after the alert fired: every text reads by the name.
     setSiteName(db, site, OFFICE)
     const codeWords = new RegExp(`\\bSite ${site}\\b`)
     const [alert] = listAlerts(db, {}, timers.now).filter((a) => a.state !== 'resolved')
     expect(alert?.summary).toMatch(new RegExp(`^${OFFICE}: reliability \\d+(\\.\\d)? for \\d+ viewers, below the site critical level 60; the session 9\\d`))
-    expect(rowOf().siteAlert?.label).toBe(OFFICE)
-    expect(rowOf().alert?.summary).toMatch(new RegExp(`^${OFFICE}: `))
+    expect((await rowOf()).siteAlert?.label).toBe(OFFICE)
+    expect((await rowOf()).alert?.summary).toMatch(new RegExp(`^${OFFICE}: `))
 
     const [event] = alertEventsOf(db, { fired: [alert!], resolved: [], changed: [] })
     for (const format of ['json', 'teams', 'slack'] as const) {
@@ -103,7 +103,7 @@ describe('a site alert by its name', () => {
     hub.subscribe((name, payload) => {
       if (name === 'alertsChanged') said.push((payload as AlertsChanged).situation.connectionsPolled!)
     })
-    const group = new PollerGroup(db, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
+    const group = new PollerGroup(db, storesOf(db).store, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
     cleanups.push(() => group.stop())
     group.start([simulatorSource(target, simA, timers), simulatorSource(targetB, simB, timers)])
     await group.idle()

@@ -12,8 +12,14 @@ export interface StatementCall {
   args: unknown[]
 }
 
-export function logStatements(db: Db): { ran: string[]; calls: StatementCall[] } {
-  const log = { ran: [] as string[], calls: [] as StatementCall[] }
+export interface StatementLog {
+  ran: string[]
+  calls: StatementCall[]
+}
+
+/** `into`: a log another connection writes to as well (a store's reader), in the order they run. */
+export function logStatements(db: Db, into?: StatementLog): StatementLog {
+  const log = into ?? { ran: [], calls: [] }
   const prepare = db.prepare.bind(db)
   db.prepare = ((sql: string) => {
     const statement = prepare(sql)

@@ -18,6 +18,7 @@ import { saveSimulatorConnection, simulatorCache } from '../../support/simulator
 import type { RunningSimulator } from '../../../src/main/core/simulator/server'
 import type { DataSource } from '../../../src/main/core/app/demo-source'
 import { typedFace } from '../../../src/main/core/app/typed-face'
+import { storesOf } from '../../support/poll-stores'
 
 /** Details every 15 s (the app's default), as the alert rules count polls. */
 export const DETAIL_MS = 15_000
@@ -62,7 +63,7 @@ export async function realCore(liveSessions = 3, others: readonly string[] = [])
     close: async () => undefined
   })
   const hub = new EventHub()
-  const group = new PollerGroup(db, hub, { discoveryMs: 30_000, detailMs: DETAIL_MS, viewersMs: 60_000 }, { clock: timers.clock, timers })
+  const group = new PollerGroup(db, storesOf(db).store, hub, { discoveryMs: 30_000, detailMs: DETAIL_MS, viewersMs: 60_000 }, { clock: timers.clock, timers })
   const { monitor } = group
   // Only what the desktop asks for; any other request fails as an internal error.
   const handlers: Partial<Handlers> = {

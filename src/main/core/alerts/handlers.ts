@@ -22,16 +22,16 @@ export interface AlertHandlerDeps {
   /** Pushes what changed with the new situation, and returns that situation. */
   publishAlerts(change: Applied, announcement: Announcement): AlertSituation
   /** Pushes the live rows again: a session's levels decide its health. */
-  publishBoard(): void
+  publishBoard(): Promise<void>
   /** Judges the connection's alerts again now (no poll) and pushes what changed, rows included. */
-  reevaluate(connectionId: string): void
+  reevaluate(connectionId: string): Promise<void>
 }
 
 export function alertHandlers(db: Db, deps: AlertHandlerDeps): AlertHandlers {
   const clock = deps.clock ?? Date.now
   /** An operator's change: committed with its deliveries and audit row, pushed, and answered
    *  with the alerts view's first page. */
-  const change = (id: number | null, context: RequestContext, make: (now: number) => void) => {
+  const change = async (id: number | null, context: RequestContext, make: (now: number) => void) => {
     const now = clock()
     const made = (): Applied => {
       make(now)
@@ -40,14 +40,14 @@ export function alertHandlers(db: Db, deps: AlertHandlerDeps): AlertHandlers {
     const { applied, announcement } = deps.changes.commit(now, made, context.auditNow)
     const situation = deps.publishAlerts(applied, announcement)
     // The session's row shows its alert's state: it follows at once, not at the next poll.
-    if (id !== null) deps.publishBoard()
+    if (id !== null) await deps.publishBoard()
     return alertsPage(db, {}, situation, now)
   }
   return {
     listAlerts: (query) => alertsPage(db, query, deps.situation(), clock()),
     acknowledgeAlert: ({ id, note }, context) => change(id, context, (now) => acknowledgeAlert(db, id, note?.trim() || null, now, context.actor.name)),
     snoozeAlert: ({ id, until }, context) => change(id, context, (now) => snoozeAlert(db, id, until, now, context.actor.name)),
-    setSessionAlertOverride: ({ connectionId, eventSessionId, muted, thresholds }, context) => {
+    setSessionAlertOverride: async ({ connectionId, eventSessionId, muted, thresholds }, context) => {
       // The override and its audit row commit together; the alerts it mutes or unmutes are the
       // engine's own change, judged next.
       const next = withTransaction(db, () => {
@@ -56,7 +56,7 @@ export function alertHandlers(db: Db, deps: AlertHandlerDeps): AlertHandlers {
         return stored
       })
       // A mute, an unmute or new levels take effect on the alerts at once, not at the next poll.
-      deps.reevaluate(connectionId)
+      await deps.reevaluate(connectionId)
       return next
     },
     pauseNotifications: ({ minutes }, context) => change(null, context, (now) => pauseNotifications(db, minutes, now))

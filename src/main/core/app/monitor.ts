@@ -12,6 +12,7 @@ import { AlertChanges, type AlertOutbox } from '../alerts/alert-changes'
 import type { UnconfirmedConnection } from '../alerts/situation'
 import { nothingApplied, type Applied } from '../alerts/apply'
 import type { Db } from '../store/db'
+import type { Store } from '../store/interface/store'
 import type { EventHub } from './event-hub'
 import { LiveBoard, type TouchedRows } from './live-board'
 import { Verdicts } from './verdicts'
@@ -59,14 +60,18 @@ export class Monitor {
 
   constructor(
     private readonly db: Db,
+    /** What the live board reads, and where its revisions are counted. */
+    readonly store: Store,
     private readonly hub: EventHub,
     private readonly deps: MonitorDeps
   ) {
     beginEpoch(db, 'alerts', this.epoch)
+    // A new board too: the faces' copies are diffs of another one's pushes.
+    beginEpoch(db, 'board', this.epoch)
     this.repeats = new CriticalRepeats({ read: () => repeatSteps(db), write: (next) => saveRepeatSteps(db, next) })
     this.changes = new AlertChanges(db, deps.outbox, () => deps.polled().length)
     this.evaluator = new AlertEvaluator(db, () => new Verdicts(db), deps.clock, this.changes)
-    this.board = new LiveBoard(db, {
+    this.board = new LiveBoard(store, {
       epoch: this.epoch,
       polled: deps.polled,
       cooling: () => this.evaluator.cooling(),
@@ -91,23 +96,24 @@ export class Monitor {
   }
 
   /** After a unit of work of one connection: the alerts of the sessions it touched (all of them
-   *  by default), then their rows. Throws only what the alerts could not store; the rows are
-   *  pushed either way, and what was not judged is judged with the next unit. */
-  afterWork(connectionId: string, lastSuccessAt: number | null, touched = TouchedSessions.everySession()): void {
+   *  by default), then their rows. Rejects only with what the alerts could not store, or the rows
+   *  could not be read; the rows are pushed either way, and what was not judged is judged with
+   *  the next unit. */
+  async afterWork(connectionId: string, lastSuccessAt: number | null, touched = TouchedSessions.everySession()): Promise<void> {
     const owed = this.owed.get(connectionId)
     const scope = owed ? owed.with(touched) : TouchedSessions.everySession()
     this.owed.set(connectionId, scope)
     try {
       this.settle(this.evaluator.evaluate(connectionId, lastSuccessAt, scope))
     } finally {
-      this.board.publish({ connectionId, touched: scope })
+      await this.board.publish({ connectionId, touched: scope })
     }
     // Reached only when both went through.
     this.owed.set(connectionId, new TouchedSessions())
   }
 
   /** The connections polled changed: what the others left open ends, their rows leave Live. */
-  pollersChanged(): void {
+  async pollersChanged(): Promise<void> {
     // A connection polled again later is judged in full first.
     for (const connectionId of [...this.owed.keys()]) if (!this.deps.polled().includes(connectionId)) this.owed.delete(connectionId)
     try {
@@ -115,7 +121,7 @@ export class Monitor {
       // A connection more or fewer changes how sessions are named away from their connection.
       if (evaluation.any || this.deps.polled().length !== this.polledPushed) this.publishAlerts(evaluation, evaluation.announcement)
     } finally {
-      this.board.publish()
+      await this.board.publish()
     }
   }
 
@@ -160,8 +166,8 @@ export class Monitor {
   }
 
   /** Pushes the rows that changed: every row, or those of the sessions a unit touched. */
-  publishBoard(only?: TouchedRows): void {
-    this.board.publish(only)
+  publishBoard(only?: TouchedRows): Promise<void> {
+    return this.board.publish(only)
   }
 
   /** A poller's status changed: the situation follows when a connection became (un)confirmed. */

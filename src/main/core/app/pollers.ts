@@ -5,6 +5,7 @@ import { nothingApplied } from '../alerts/apply'
 import type { UnconfirmedConnection } from '../alerts/situation'
 import type { AlertOutbox } from '../alerts/alert-changes'
 import type { Db } from '../store/db'
+import type { Store } from '../store/interface/store'
 import { listConnections } from '../store/connections'
 import { newestPollAt } from '../store/sessions'
 import { isPollingPaused, pausedPolling, savePollerStatus, setPollingPaused } from '../store/poller-status'
@@ -48,17 +49,22 @@ export class PollerGroup {
   /** The verdicts last pushed: time alone (a connection going stale) changes them too. */
   private verdictsPushed = ''
   private readonly clock: () => number
+  /** Judgements under way (after a unit of work, on the clock, the connections changing): idle and
+   *  stop wait for them. Each says its own failure; none rejects. */
+  private readonly judging = new Set<Promise<void>>()
   /** Judges every unit of work (alerts, situation, live rows) and pushes what changed. */
   readonly monitor: Monitor
 
   constructor(
     private readonly db: Db,
+    /** What the live board reads (the Monitor's). */
+    store: Store,
     private readonly hub: EventHub,
     private cadences: Partial<Cadences>,
     private readonly options: PollerGroupOptions = {}
   ) {
     this.clock = options.clock ?? Date.now
-    this.monitor = new Monitor(db, hub, {
+    this.monitor = new Monitor(db, store, hub, {
       clock: this.clock,
       polled: () => this.running.map((r) => r.source.target.id),
       unconfirmed: () => this.unconfirmed(),
@@ -83,14 +89,14 @@ export class PollerGroup {
     const afterWork = (source: DataSource, poller: Poller, touched: TouchedSessions | 'if due by the clock'): void => {
       const connectionId = source.target.id
       const lastSuccessAt = poller.currentStatus.lastUpdateAt
-      try {
-        if (touched !== 'if due by the clock') this.monitor.afterWork(connectionId, lastSuccessAt, touched)
-        else if (this.monitor.dueByClock(connectionId, lastSuccessAt)) this.monitor.afterWork(connectionId, lastSuccessAt)
-      } catch (error) {
+      this.track(async () => {
+        if (touched !== 'if due by the clock') await this.monitor.afterWork(connectionId, lastSuccessAt, touched)
+        else if (this.monitor.dueByClock(connectionId, lastSuccessAt)) await this.monitor.afterWork(connectionId, lastSuccessAt)
+      }, (error) => {
         // An alert that cannot be stored must not stop polling; the status says why.
         const problem = `alerts: ${error instanceof Error ? error.message : String(error)}`
         this.hub.emit('statusChanged', { ...this.status(), lastError: problem, problem })
-      }
+      })
     }
     // An operator's pause is a row (store/poller-status.ts): it holds across a restart.
     const paused = pausedPolling(this.db)
@@ -123,11 +129,8 @@ export class PollerGroup {
       if (!this.options.passesOnRequest) poller.start()
       return { source, poller }
     })
-    try {
-      this.monitor.pollersChanged()
-    } catch {
-      // Best effort: the next start tries again.
-    }
+    // Best effort: the next start tries again.
+    this.track(() => this.monitor.pollersChanged(), () => undefined)
     // Between polls too (back-off can be minutes): only what time alone changes is judged — a
     // connection whose blind alert or snooze is due in full (paused ones skipped), the situation
     // if a window or a pause began or ended, staleness, repeats. A quiet tick reads no session.
@@ -160,10 +163,10 @@ export class PollerGroup {
    * Judges a polled connection's alerts again now, without polling (an operator muted or unmuted
    * a session: it takes effect at once, not at the next poll), then pushes what changed.
    */
-  reevaluate(connectionId: string): void {
+  async reevaluate(connectionId: string): Promise<void> {
     const poller = this.pollerOf(connectionId)
-    if (poller) this.monitor.afterWork(connectionId, poller.currentStatus.lastUpdateAt)
-    else this.monitor.publishBoard()
+    if (poller) await this.monitor.afterWork(connectionId, poller.currentStatus.lastUpdateAt)
+    else await this.monitor.publishBoard()
   }
 
   /** The poller of a polled connection, if it is polled. */
@@ -192,14 +195,27 @@ export class PollerGroup {
     const stopping = this.running
     this.running = []
     await Promise.all(stopping.map((r) => r.poller.stop()))
+    await this.judged()
     await Promise.all(stopping.map((r) => r.source.close()))
   }
 
-  /** Every unit of work under way has finished and was judged (tests). */
-
-  /** Resolves when every poller's work in hand has finished (tests moving time by hand). */
+  /** Resolves when every poller's work in hand has finished and was judged (tests moving time by hand). */
   async idle(): Promise<void> {
     await Promise.all(this.running.map((r) => r.poller.idle()))
+    await this.judged()
+  }
+
+  /** Runs a judgement, kept until it settles; `failed` says what it could not do. */
+  private track(judge: () => Promise<void>, failed: (error: unknown) => void): void {
+    const judgement = judge().catch(failed)
+    this.judging.add(judgement)
+    void judgement.then(() => this.judging.delete(judgement))
+  }
+
+  /** Every judgement under way (and any it started) has settled, with its pushes. */
+  private async judged(): Promise<void> {
+    while (this.judging.size > 0) await Promise.all(this.judging)
+    await this.monitor.board.pushed()
   }
 
   refreshNow(): void {
@@ -219,10 +235,11 @@ export class PollerGroup {
     this.monitor.publishAlerts(nothingApplied())
   }
 
-  refreshSession(connectionId: string, eventSessionId: string): Promise<{ viewers: number }> {
+  /** Answers once the refresh was judged and its row pushed. */
+  async refreshSession(connectionId: string, eventSessionId: string): Promise<{ viewers: number }> {
     const poller = this.pollerOf(connectionId)
     if (!poller) throw new Error(`connection ${connectionId} is not being polled`)
-    return poller.refreshSession(eventSessionId)
+    return this.thenJudged(poller.refreshSession(eventSessionId))
   }
 
   /**
@@ -232,13 +249,23 @@ export class PollerGroup {
    */
   async fetchRange(source: DataSource, from: Date, to: Date): Promise<{ listed: number }> {
     const polled = this.pollerOf(source.target.id)
-    if (polled) return polled.fetchRange(from, to)
+    if (polled) return this.thenJudged(polled.fetchRange(from, to))
     const once = new Poller(this.db, source.client, {
       connectionId: source.target.id,
       ...(this.options.clock ? { clock: this.options.clock } : {}),
-      onWork: (_kind, touched) => this.monitor.publishBoard({ connectionId: source.target.id, touched })
+      onWork: (_kind, touched) =>
+        this.track(() => this.monitor.publishBoard({ connectionId: source.target.id, touched }), (error) => {
+          console.error('eventwatch: pushing the live rows of a fetched range failed', error)
+        })
     })
-    return once.fetchRange(from, to)
+    return this.thenJudged(once.fetchRange(from, to))
+  }
+
+  /** What a unit of work answered, once its judgement and pushes have been made. */
+  private async thenJudged<T>(work: Promise<T>): Promise<T> {
+    const answer = await work
+    await this.judged()
+    return answer
   }
 
   /** The newest poll the cache remembers of the connections polled now. */

@@ -6,9 +6,8 @@
 import type { SiteAlert } from '../../../shared/alerts'
 import { sessionKey } from '../../../shared/schema-parts'
 import { siteLabel } from '../../../shared/site-label'
-import { siteSamples } from '../alerts/site-samples'
 import type { OpenSessionAlert } from '../store/alerts'
-import type { Db } from '../store/db'
+import type { ViewerReads } from '../store/interface/viewers'
 import type { Verdicts } from './verdicts'
 
 type FiringSiteAlert = OpenSessionAlert & { site: string; state: 'firing' | 'acknowledged' }
@@ -25,7 +24,11 @@ function worse(a: SiteAlert, b: SiteAlert): number {
 const oneDecimal = (n: number): number => Math.round(n * 10) / 10
 
 /** Each session's worst firing site alert, by sessionKey. */
-export function siteAlertsBySession(db: Db, open: readonly OpenSessionAlert[], verdicts: Verdicts): Map<string, SiteAlert> {
+export async function siteAlertsBySession(
+  viewers: Pick<ViewerReads, 'breakdown'>,
+  open: readonly OpenSessionAlert[],
+  verdicts: Verdicts
+): Promise<Map<string, SiteAlert>> {
   const bySession = new Map<string, FiringSiteAlert[]>()
   for (const alert of open.filter(isFiringSiteAlert)) {
     const key = sessionKey(alert)
@@ -35,8 +38,8 @@ export function siteAlertsBySession(db: Db, open: readonly OpenSessionAlert[], v
   for (const [key, alerts] of bySession) {
     const first = alerts[0]!
     // Read once per session, and only for sessions with a site alert firing (the sums are kept).
-    const samples = siteSamples(db, first.connectionId, first.eventSessionId, (raw) => verdicts.score(first.connectionId, raw))
-    const now = new Map(samples.map((s) => [s.site, s.reliability]))
+    const sites = await viewers.breakdown(first.connectionId, first.eventSessionId, 'site')
+    const now = new Map(sites.map((s) => [s.key, s.avgReliability === null ? null : verdicts.score(first.connectionId, s.avgReliability)]))
     const candidates = alerts.map((a): SiteAlert => {
       const reliability = now.get(a.site) ?? a.value
       return {

@@ -84,7 +84,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
         )
   // Every alert fired, resolved or acknowledged is queued here in the transaction that records it.
   const outbox = new WebhookOutbox(db)
-  const pollers = new PollerGroup(db, hub, options.cadences ?? cadencesFromSettings(), {
+  const pollers = new PollerGroup(db, store, hub, options.cadences ?? cadencesFromSettings(), {
     // The headless face's (`eventwatch sync`): one pass when asked, its bound, its summary lines.
     passesOnRequest: options.passesOnRequest,
     passDeadlineMs: options.passDeadlineMs,
@@ -152,10 +152,13 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       pollers.setCadences(cadencesFromSettings())
       await reconcile()
     },
-    levelsSaved: () => monitor.publishBoard(),
+    // The settings are saved either way: a failure to push or judge after them is said here.
+    levelsSaved: () => void monitor.publishBoard().catch((error: unknown) => console.error('eventwatch: pushing the live rows after new levels failed', error)),
     // A rule switched off ends its alerts now, not at the next poll (the clock judges only time).
     alertRulesSaved: () => {
-      for (const id of polled()) pollers.reevaluate(id)
+      for (const id of polled()) {
+        pollers.reevaluate(id).catch((error: unknown) => console.error('eventwatch: judging the alerts after new rules failed', error))
+      }
     }
   })
   const users = new TeamUsers(team, clock)
