@@ -82,7 +82,8 @@ export class PollerGroup {
     return this.running.map((r) => r.source)
   }
 
-  start(sources: DataSource[]): void {
+  /** Starts polling `sources`; settles once what the change of connections judged has been pushed. */
+  start(sources: DataSource[]): Promise<void> {
     // After a unit of work (a pass, a round of details, a refresh, a range): the alerts, then the
     // rows, of the sessions it touched. On the clock's tick, every session of a connection, only
     // when time alone changed its alerts (Monitor.dueByClock).
@@ -130,7 +131,7 @@ export class PollerGroup {
       return { source, poller }
     })
     // Best effort: the next start tries again.
-    this.track(() => this.monitor.pollersChanged(), () => undefined)
+    const changed = this.track(() => this.monitor.pollersChanged(), () => undefined)
     // Between polls too (back-off can be minutes): only what time alone changes is judged — a
     // connection whose blind alert or snooze is due in full (paused ones skipped), the situation
     // if a window or a pause began or ended, staleness, repeats. A quiet tick reads no session.
@@ -149,6 +150,7 @@ export class PollerGroup {
         console.error('eventwatch: repeating critical alerts failed', error)
       }
     })
+    return changed
   }
 
   /**
@@ -206,10 +208,11 @@ export class PollerGroup {
   }
 
   /** Runs a judgement, kept until it settles; `failed` says what it could not do. */
-  private track(judge: () => Promise<void>, failed: (error: unknown) => void): void {
+  private track(judge: () => Promise<void>, failed: (error: unknown) => void): Promise<void> {
     const judgement = judge().catch(failed)
     this.judging.add(judgement)
     void judgement.then(() => this.judging.delete(judgement))
+    return judgement
   }
 
   /** Every judgement under way (and any it started) has settled, with its pushes. */

@@ -119,14 +119,14 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     if (!polling) return reconciling
     reconciling = reconciling.then(async () => {
       await pollers.stop()
-      pollers.start(await chooseSources())
+      await pollers.start(await chooseSources())
       pollers.publishStatus()
     })
     return reconciling
   }
 
   try {
-    if (polling) pollers.start(await chooseSources())
+    if (polling) await pollers.start(await chooseSources())
   } catch (error) {
     await viewerStore.close()
     await store.close()
