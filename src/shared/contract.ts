@@ -42,7 +42,7 @@ import { Id, Instant } from './schema-parts'
 import { WebhookInputSchema, WebhookTestResultSchema, WebhookViewSchema } from './webhooks'
 import { MaintenanceInputSchema, MaintenanceWindowSchema } from './maintenance'
 import { AuditEntrySchema, IdentitySchema, TeamServerViewSchema, UserName, UserViewSchema, USER_ROLES } from './team'
-import type { Actor, Role } from './team'
+import type { Actor, AuditEntry, Role } from './team'
 import { SessionReportArgsSchema, SessionReportFileSchema, SessionStoryArgsSchema, SessionStorySchema } from './session-story'
 
 const NoArgs = z.object({}).strict()
@@ -290,6 +290,16 @@ export interface RequestContext {
    * change the dispatcher writes the row once the handler has succeeded.
    */
   auditNow?: () => void
+  /**
+   * The same row, written by the handler's unit of work on the audit store it passes (its
+   * `tx.team.audit`): the change and its record commit together, or neither does.
+   */
+  auditIn?: (audit: AuditWriter) => Promise<void>
+}
+
+/** Where a unit of work writes an audit row (the Store's `tx.team.audit`). */
+export interface AuditWriter {
+  record(entry: Omit<AuditEntry, 'id' | 'at'>, now: number): Promise<void>
 }
 
 /** One handler per request: what the core implements, whatever face calls it. */

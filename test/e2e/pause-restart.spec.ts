@@ -28,6 +28,10 @@ test('polling paused stays paused when the host restarts on the same cache', asy
       await expect(page.getByTestId('live-row').first()).toBeVisible({ timeout: 30_000 })
       await expect(page.getByTestId('poll-state')).toHaveText('Paused')
       await expect(page.getByRole('button', { name: 'Resume polling' })).toBeVisible()
+      // Nothing polled since the restart: paused, not "waiting for the first poll".
+      await expect(page.getByTestId('header-alerts')).toContainText('paused')
+      await expect(page.getByTestId('header-alerts')).not.toContainText('waiting')
+      await expect(page.getByTestId('last-update')).toContainText('Polling is paused; showing cached data of')
       await page.screenshot({ path: 'test-results/pause-after-restart.png' })
       await page.getByRole('button', { name: 'Resume polling' }).click()
       await expect(page.getByTestId('poll-state')).toHaveText(/Live \(demo\)/, { timeout: 15_000 })

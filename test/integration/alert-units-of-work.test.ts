@@ -10,6 +10,7 @@ import { WebhookService } from '../../src/main/core/webhooks/service'
 import type { AlertsPage } from '../../src/shared/alerts'
 import type { AppCore } from '../../src/main/core/app/types'
 import { Cleanups, Pushes, startCore, testKeychain, value } from '../support/app-core'
+import { storeOn } from '../support/store-on'
 import { tempDirs } from '../support/temp-dirs'
 import { webhookReceiver } from '../support/webhook-receiver'
 
@@ -45,7 +46,7 @@ async function coreWithWebhook(before: (db: Db) => void = () => undefined) {
   const secrets = testKeychain(cleanups)
   const db = openDatabase(dbFile)
   cleanups.add(() => db.close())
-  await new WebhookService(db, secrets).add({ name: 'On call', url: receiver.url, format: 'json' })
+  await new WebhookService(storeOn(db), secrets).add({ name: 'On call', url: receiver.url, format: 'json' })
   before(db)
   const core = await startCore(cleanups, {
     dbFile,

@@ -12,6 +12,7 @@ import { insertAlert, pauseNotifications, snoozeAlert } from '../../src/main/cor
 import { liveSessionIds } from '../../src/main/core/store/sessions'
 import type { AlertsChanged } from '../../src/shared/alerts'
 import { rarelyPolled } from '../support/rarely-polled'
+import { storeOn } from '../support/store-on'
 
 const POLL_MS = 10 * 60_000
 
@@ -70,7 +71,9 @@ describe('the 10 s clock', () => {
     const { timers, db, alertPushes, advance } = await watched()
     const starts = timers.now + 60_000
     const ends = starts + 5 * 60_000
-    addMaintenanceWindow(db, { name: 'Patch night', startsAt: new Date(starts).toISOString(), endsAt: new Date(ends).toISOString(), connectionId: 'c1' }, timers.now)
+    const store = storeOn(db)
+    const window = { name: 'Patch night', startsAt: new Date(starts).toISOString(), endsAt: new Date(ends).toISOString(), connectionId: 'c1' }
+    await store.withTransaction((tx) => addMaintenanceWindow(tx.maintenance, window, timers.now))
     pauseNotifications(db, 3, timers.now)
     const resumes = timers.now + 3 * 60_000
     const since = timers.now

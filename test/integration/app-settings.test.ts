@@ -88,6 +88,20 @@ describe('settings through the app API', () => {
     expect(pushed).toHaveLength(1)
   })
 
+  it('pushes the settings when the units detected from the viewers polled firm up, and not while they hold', async () => {
+    const core = await startAppCore({ dbFile: join(dir, 'units.db'), cadences: { discoveryMs: 1000, detailMs: 1000, viewersMs: 1000 } })
+    cores.push(core)
+    const pushed: AppSettings[] = []
+    core.onEvent((name, payload) => {
+      if (name === 'settingsChanged') pushed.push(payload as AppSettings)
+    })
+    await expect.poll(() => pushed.at(-1)?.units.viewerTimeUnit.source, { timeout: 20_000 }).toBe('detected')
+    expect(pushed.at(-1)).toEqual(await value<AppSettings>(core, 'getSettings', {}))
+    // Each push says something the one before it did not.
+    const units = pushed.map((p) => JSON.stringify(p.units))
+    expect(units.filter((u, i) => u === units[i - 1])).toEqual([])
+  }, 30_000)
+
   it('lets cadences given for the run win over the stored ones', async () => {
     const core = await startAppCore({ dbFile, cadences: { discoveryMs: 5000, detailMs: 5000, viewersMs: 5000 } })
     cores.push(core)

@@ -2,7 +2,8 @@
 // in child processes adds a connection, a webhook, a maintenance window and a user and removes
 // them, and `eventwatch audit --json` lists each with its author — this machine's OS user, the
 // administrator. A value the contract refuses is refused in its words, naming the flag typed,
-// and nothing of it is written: not the change, not an audit entry.
+// and nothing of it is written: not the change, not an audit entry. A connection switched off and
+// on (its row written in a unit of work of the Store) is kept so and on record.
 import { userInfo } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -79,5 +80,23 @@ describe('CLI changes through the app API', () => {
     const after = await audit()
     expect(after.slice(0, after.length - before.length).map((e) => e.action)).toEqual(['saveConnection'])
     await succeeded('connections', 'remove', 'Kept tenant')
+  }, 120_000)
+
+  it('connections disable and enable: the switch is kept in the cache, said, and on record with its author', async () => {
+    const enabledOf = async (): Promise<[string, boolean][]> =>
+      (JSON.parse((await succeeded('connections', 'list', '--json')).stdout) as { name: string; enabled: boolean }[]).map((c) => [c.name, c.enabled])
+    await succeeded('connections', 'add', 'Switched tenant', ...CONNECTION)
+    expect((await succeeded('connections', 'disable', 'switched TENANT')).stdout).toBe('"Switched tenant" is disabled.\n')
+    expect(await enabledOf()).toEqual([['Switched tenant', false]])
+    expect((await succeeded('connections', 'enable', 'Switched tenant')).stdout).toBe('"Switched tenant" is enabled.\n')
+    expect(await enabledOf()).toEqual([['Switched tenant', true]])
+    expect(await cli('connections', 'disable', 'Nobody')).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('no saved connection named "Nobody"') })
+
+    const author = userInfo().username
+    expect((await audit()).slice(0, 2).map((e) => [e.actor, e.action, (JSON.parse(e.detail ?? '{}') as { enabled?: boolean }).enabled])).toEqual([
+      [author, 'setConnectionEnabled', true],
+      [author, 'setConnectionEnabled', false]
+    ])
+    await succeeded('connections', 'remove', 'Switched tenant')
   }, 120_000)
 })

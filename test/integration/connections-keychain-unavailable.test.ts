@@ -21,11 +21,11 @@ const src = (path: string) => JSON.stringify(pathToFileURL(join(ROOT, 'src/main/
 const CHILD = `
 import { ConnectionService } from ${src('connections/service.ts')}
 import { osKeychain } from ${src('secrets/keychain.ts')}
-import { openDatabase } from ${src('store/db.ts')}
+import { openSqliteStore } from ${src('store/sqlite/sqlite-store.ts')}
 
 const [file, service, secret] = process.argv.slice(2)
-const db = openDatabase(file)
-const connections = new ConnectionService(db, osKeychain(service))
+const store = openSqliteStore(file)
+const connections = new ConnectionService(store, osKeychain(service))
 const settings = (name) => ({
   name, baseUrl: 'https://api.example.com', authUrl: 'https://auth.example.com',
   platformId: 'p', tenantId: 't', clientId: 'client-1'
@@ -44,7 +44,7 @@ out.list = await outcome(connections.list())
 out.credentialsNoEnv = await outcome(connections.credentialsFor(id, {}))
 out.credentialsEnv = await outcome(connections.credentialsFor(id, { EVENTWATCH_CLIENT_SECRET: 'from-env' }))
 out.remove = await outcome(connections.remove(id))
-db.close()
+await store.close()
 process.stdout.write(JSON.stringify(out))
 `
 

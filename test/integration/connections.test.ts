@@ -1,5 +1,6 @@
 // ConnectionService and the connections repository on a real SQLite file and the real OS keychain
 // (Secret Service over D-Bus; `npm test` provides one), under a service name of this file's own.
+// The service works through the Store, on the cache's own connection as the core opens it.
 import { randomUUID } from 'node:crypto'
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -16,6 +17,7 @@ import { testConnection } from '../../src/main/core/connections/test-connection'
 import { osKeychain } from '../../src/main/core/secrets/keychain'
 import { DEMO_CREDENTIALS, startSimulator } from '../../src/main/core/simulator/server'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
+import { openSqliteStore, type SqliteStore } from '../../src/main/core/store/sqlite/sqlite-store'
 import { storeSessionSnapshot } from '../../src/main/core/store/sessions'
 import { upsertConnection } from '../../src/main/core/store/connections'
 
@@ -27,19 +29,30 @@ const accounts = new Set<string>()
 let dir: string
 let file: string
 let db: Db
+let store: SqliteStore
 let service: ConnectionService
+
+function openCache(): void {
+  db = openDatabase(file)
+  store = openSqliteStore(file, { writer: db })
+  service = new ConnectionService(store, keychain)
+}
+
+async function closeCache(): Promise<void> {
+  await store.close()
+  db.close()
+}
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'eventwatch-connections-'))
   file = join(dir, 'cache.db')
-  db = openDatabase(file)
-  service = new ConnectionService(db, keychain)
+  openCache()
 })
 
 afterEach(async () => {
   if (db.open) {
     for (const c of listConnections(db, { includeDemo: true })) accounts.add(c.id)
-    db.close()
+    await closeCache()
   }
   rmSync(dir, { recursive: true, force: true })
 })
@@ -99,7 +112,7 @@ describe('saving connections', () => {
     // While open (the row sits in the WAL) and after closing (checkpointed into the .db).
     expect(raw(`${file}-wal`).length).toBeGreaterThan(0)
     for (const bytes of [raw(file), raw(`${file}-wal`)]) expect(bytes.includes(secret)).toBe(false)
-    db.close()
+    await closeCache()
     for (const bytes of [raw(file), raw(`${file}-wal`)]) expect(bytes.includes(secret)).toBe(false)
     // The row is there, though: the check above is not vacuous.
     expect(raw(file).includes('Contoso production')).toBe(true)
@@ -193,8 +206,31 @@ describe('saving connections', () => {
     const second = `second-${randomUUID()}`
     await service.save(settings({ name: 'Renamed' }), second, view.id)
     expect(await keychain.read(view.id)).toBe(second)
-    expect(service.target(view.id)).not.toHaveProperty('origin')
+    expect(await service.target(view.id)).not.toHaveProperty('origin')
     expect((await failure(service.save(settings(), undefined, 'no-such-id'))).kind).toBe('not-found')
+  })
+
+  it('puts back the secret that was there when the cache refuses the row, and says why', async () => {
+    const first = `first-${randomUUID()}`
+    const view = await saved({}, first)
+    // The cache refuses every change to a connection's row, as a full disk would.
+    db.exec("CREATE TRIGGER refuse_rows BEFORE UPDATE ON connections BEGIN SELECT RAISE(ABORT, 'no room for the row'); END")
+    db.exec("CREATE TRIGGER refuse_new_rows BEFORE INSERT ON connections BEGIN SELECT RAISE(ABORT, 'no room for the row'); END")
+    const second = `second-${randomUUID()}`
+    const refusal = (promise: Promise<unknown>): Promise<Error> =>
+      promise.then(() => new Error('saved after all'), (e: unknown) => e as Error)
+    const refused = await refusal(service.save(settings({ name: 'Renamed' }), second, view.id))
+    expect(refused.message).toMatch(/no room for the row/)
+    expect(refused.message).not.toContain(second)
+    expect(await keychain.read(view.id)).toBe(first)
+    expect((await service.get(view.id)).name).toBe('Contoso production')
+
+    const before = (await keytar.findCredentials(SERVICE)).length
+    const third = `third-${randomUUID()}`
+    const notAdded = await refusal(service.save(settings({ name: 'New tenant' }), third))
+    expect(notAdded.message).toMatch(/no room for the row/)
+    expect(await keytar.findCredentials(SERVICE)).toHaveLength(before)
+    expect((await service.list()).map((c) => c.name)).toEqual(['Contoso production'])
   })
 
   it('keeps two connections side by side; enable/disable persists across reopening', async () => {
@@ -203,9 +239,8 @@ describe('saving connections', () => {
     expect(b.enabled).toBe(false)
     expect((await service.setEnabled(a.id, false)).enabled).toBe(false)
     expect((await service.setEnabled(b.id, true)).enabled).toBe(true)
-    db.close()
-    db = openDatabase(file)
-    service = new ConnectionService(db, keychain)
+    await closeCache()
+    openCache()
     const list = await service.list()
     expect(list.map((c) => [c.name, c.tenantId, c.enabled])).toEqual([
       ['Tenant A', 'a', false],
@@ -243,7 +278,7 @@ describe('saving connections', () => {
 
   it('gives the client its target, with Origin/Referer when set', async () => {
     const view = await saved({ origin: 'https://portal.example.com', referer: 'https://portal.example.com/x' })
-    expect(service.target(view.id)).toEqual({
+    expect(await service.target(view.id)).toEqual({
       id: view.id,
       name: 'Contoso production',
       baseUrl: 'https://api.example.com',
@@ -314,7 +349,7 @@ describe('testing a saved connection', () => {
       const local = { baseUrl: sim.baseUrl, authUrl: sim.authUrl, platformId, tenantId, clientId }
       const good = await saved({ name: 'Simulator', ...local }, clientSecret)
       // As the app's testConnection request does it: the saved target, the secret from the keychain.
-      const test = (id: string) => testConnection(service.target(id), () => service.credentialsFor(id, {}))
+      const test = async (id: string) => testConnection(await service.target(id), () => service.credentialsFor(id, {}))
       expect(await test(good.id)).toMatchObject({ ok: true })
       const none = await saved({ name: 'No secret', ...local })
       const report = await test(none.id)
@@ -340,11 +375,10 @@ describe('a connection\'s own proxy and CA certificate', () => {
     accounts.add(`${view.id}:proxy`)
     expect(view).toMatchObject({ proxyUrl: 'http://alice@proxy.corp:3128', proxyPasswordStored: true, caCertificate: ca.trim() })
     expect(await keychain.read(`${view.id}:proxy`)).toBe('pa$$word')
-    db.close()
+    await closeCache()
     expect(readFileSync(file).includes(Buffer.from('pa$$word'))).toBe(false)
-    db = openDatabase(file)
-    service = new ConnectionService(db, keychain)
-    const network = service.target(view.id).network
+    openCache()
+    const network = (await service.target(view.id)).network
     expect(network).toMatchObject({ proxyUrl: 'http://alice@proxy.corp:3128', caCertificate: ca.trim() })
     expect(await network?.proxyPassword?.()).toBe('pa$$word')
 
@@ -354,7 +388,7 @@ describe('a connection\'s own proxy and CA certificate', () => {
     const plain = await service.save(settings({ proxyUrl: 'http://proxy.corp:3128' }), undefined, view.id)
     expect(plain).toMatchObject({ proxyPasswordStored: false, caCertificate: null })
     expect(await keychain.read(`${view.id}:proxy`)).toBeNull()
-    expect(service.target(view.id).network).toMatchObject({ proxyUrl: 'http://proxy.corp:3128' })
+    expect((await service.target(view.id)).network).toMatchObject({ proxyUrl: 'http://proxy.corp:3128' })
   })
 
   it('refuses a proxy that is not an http(s) address, and a certificate that does not parse, naming the field', async () => {

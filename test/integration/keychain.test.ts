@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ConnectionService } from '../../src/main/core/connections/service'
 import { KeychainUnavailableError, KeytarMissingError, osKeychain } from '../../src/main/core/secrets/keychain'
-import { openDatabase } from '../../src/main/core/store/db'
+import { openSqliteStore } from '../../src/main/core/store/sqlite/sqlite-store'
 
 const service = `eventwatch-test-${randomUUID()}`
 const keychain = osKeychain(service)
@@ -64,16 +64,16 @@ describe('without the keychain module (keytar not built: no libsecret headers at
 
   it('a connection saved without it is refused as a configuration problem in those words, and nothing is kept', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'eventwatch-no-keytar-'))
-    const db = openDatabase(join(dir, 'cache.db'))
+    const store = openSqliteStore(join(dir, 'cache.db'))
     try {
-      const connections = new ConnectionService(db, osKeychain(service, missing))
+      const connections = new ConnectionService(store, osKeychain(service, missing))
       const settings = { name: 'Tenant', baseUrl: 'https://api.example.com', authUrl: 'https://auth.example.com', platformId: 'p', tenantId: 't', clientId: 'c' }
       const refused = await connections.save(settings, 'the-secret').catch((error: unknown) => error)
       expect(refused).toMatchObject({ kind: 'configuration', message: expect.stringMatching(/^the keychain module \(keytar\) is not installed/) })
       expect((refused as Error).message).not.toContain('the-secret')
       expect(await connections.list()).toEqual([])
     } finally {
-      db.close()
+      await store.close()
       rmSync(dir, { recursive: true, force: true })
     }
   })

@@ -18,6 +18,7 @@ import { plainText } from '../../src/shared/plain-text'
 import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
 import { simulatorCache } from '../support/simulator-connection'
+import { storeOn } from '../support/store-on'
 import { webhookReceiver } from '../support/webhook-receiver'
 import { storesOf } from '../support/poll-stores'
 
@@ -39,10 +40,11 @@ describe('maintenance windows', () => {
     hub.subscribe((name, payload) => {
       if (name === 'alertsChanged') pushes.push(payload as AlertsChanged)
     })
-    const service = new WebhookService(db, osKeychain(`eventwatch-test-${randomUUID()}`), timers.clock)
+    const store = storeOn(db)
+    const service = new WebhookService(store, osKeychain(`eventwatch-test-${randomUUID()}`), timers.clock)
     await service.add({ name: 'On call', url: receiver.url, format: 'json' })
     const outbox = new WebhookOutbox(db)
-    const deliveries = startWebhookDeliveries(db, outbox, service, { clock: timers.clock, timers })
+    const deliveries = startWebhookDeliveries(store, outbox, service, { clock: timers.clock, timers })
     const client = new ReportingClient(target, async () => sim.credentials, { clock: timers.clock, retry: { sleep: async () => undefined, maxAttempts: 2 } })
     const group = new PollerGroup(db, storesOf(db).store, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers, outbox })
     group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
@@ -55,10 +57,12 @@ describe('maintenance windows', () => {
     const advance = (ms: number) => timers.advance(ms, settle)
     await advance(60_000)
 
-    const window = addMaintenanceWindow(
-      db,
-      { name: 'Patch night', startsAt: new Date(timers.now).toISOString(), endsAt: new Date(timers.now + 20 * 60_000).toISOString(), connectionId: 'c1' },
-      timers.now
+    const window = await store.withTransaction((tx) =>
+      addMaintenanceWindow(
+        tx.maintenance,
+        { name: 'Patch night', startsAt: new Date(timers.now).toISOString(), endsAt: new Date(timers.now + 20 * 60_000).toISOString(), connectionId: 'c1' },
+        timers.now
+      )
     )
     const victim = sim.world.sessions.filter((s) => !s.hasEnded)[0]!.eventSessionId
     sim.faults.incident(victim, { drop: 30, minutes: 5 })
@@ -77,7 +81,7 @@ describe('maintenance windows', () => {
     expect(receiver.received).toEqual([])
 
     // The window is removed: the recovery is announced and delivered.
-    removeMaintenanceWindow(db, window.id)
+    await store.withTransaction((tx) => removeMaintenanceWindow(tx.maintenance, window.id))
     await advance(8 * 60_000)
     const resolved = pushes.flatMap((p) => p.resolved)
     expect(resolved.map((a) => a.id).sort()).toEqual(firing.map((a) => a.id).sort())

@@ -8,12 +8,14 @@ import type { SecretStore } from '../../src/main/core/secrets/keychain'
 import { getAlerts, insertAlert, moveAlert } from '../../src/main/core/store/alerts'
 import { upsertConnection } from '../../src/main/core/store/connections'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
+import type { Store } from '../../src/main/core/store/interface/store'
 import { enqueueAlertEvents } from '../../src/main/core/webhooks/enqueue'
 import { WebhookService } from '../../src/main/core/webhooks/service'
 import { WebhookOutbox } from '../../src/main/core/webhooks/outbox'
 import { startWebhookDeliveries } from '../../src/main/core/webhooks/wiring'
 import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
+import { storeOn } from '../support/store-on'
 import { tempDirs } from '../support/temp-dirs'
 import { webhookReceiver, type OpenGauge } from '../support/webhook-receiver'
 
@@ -38,12 +40,13 @@ async function receivers(count: number, gauge?: OpenGauge): Promise<Receiver[]> 
   return all
 }
 
-function cache(): { db: Db; service: WebhookService; timers: ManualTimers } {
+function cache(): { db: Db; store: Store; service: WebhookService; timers: ManualTimers } {
   const db = openDatabase(join(newDir(), 'cache.db'))
   cleanups.push(() => void db.close())
   upsertConnection(db, { id: 'c1', name: 'Tenant', baseUrl: 'https://a', authUrl: 'https://a', platformId: 'p', tenantId: 't', clientId: 'c', isDemo: false })
   const timers = new ManualTimers(T0)
-  return { db, service: new WebhookService(db, noKeychain, timers.clock), timers }
+  const store = storeOn(db)
+  return { db, store, service: new WebhookService(store, noKeychain, timers.clock), timers }
 }
 
 /** `count` alerts fire, then all resolve: each webhook's outbox holds every fire, then every resolution. */
@@ -61,7 +64,7 @@ const deliveredKeys = (r: Receiver): string[] => r.received.filter((x) => x.stat
 
 describe('webhook deliveries', () => {
   it('go to every other receiver, in order, while one receiver hangs without answering', async () => {
-    const { db, service, timers } = cache()
+    const { db, store, service, timers } = cache()
     const [hanging, json, teams, slack] = (await receivers(4)) as [Receiver, Receiver, Receiver, Receiver]
     hanging.answer('hang')
     // Named so the hanging one's deliveries are queued first of each event.
@@ -70,20 +73,20 @@ describe('webhook deliveries', () => {
     await service.add({ name: 'C teams', url: teams.url, format: 'teams' })
     await service.add({ name: 'D slack', url: slack.url, format: 'slack' })
     const keys = incident(db, 5, T0)
-    const deliveries = startWebhookDeliveries(db, new WebhookOutbox(db), service, { clock: timers.clock, timers })
+    const deliveries = startWebhookDeliveries(store, new WebhookOutbox(db), service, { clock: timers.clock, timers })
     cleanups.push(() => deliveries.stop())
 
     void deliveries.deliverer.runOnce()
-    const hangingTimedOut = (): boolean => service.findByName('A receiver that hangs')?.lastError != null
+    const hangingTimedOut = async (): Promise<boolean> => (await service.findByName('A receiver that hangs'))?.lastError != null
     const othersDone = (): boolean => [json, teams, slack].every((r) => deliveredKeys(r).length === keys.length)
     await vi.waitFor(
-      () => {
-        if (!othersDone() && !hangingTimedOut()) throw new Error('the other receivers are still waiting')
+      async () => {
+        if (!othersDone() && !(await hangingTimedOut())) throw new Error('the other receivers are still waiting')
       },
       { timeout: 30_000, interval: 20 }
     )
     // Every event reached the others before the hanging receiver's first delivery timed out.
-    expect(hangingTimedOut()).toBe(false)
+    expect(await hangingTimedOut()).toBe(false)
     expect(hanging.open).toBe(1)
     for (const r of [json, teams, slack]) expect(deliveredKeys(r)).toEqual(keys)
     // The hanging webhook's own deliveries wait behind its first, one request at a time.
@@ -92,16 +95,16 @@ describe('webhook deliveries', () => {
 
     // Quitting abandons the hanging request uncounted: all ten are still waiting for a restart.
     await deliveries.stop()
-    expect(service.findByName('A receiver that hangs')).toMatchObject({ pending: keys.length, failed: 0, lastError: null })
+    expect(await service.findByName('A receiver that hangs')).toMatchObject({ pending: keys.length, failed: 0, lastError: null })
   }, 40_000)
 
   it('keep a webhook\'s order across a retry: its resolution waits behind the refused fire', async () => {
-    const { db, service, timers } = cache()
+    const { db, store, service, timers } = cache()
     const [receiver] = (await receivers(1)) as [Receiver]
     receiver.answer(503)
     await service.add({ name: 'On call', url: receiver.url, format: 'json' })
     const keys = incident(db, 1, T0)
-    const deliveries = startWebhookDeliveries(db, new WebhookOutbox(db), service, { clock: timers.clock, timers })
+    const deliveries = startWebhookDeliveries(store, new WebhookOutbox(db), service, { clock: timers.clock, timers })
     cleanups.push(() => deliveries.stop())
 
     await deliveries.deliverer.runOnce()
@@ -115,7 +118,7 @@ describe('webhook deliveries', () => {
   })
 
   it('have at most one request in flight per webhook, and at most `parallel` webhooks at once', async () => {
-    const { db, service, timers } = cache()
+    const { db, store, service, timers } = cache()
     const gauge: OpenGauge = { open: 0, max: 0 }
     const all = await receivers(3, gauge)
     for (const [i, r] of all.entries()) {
@@ -123,7 +126,7 @@ describe('webhook deliveries', () => {
       await service.add({ name: `Hook ${i}`, url: r.url, format: 'json' })
     }
     const keys = incident(db, 2, T0)
-    const deliveries = startWebhookDeliveries(db, new WebhookOutbox(db), service, { clock: timers.clock, timers, parallel: 2 })
+    const deliveries = startWebhookDeliveries(store, new WebhookOutbox(db), service, { clock: timers.clock, timers, parallel: 2 })
     cleanups.push(() => deliveries.stop())
 
     const run = deliveries.deliverer.runOnce()

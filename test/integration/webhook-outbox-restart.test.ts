@@ -13,11 +13,12 @@ import { freePort } from '../support/cli-team'
 import { tempDirs } from '../support/temp-dirs'
 import { webhookReceiver, type Received } from '../support/webhook-receiver'
 
-/**
- * The command that runs the core, without its connection and cache flags. `serve` runs it today;
- * `sync --interval 1` runs the same core (issue 25), and can take its place here.
- */
-const coreCommand = async (): Promise<string[]> => ['serve', '--listen', `127.0.0.1:${await freePort()}`, '--interval', '1']
+/** The commands that run the core, without their connection and cache flags: `serve`, and
+ *  `sync --interval 1`, the same core minus the HTTP face (how people run it as a service). */
+const CORE_COMMANDS: Record<string, () => Promise<string[]>> = {
+  serve: async () => ['serve', '--listen', `127.0.0.1:${await freePort()}`, '--interval', '1'],
+  'sync --interval 1': async () => ['sync', '--interval', '1']
+}
 
 const newDir = tempDirs('eventwatch-outbox-restart-')
 const cleanups: (() => Promise<unknown> | void)[] = []
@@ -37,7 +38,7 @@ function biggestSite(sim: RunningSimulator, eventSessionId: string): number {
 
 /** A simulator with one live session, a cache with a JSON webhook to a loopback receiver (added
  *  by the CLI), and the command's arguments for a core on both. */
-async function cacheWithWebhook() {
+async function cacheWithWebhook(coreCommand = CORE_COMMANDS.serve!) {
   const sim = await startSimulator({ liveSessions: 1, endedSessions: 0, viewersPerSession: 400, churnSessions: false, randomIncidents: false })
   cleanups.push(() => sim.close())
   const receiver = await webhookReceiver()
@@ -71,8 +72,8 @@ const listFetchedAt = (db: Db, eventSessionId: string): number | undefined =>
   (db.prepare('SELECT fetched_at AS at FROM viewer_lists WHERE event_session_id = ? AND staged_at IS NULL').get(eventSessionId) as { at: number } | undefined)?.at
 
 describe('webhook deliveries across a crash', () => {
-  it('a firing queued before a SIGKILL reaches the webhook from a fresh core on the same cache', async () => {
-    const { receiver, core, siteIncident } = await cacheWithWebhook()
+  it.each(Object.keys(CORE_COMMANDS))('%s: a firing queued before a SIGKILL reaches the webhook from a fresh core on the same cache', async (command) => {
+    const { receiver, core, siteIncident } = await cacheWithWebhook(CORE_COMMANDS[command])
 
     // The receiver holds the first delivery open and never answers it: it is never accepted.
     receiver.answer('hang')

@@ -21,6 +21,7 @@ import { Cleanups, startCore, testKeychain, value } from '../support/app-core'
 import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
 import { tempDirs } from '../support/temp-dirs'
+import { storeOn } from '../support/store-on'
 import { webhookReceiver } from '../support/webhook-receiver'
 
 const SIG = 'SECRETSIG'
@@ -90,10 +91,11 @@ describe('a webhook URL with a query (Teams Workflows)', () => {
     cleanups.add(() => db.close())
     const timers = new ManualTimers(T0)
     const r = await receiver()
-    const service = new WebhookService(db, testKeychain(cleanups), timers.clock)
+    const store = storeOn(db)
+    const service = new WebhookService(store, testKeychain(cleanups), timers.clock)
     await service.add({ name: 'NOC', url: `${r.url}${QUERY}`, format: 'teams' })
     const key = alertFired(db, T0)
-    const deliveries = startWebhookDeliveries(db, new WebhookOutbox(db), service, { clock: timers.clock, timers })
+    const deliveries = startWebhookDeliveries(store, new WebhookOutbox(db), service, { clock: timers.clock, timers })
     cleanups.add(() => deliveries.stop())
 
     r.answer(503)
@@ -106,7 +108,7 @@ describe('a webhook URL with a query (Teams Workflows)', () => {
     const diagnostics = listDiagnostics(db)
     expect(diagnostics.some((d) => d.endpoint === 'webhook NOC' && d.message.includes('HTTP 503 from the receiver'))).toBe(true)
     expect(JSON.stringify(diagnostics)).not.toContain(SIG)
-    expect(JSON.stringify(service.list())).not.toContain(SIG)
+    expect(JSON.stringify(await service.list())).not.toContain(SIG)
     db.pragma('wal_checkpoint(TRUNCATE)')
     cacheFilesWithout(dir, SIG)
   })
@@ -115,7 +117,7 @@ describe('a webhook URL with a query (Teams Workflows)', () => {
     const db = openDatabase(join(newDir(), 'cache.db'))
     cleanups.add(() => db.close())
     const noKeytar = osKeychain('eventwatch-test-none', () => Promise.reject(new Error("Cannot find module 'keytar'")))
-    const service = new WebhookService(db, noKeytar)
+    const service = new WebhookService(storeOn(db), noKeytar)
     const refused = await service.add({ name: 'NOC', url: `https://prod-00.westeurope.logic.azure.com:443/workflows/abc/triggers/manual/paths/invoke${QUERY}`, format: 'teams' }).catch((e: unknown) => e)
     expect(refused).toMatchObject({
       kind: 'configuration',
@@ -124,10 +126,10 @@ describe('a webhook URL with a query (Teams Workflows)', () => {
     })
     expect((refused as Error).message).not.toContain('\n')
     expect((refused as Error).message).not.toContain(SIG)
-    expect(service.list()).toEqual([])
+    expect(await service.list()).toEqual([])
     // A URL without a query still needs no keychain.
     await service.add({ name: 'Plain', url: 'https://hooks.example.com/x', format: 'json' })
-    expect(service.list().map((h) => h.url)).toEqual(['https://hooks.example.com/x'])
+    expect((await service.list()).map((h) => h.url)).toEqual(['https://hooks.example.com/x'])
   })
 
   it('waits while the keychain cannot be read, and gives up in words when its query is gone from it', async () => {
@@ -145,22 +147,23 @@ describe('a webhook URL with a query (Teams Workflows)', () => {
     }
     const timers = new ManualTimers(T0)
     const r = await receiver()
-    const service = new WebhookService(db, secrets, timers.clock)
+    const store = storeOn(db)
+    const service = new WebhookService(store, secrets, timers.clock)
     const hook = await service.add({ name: 'NOC', url: `${r.url}${QUERY}`, format: 'teams' })
     alertFired(db, T0)
-    const deliveries = startWebhookDeliveries(db, new WebhookOutbox(db), service, { clock: timers.clock, timers })
+    const deliveries = startWebhookDeliveries(store, new WebhookOutbox(db), service, { clock: timers.clock, timers })
     cleanups.add(() => deliveries.stop())
 
     locked = true
     await deliveries.deliverer.runOnce()
     expect(r.received).toEqual([])
-    expect(service.list()[0]).toMatchObject({ pending: 1, failed: 0, lastError: expect.stringMatching(/^the URL's query could not be read from the OS keychain: /) })
+    expect((await service.list())[0]).toMatchObject({ pending: 1, failed: 0, lastError: expect.stringMatching(/^the URL's query could not be read from the OS keychain: /) })
 
     locked = false
     kept.delete(webhookUrlAccount(hook.id))
     await timers.advance(10_000, () => deliveries.deliverer.runOnce())
     expect(r.received).toEqual([])
-    expect(service.list()[0]).toMatchObject({
+    expect((await service.list())[0]).toMatchObject({
       pending: 0,
       failed: 1,
       lastError: `the URL's query is missing from the OS keychain (account webhook-url:${hook.id}): remove the webhook and add it again`

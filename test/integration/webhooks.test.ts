@@ -23,6 +23,7 @@ import { startWebhookDeliveries } from '../../src/main/core/webhooks/wiring'
 import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
 import { simulatorCache } from '../support/simulator-connection'
+import { storeOn } from '../support/store-on'
 import { webhookReceiver } from '../support/webhook-receiver'
 import { storesOf } from '../support/poll-stores'
 
@@ -47,11 +48,12 @@ describe('webhooks', () => {
     cleanups.push(() => sim.close())
     const { db, target } = simulatorCache(sim)
     const hub = new EventHub()
-    const service = new WebhookService(db, keychain, timers.clock)
+    const store = storeOn(db)
+    const service = new WebhookService(store, keychain, timers.clock)
     const hook = await service.add({ name: 'On call', url: receiver.url, format: 'json' }, SECRET)
     accounts.push(webhookSecretAccount(hook.id))
     const outbox = new WebhookOutbox(db)
-    const deliveries = startWebhookDeliveries(db, outbox, service, { clock: timers.clock, timers })
+    const deliveries = startWebhookDeliveries(store, outbox, service, { clock: timers.clock, timers })
     const client = new ReportingClient(target, async () => sim.credentials, { clock: timers.clock, retry: { sleep: async () => undefined, maxAttempts: 2 } })
     const group = new PollerGroup(db, storesOf(db).store, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers, outbox })
     group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
@@ -89,7 +91,7 @@ describe('webhooks', () => {
     }
     // The refusal is in Diagnostics, by the webhook's name.
     expect(listDiagnostics(db).some((d) => d.endpoint === 'webhook On call' && /HTTP 503 from the receiver; trying again in 10 s/.test(d.message))).toBe(true)
-    expect(service.list()[0]).toMatchObject({ pending: 0, failed: 0, lastError: null })
+    expect((await service.list())[0]).toMatchObject({ pending: 0, failed: 0, lastError: null })
   }, 60_000)
 
   it('keeps what is queued across a restart, and never queues or sends the same event twice', async () => {
@@ -103,7 +105,8 @@ describe('webhooks', () => {
     // First run: an alert fires; the receiver refuses everything; the app quits.
     let db = openDatabase(file)
     upsertConnection(db, { id: 'c1', name: 'Tenant', baseUrl: 'https://a', authUrl: 'https://a', platformId: 'p', tenantId: 't', clientId: 'c', isDemo: false })
-    let service = new WebhookService(db, keychain, timers.clock)
+    let store = storeOn(db)
+    let service = new WebhookService(store, keychain, timers.clock)
     await service.add({ name: 'Team', url: receiver.url, format: 'slack' })
     const id = insertAlert(db, 'c1', { rule: 'reliability-below', eventSessionId: 's1', eventName: 'Town hall', state: 'firing', severity: 'critical', summary: 'Reliability 80, below the critical level 90', value: 80, streak: 0 }, T0)
     const change = () => {
@@ -112,19 +115,21 @@ describe('webhooks', () => {
     }
     expect(enqueueAlertEvents(db, change(), T0)).toBe(1)
     receiver.answer(503, 503, 503)
-    let run = startWebhookDeliveries(db, new WebhookOutbox(db), service, { clock: timers.clock, timers })
+    let run = startWebhookDeliveries(store, new WebhookOutbox(db), service, { clock: timers.clock, timers })
     await run.deliverer.runOnce()
     await timers.advance(10_000, () => run.deliverer.runOnce())
     expect(receiver.received.map((r) => r.status)).toEqual([503, 503])
     await run.stop()
+    await store.close()
     db.close()
 
     // Second run: the same file; the receiver is back. The waiting delivery goes, once.
     db = openDatabase(file)
-    service = new WebhookService(db, keychain, timers.clock)
-    expect(service.list()[0]).toMatchObject({ pending: 1, lastError: 'HTTP 503 from the receiver' })
+    store = storeOn(db)
+    service = new WebhookService(store, keychain, timers.clock)
+    expect((await service.list())[0]).toMatchObject({ pending: 1, lastError: 'HTTP 503 from the receiver' })
     receiver.answer()
-    run = startWebhookDeliveries(db, new WebhookOutbox(db), service, { clock: timers.clock, timers })
+    run = startWebhookDeliveries(store, new WebhookOutbox(db), service, { clock: timers.clock, timers })
     cleanups.push(() => run.stop(), () => void db.close())
     await timers.advance(60_000, () => run.deliverer.runOnce())
     // Announced again (a push repeated after the restart): not queued again.
@@ -137,6 +142,6 @@ describe('webhooks', () => {
       [`alert:${id}:fired`, 'fired'],
       [`alert:${id}:resolved`, 'resolved']
     ])
-    expect(service.list()[0]).toMatchObject({ pending: 0, failed: 0, lastError: null })
+    expect((await service.list())[0]).toMatchObject({ pending: 0, failed: 0, lastError: null })
   }, 30_000)
 })

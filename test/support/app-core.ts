@@ -9,7 +9,7 @@ import type { AppCore, AppCoreOptions } from '../../src/main/core/app/types'
 import { ConnectionService } from '../../src/main/core/connections/service'
 import { osKeychain, type SecretStore } from '../../src/main/core/secrets/keychain'
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src/main/core/simulator/server'
-import { openDatabase } from '../../src/main/core/store/db'
+import { openSqliteStore } from '../../src/main/core/store/sqlite/sqlite-store'
 import type { ConnectionInput } from '../../src/shared/connections'
 import type { EventName, EventPayload, RequestName } from '../../src/shared/contract'
 import type { Status } from '../../src/shared/domain'
@@ -162,16 +162,16 @@ export interface SavedSimulator {
 /** Saves simulators as connections of the cache `dbFile` (secrets to `secrets`) before any core
  *  opens it, as an operator's earlier session would have; answers their ids by name. */
 export async function saveConnections(dbFile: string, secrets: SecretStore, saved: SavedSimulator[]): Promise<Record<string, string>> {
-  const db = openDatabase(dbFile)
+  const store = openSqliteStore(dbFile)
   try {
-    const service = new ConnectionService(db, secrets)
+    const service = new ConnectionService(store, secrets)
     const ids: Record<string, string> = {}
     for (const { sim, name, extra } of saved) {
       ids[name] = (await service.save(simulatorSettings(sim, name, extra), sim.credentials.clientSecret)).id
     }
     return ids
   } finally {
-    db.close()
+    await store.close()
   }
 }
 

@@ -28,6 +28,11 @@ const cases: [string, Partial<SituationFacts>, Partial<AlertSituation> & Pick<Al
     { firing: 0, tone: 'held', tray: 'ok', headline: `No alerts · waiting for the first poll of ${isolatedName('Tenant A')}` }
   ],
   [
+    'nothing open but a connection paused before its first poll of this run (a pause kept across a restart): no all-clear, and no "waiting"',
+    { unconfirmed: [{ ...TENANT_A, why: 'paused' }], pollingPaused: true },
+    { firing: 0, tone: 'held', tray: 'paused', headline: `No alerts · polling of ${isolatedName('Tenant A')} paused` }
+  ],
+  [
     'nothing open but a connection offline (not blind yet): no all-clear',
     { unconfirmed: [{ ...TENANT_A, why: 'offline' }] },
     { firing: 0, tone: 'held', tray: 'ok', headline: `No alerts · ${isolatedName('Tenant A')} offline` }

@@ -3,11 +3,13 @@ import { ConnectionService } from '../core/connections/service'
 import { savedSource } from '../core/app/saved-sources'
 import type { DataSource } from '../core/app/demo-source'
 import type { Db } from '../core/store/db'
+import type { Store } from '../core/store/interface/store'
 import { osKeychain } from '../core/secrets/keychain'
 import { CliError } from './errors'
 
-export async function savedConnectionSource(db: Db, name: string, env: NodeJS.ProcessEnv): Promise<DataSource> {
-  const service = new ConnectionService(db, osKeychain())
+/** `db`: the diagnostics log its client reports to (client-factory.ts). */
+export async function savedConnectionSource(db: Db, store: Store, name: string, env: NodeJS.ProcessEnv): Promise<DataSource> {
+  const service = new ConnectionService(store, osKeychain())
   const view = await service.findByName(name)
   if (!view) {
     const known = (await service.list()).map((c) => c.name)

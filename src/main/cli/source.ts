@@ -8,7 +8,7 @@ import { createReportingClient } from '../core/app/client-factory'
 import { startDemoSource, type DataSource } from '../core/app/demo-source'
 import type { ConnectionTarget } from '../core/api/connection'
 import type { Db } from '../core/store/db'
-import { upsertConnection } from '../core/store/connections'
+import type { Store } from '../core/store/interface/store'
 import { environmentSecret } from '../core/connections/env-secret'
 import { CliError } from './errors'
 import { savedConnectionSource } from './saved-connection'
@@ -45,12 +45,18 @@ export function namesAConnection(flags: ConnectionFlags): boolean {
   return flags.connection !== undefined || AD_HOC_FLAGS.some(([key]) => flags[key] !== undefined)
 }
 
-export async function resolveSource(db: Db, flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): Promise<DataSource> {
+/** `db`: the demo simulator's cache and the diagnostics log a client reports to; `store`: the connections. */
+export async function resolveSource(
+  db: Db,
+  store: Store,
+  flags: ConnectionFlags,
+  env: NodeJS.ProcessEnv = process.env
+): Promise<DataSource> {
   const given = AD_HOC_FLAGS.filter(([key]) => flags[key] !== undefined)
   if (flags.connection !== undefined && given.length > 0) {
     throw new CliError('use either --connection NAME or the --base-url … --client-id options, not both.')
   }
-  if (flags.connection !== undefined) return savedConnectionSource(db, flags.connection, env)
+  if (flags.connection !== undefined) return savedConnectionSource(db, store, flags.connection, env)
   if (given.length === 0) return startDemoSource(db)
 
   const missing = AD_HOC_FLAGS.filter(([key]) => flags[key] === undefined).map(([, flag]) => flag)
@@ -85,7 +91,8 @@ export async function resolveSource(db: Db, flags: ConnectionFlags, env: NodeJS.
     clientId: parsed.data.clientId
   }
   // Kept so its sessions have a home, but disabled: the app holds no secret to poll it with.
-  upsertConnection(db, { ...target, isDemo: false, enabled: false })
+  const row = { ...target, isDemo: false, enabled: false }
+  await store.withTransaction((tx) => tx.connections.upsert(row, Date.now()))
   const credentials = { clientId: target.clientId, clientSecret: secret }
   return {
     target,

@@ -35,18 +35,30 @@ eachBackend('connections', (subject) => {
     expect(await store.read.connections.list()).toEqual([])
   })
 
-  it('decides each connection’s scale from its own setting and its own scores, never another’s', async () => {
+  it('keeps the demo row or a command line\'s connection by id: created once, its target brought up to date', async () => {
+    const { store } = subject()
+    const target = { id: 'cli-1', name: 'Tenant @ host', baseUrl: 'https://api.example.com', authUrl: 'https://auth.example.com', platformId: 'p', tenantId: 't', clientId: 'c' }
+    await store.withTransaction((tx) => tx.connections.upsert({ ...target, isDemo: false, enabled: false }, T0))
+    await store.withTransaction((tx) => tx.connections.upsert({ ...target, baseUrl: 'https://api2.example.com', isDemo: false }, T0 + 1))
+    expect(await store.read.connections.list()).toEqual([
+      expect.objectContaining({ id: 'cli-1', baseUrl: 'https://api2.example.com', enabled: false, isDemo: false })
+    ])
+    await store.withTransaction((tx) => tx.connections.upsert({ ...target, id: 'demo', name: 'Demo data', isDemo: true }, T0))
+    expect((await store.read.connections.list()).map((c) => c.id)).toEqual(['cli-1'])
+    expect(await store.read.connections.get('demo')).toMatchObject({ isDemo: true, enabled: true })
+  })
+
+  it('gives each connection\'s scale setting with the count and the highest of its own sessions\' scores', async () => {
     const { store } = subject()
     await store.withTransaction(async (tx) => {
       await tx.connections.insert(connectionSettings('Tenant A'), 'A', T0)
-      await tx.connections.insert(connectionSettings('Tenant B'), 'B', T0)
-      await tx.connections.insert(connectionSettings('Tenant C', { reliabilityScale: '0-1' }), 'C', T0)
-      await tx.sessions.storeList('A', [sessionRecord('a', T0, { reliabilityScore: 0.93 })], T0)
-      await tx.sessions.storeList('B', [sessionRecord('b', T0, { reliabilityScore: 93 })], T0)
+      await tx.connections.insert(connectionSettings('Tenant B', { reliabilityScale: '0-100' }), 'B', T0)
+      await tx.sessions.storeList('A', [sessionRecord('s1', T0, { reliabilityScore: 0.4 }), sessionRecord('s2', T0, { reliabilityScore: 0.9 })], T0)
     })
-    const scales = await store.read.connections.scales()
-    expect(scales.get('A')).toMatchObject({ connectionName: 'Tenant A', setting: 'auto', value: '0-1', source: 'detected' })
-    expect(scales.get('B')).toMatchObject({ setting: 'auto', value: '0-100', source: 'detected' })
-    expect(scales.get('C')).toMatchObject({ setting: '0-1', value: '0-1', source: 'setting' })
+    const facts = await store.read.connections.scaleFacts()
+    expect([...facts].sort((x, y) => x.id.localeCompare(y.id))).toEqual([
+      { id: 'A', name: 'Tenant A', setting: 'auto', count: 2, max: 0.9 },
+      { id: 'B', name: 'Tenant B', setting: '0-100', count: 0, max: null }
+    ])
   })
 })

@@ -30,4 +30,18 @@ eachBackend('maintenance windows', (subject) => {
     expect(await store.withTransaction((tx) => tx.maintenance.remove(early!))).toBe(false)
     expect(await store.read.maintenance.get(early!)).toBeNull()
   })
+
+  it('keeps no window added, nor loses one removed, in a unit that fails after', async () => {
+    const { store } = subject()
+    const kept = await store.withTransaction((tx) => tx.maintenance.add(window('Patch', T0), 'dana', T0))
+    const cause = new Error('its audit row could not be written')
+    await expect(
+      store.withTransaction(async (tx) => {
+        await tx.maintenance.add(window('Upgrade', T0 + 60 * MINUTE), 'dana', T0)
+        await tx.maintenance.remove(kept)
+        throw cause
+      })
+    ).rejects.toBe(cause)
+    expect((await store.read.maintenance.list()).map((w) => w.name)).toEqual(['Patch'])
+  })
 })

@@ -62,4 +62,28 @@ eachBackend('webhooks and the outbox', (subject) => {
     expect(await store.withTransaction((tx) => tx.webhooks.remove('w1'))).toBe(false)
     expect(await store.read.webhooks.outboxHeads()).toEqual([])
   })
+
+  it('prunes delivered and given-up deliveries older than the cut, and keeps what still waits', async () => {
+    const { store } = subject()
+    await store.withTransaction(async (tx) => {
+      await tx.webhooks.add(settings('Pager'), kept, 'w1', T0)
+      await tx.webhooks.add(settings('chat'), kept, 'w2', T0)
+      for (const key of ['old-sent', 'new-sent', 'waiting']) await tx.webhooks.enqueue(delivery('w1', key), T0)
+      await tx.webhooks.enqueue(delivery('w2', 'old-given-up'), T0)
+    })
+    const head = async (id: string, now: number) => (await store.read.webhooks.dueHead(id, now))!.id
+    const oldSent = await head('w1', T0)
+    const oldGivenUp = await head('w2', T0)
+    await store.withTransaction(async (tx) => {
+      await tx.webhooks.delivered(oldSent, T0 + MINUTE)
+      await tx.webhooks.failed(oldGivenUp, 'HTTP 410', T0 + MINUTE, null)
+    })
+    await store.withTransaction(async (tx) => tx.webhooks.delivered(await head('w1', T0), T0 + 10 * MINUTE))
+
+    expect(await store.withTransaction((tx) => tx.webhooks.prune(T0 + 5 * MINUTE))).toBe(2)
+    expect(await store.read.webhooks.stats('w1')).toEqual({ pending: 1, failed: 0, lastDeliveredAt: T0 + 10 * MINUTE, lastError: null })
+    expect(await store.read.webhooks.stats('w2')).toEqual({ pending: 0, failed: 0, lastDeliveredAt: null, lastError: null })
+    expect((await store.read.webhooks.dueHead('w1', T0))?.idempotencyKey).toBe('waiting')
+    expect(await store.withTransaction((tx) => tx.webhooks.prune(T0 + 5 * MINUTE))).toBe(0)
+  })
 })

@@ -51,7 +51,7 @@ describe('the header before any update', () => {
     const offline = status({ state: 'offline', tone: 'bad' }, { connections: [connection({ state: 'offline', tone: 'bad', since, current: false })] })
     expect(statusPhrases(offline)).toEqual([{ tone: 'bad', line: 'Offline since 18:45' }])
     expect(noUpdateWords(offline)).toBe('No successful poll yet: showing cached data')
-    expect(noUpdateWords(status({ state: 'paused' }))).toBe('No update yet: polling is paused; showing cached data')
+    expect(noUpdateWords(status({ state: 'paused' }))).toBe('Polling is paused; showing cached data')
   })
 
   it('keeps the last good time across a break: the newest data in the cache, never dropped', () => {

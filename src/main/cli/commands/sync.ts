@@ -64,7 +64,7 @@ async function startSyncCore(
   const core = await startAppCore({
     dbFile: opts.db,
     cadences: cadencesFor(opts.interval),
-    sources: async (db) => [await resolveSource(db, opts)],
+    sources: async (db, store) => [await resolveSource(db, store, opts)],
     ...(opts.deadline !== undefined ? { passDeadlineMs: opts.deadline * 1000 } : {}),
     ...headless
   })

@@ -1,13 +1,12 @@
 // Maintenance windows as the CLI and the app manage them: validated input, stored with their time
 // zone, listed with whether each is in force now. A broad window (every connection, or longer than
-// a week) is added only when the caller confirms it.
+// a week) is added only when the caller confirms it. Writes take the unit of work's maintenance
+// store (`tx.maintenance`): the caller's unit commits the window with whatever goes with it.
 import { broadReasons, broadWhy, MaintenanceInputSchema, type MaintenanceWindow } from '../../../shared/maintenance'
 import { canonicalTimeZone, systemTimeZone } from '../../../shared/time-zones'
 import { ConnectionError, parseSettings } from '../connections/errors'
-import type { Db } from '../store/db'
-import { deleteMaintenance, getMaintenance, insertMaintenance, listMaintenance, type MaintenanceRecord } from '../store/maintenance'
+import type { MaintenanceReads, MaintenanceRecord, MaintenanceStore } from '../store/interface/maintenance'
 import { inForce } from './maintenance'
-import { windowsInForce } from './maintenance-in-force'
 
 const view = (w: MaintenanceRecord, inForce: boolean): MaintenanceWindow => ({
   ...w,
@@ -17,9 +16,12 @@ const view = (w: MaintenanceRecord, inForce: boolean): MaintenanceWindow => ({
   broad: broadReasons(w)
 })
 
-export function maintenanceWindows(db: Db, now: number): MaintenanceWindow[] {
-  const inForce = new Set(windowsInForce(db, now).map((w) => w.id))
-  return listMaintenance(db).map((w) => view(w, inForce.has(w.id)))
+/** Every window, each said in force or not as the alerts hold it: `inForceNow` are the windows in
+ *  force (maintenance-in-force.ts finds them through indexes; deciding each of 10,000 windows
+ *  here would take half a second). */
+export async function maintenanceWindows(windows: MaintenanceReads, inForceNow: readonly Pick<MaintenanceRecord, 'id'>[]): Promise<MaintenanceWindow[]> {
+  const inForce = new Set(inForceNow.map((w) => w.id))
+  return (await windows.list()).map((w) => view(w, inForce.has(w.id)))
 }
 
 export interface AddOptions {
@@ -31,7 +33,7 @@ export interface AddOptions {
 
 /** Adds one; a bad value, or a broad window not confirmed, is a ConnectionError('configuration')
  *  naming the field. */
-export function addMaintenanceWindow(db: Db, input: unknown, now: number, options: AddOptions = {}): MaintenanceWindow {
+export async function addMaintenanceWindow(windows: MaintenanceStore, input: unknown, now: number, options: AddOptions = {}): Promise<MaintenanceWindow> {
   const w = parseSettings(MaintenanceInputSchema, input)
   const startsAt = Date.parse(w.startsAt)
   const endsAt = Date.parse(w.endsAt)
@@ -41,17 +43,16 @@ export function addMaintenanceWindow(db: Db, input: unknown, now: number, option
   }
   // Validated by the schema; the machine's own zone when none is given, UTC when it has none.
   const timeZone = (w.timeZone === undefined ? systemTimeZone() : canonicalTimeZone(w.timeZone)) ?? 'UTC'
-  const id = insertMaintenance(
-    db,
+  const id = await windows.add(
     { name: w.name, startsAt, endsAt, repeat: w.repeat, timeZone, connectionId: w.connectionId ?? null, contentId: w.contentId ?? null, eventSessionId: w.eventSessionId ?? null },
-    now,
-    options.createdBy ?? null
+    options.createdBy ?? null,
+    now
   )
-  const added = getMaintenance(db, id)
+  const added = await windows.get(id)
   if (!added) throw new Error(`maintenance window ${id} vanished while being written`)
   return view(added, inForce(added, now))
 }
 
-export function removeMaintenanceWindow(db: Db, id: number): boolean {
-  return deleteMaintenance(db, id)
+export function removeMaintenanceWindow(windows: MaintenanceStore, id: number): Promise<boolean> {
+  return windows.remove(id)
 }

@@ -13,7 +13,9 @@ import type { WindowInForce } from './maintenance'
 export interface UnconfirmedConnection {
   connectionId: string
   connectionName: string
-  why: 'connecting' | 'offline'
+  /** connecting: no successful poll yet in this run; paused: none since polling was paused (a
+   *  pause kept across a restart); offline: polls fail now. */
+  why: 'connecting' | 'paused' | 'offline'
 }
 
 export interface SituationFacts {
@@ -75,12 +77,13 @@ export function decideSituation(facts: SituationFacts): AlertSituation {
   if (muted > 0) parts.push(`${muted} muted`)
   if (cooldown > 0) parts.push(`${cooldown} in cooldown`)
   if (parts.length === 0) parts.push('no alerts')
-  const names = (why: 'connecting' | 'offline'): string =>
+  const names = (why: UnconfirmedConnection['why']): string =>
     unconfirmed
       .filter((u) => u.why === why)
       .map((u) => isolatedName(u.connectionName))
       .join(', ')
   if (names('connecting')) parts.push(`waiting for the first poll of ${names('connecting')}`)
+  if (names('paused')) parts.push(`polling of ${names('paused')} paused`)
   if (names('offline')) parts.push(`${names('offline')} offline`)
   const inForce = facts.maintenance ?? []
   const named = inForce.slice(0, MAINTENANCE_NAMED)

@@ -10,16 +10,14 @@ import { EventHub } from './event-hub'
 import { typedFace } from './typed-face'
 import type { AppCore } from './types'
 
-/** Where the desk keeps its own desktop settings (its own cache: store/desk-own-settings.ts). */
-export type OwnDesktopSettings = DeskOwnSettings
-
-/** `team` (a team server's client) with this desk's own desktop settings in place of the server's. */
-export function withOwnDesktopSettings(team: AppCore, own: OwnDesktopSettings): AppCore {
+/** `team` (a team server's client) with this desk's own desktop settings in place of the server's
+ *  (`own`: kept in the desk's own cache, store/desk-own-settings.ts). */
+export function withOwnDesktopSettings(team: AppCore, own: DeskOwnSettings): AppCore {
   const saved = new EventHub()
-  const mine = (settings: AppSettings): AppSettings => ({ ...settings, desktop: own.get() })
+  const mine = async (settings: AppSettings): Promise<AppSettings> => ({ ...settings, desktop: await own.get() })
   const readSettings = async (context?: RequestContext): Promise<Result<unknown>> => {
     const read = await team.dispatch('getSettings', {}, context)
-    return read.ok ? ok(mine(read.value as AppSettings)) : read
+    return read.ok ? ok(await mine(read.value as AppSettings)) : read
   }
 
   const saveSettings = async (args: unknown, context?: RequestContext): Promise<Result<unknown>> => {
@@ -31,7 +29,7 @@ export function withOwnDesktopSettings(team: AppCore, own: OwnDesktopSettings): 
       const relayed = await team.dispatch('saveSettings', rest, context)
       if (!relayed.ok) return relayed
     }
-    own.save(desktop)
+    await own.save(desktop)
     const now = await readSettings(context)
     // The window and the login item follow (keep-login-item.ts), as after any save.
     if (now.ok) saved.emit('settingsChanged', now.value as AppSettings)
@@ -47,8 +45,13 @@ export function withOwnDesktopSettings(team: AppCore, own: OwnDesktopSettings): 
     onEvent: (listener, context) => {
       const offSaved = saved.subscribe(listener)
       const offTeam = team.onEvent((name, payload) => {
-        if (name === 'settingsChanged') listener('settingsChanged', mine(payload as AppSettings))
-        else listener(name, payload)
+        if (name !== 'settingsChanged') return listener(name, payload)
+        // Reads of the own cache answer in order, so pushes keep theirs. A failed read (the
+        // cache closing) sends nothing: the window keeps what it had.
+        mine(payload as AppSettings).then(
+          (settings) => listener('settingsChanged', settings),
+          () => undefined
+        )
       }, context)
       return () => {
         offSaved()
@@ -58,7 +61,7 @@ export function withOwnDesktopSettings(team: AppCore, own: OwnDesktopSettings): 
     recordProblem: (problem) => team.recordProblem(problem),
     close: async () => {
       await team.close()
-      own.close()
+      await own.close()
     }
   }
   return { ...desk, ...typedFace(desk.dispatch, (listener) => desk.onEvent(listener)) }

@@ -1,5 +1,5 @@
 // Turns a raw (name, args) pair from any face into a validated handler call and a Result.
-import { isRequestName, requests, type RequestContext, type RequestHandlers, type RequestName } from '../../../shared/contract'
+import { isRequestName, requests, type AuditWriter, type RequestContext, type RequestHandlers, type RequestName } from '../../../shared/contract'
 import { ERROR_KINDS } from '../../../shared/error-kinds'
 import { fail, ok, type Result } from '../../../shared/result'
 import { actionWords } from '../../../shared/request-words'
@@ -18,6 +18,9 @@ export interface DispatchHooks {
   /** The same entry written at once, for a handler to call inside its own transaction
    *  (context.auditNow): then it commits with the change, and `changed` is not called. */
   changedNow?(name: RequestName, args: unknown, context: RequestContext): void
+  /** The same entry written by a handler's unit of work, on the audit store it passes
+   *  (context.auditIn): it commits with the change, and `changed` is not called. */
+  changedIn?(audit: AuditWriter, name: RequestName, args: unknown, context: RequestContext): Promise<void>
 }
 
 export function createDispatch(handlers: Handlers, hooks: DispatchHooks = {}): Dispatch {
@@ -47,7 +50,11 @@ export function createDispatch(handlers: Handlers, hooks: DispatchHooks = {}): D
         hooks.changedNow?.(name, parsed.data, context)
         audited = hooks.changedNow !== undefined
       }
-      const value = await handler(parsed.data, change ? { ...context, auditNow } : context)
+      const auditIn = async (audit: AuditWriter): Promise<void> => {
+        await hooks.changedIn?.(audit, name, parsed.data, context)
+        audited = hooks.changedIn !== undefined
+      }
+      const value = await handler(parsed.data, change ? { ...context, auditNow, auditIn } : context)
       // Answered only once its audit entry is written: what a page was told happened is on record.
       if (change && !audited) await hooks.changed?.(name, parsed.data, context)
       return ok(value)

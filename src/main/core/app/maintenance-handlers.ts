@@ -1,23 +1,36 @@
 // The maintenance window requests. A window added or removed changes the situation (it names the
-// windows in force), so every face is pushed the new one.
+// windows in force), so every face is pushed the new one, once the window and its audit row have
+// committed together.
 import type { RequestHandlers } from '../../../shared/contract'
 import { nothingApplied } from '../alerts/apply'
 import { addMaintenanceWindow, maintenanceWindows, removeMaintenanceWindow } from '../alerts/maintenance-windows'
-import type { Db } from '../store/db'
+import type { MaintenanceRecord } from '../store/interface/maintenance'
+import type { Store } from '../store/interface/store'
+import { auditedUnit } from './audited-unit'
 import type { Monitor } from './monitor'
 
 type MaintenanceHandlers = Pick<RequestHandlers, 'listMaintenance' | 'addMaintenance' | 'deleteMaintenance'>
 
-export function maintenanceHandlers(db: Db, monitor: Monitor, clock: () => number): MaintenanceHandlers {
+export interface MaintenancePlace {
+  store: Store
+  monitor: Monitor
+  clock: () => number
+  /** The windows in force at `now`, as the alerts find them (alerts/maintenance-in-force.ts). */
+  windowsInForce(now: number): Pick<MaintenanceRecord, 'id'>[]
+}
+
+export function maintenanceHandlers({ store, monitor, clock, windowsInForce }: MaintenancePlace): MaintenanceHandlers {
   return {
-    listMaintenance: () => maintenanceWindows(db, clock()),
-    addMaintenance: ({ window, confirmBroad }, { actor }) => {
-      const added = addMaintenanceWindow(db, window, clock(), { createdBy: actor.name, confirmBroad })
+    listMaintenance: () => maintenanceWindows(store.read.maintenance, windowsInForce(clock())),
+    addMaintenance: async ({ window, confirmBroad }, context) => {
+      const added = await auditedUnit(store, context, (tx) =>
+        addMaintenanceWindow(tx.maintenance, window, clock(), { createdBy: context.actor.name, confirmBroad })
+      )
       monitor.publishAlerts(nothingApplied())
       return added
     },
-    deleteMaintenance: ({ id }) => {
-      const deleted = removeMaintenanceWindow(db, id)
+    deleteMaintenance: async ({ id }, context) => {
+      const deleted = await auditedUnit(store, context, (tx) => removeMaintenanceWindow(tx.maintenance, id))
       if (deleted) monitor.publishAlerts(nothingApplied())
       return { deleted }
     }

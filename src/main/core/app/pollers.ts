@@ -176,11 +176,11 @@ export class PollerGroup {
     return this.running.find((r) => r.source.target.id === connectionId)?.poller
   }
 
-  /** Polled connections not confirmed: never polled successfully yet, or offline now. */
+  /** Polled connections not confirmed: never polled successfully yet (paused before any), or offline now. */
   private unconfirmed(): UnconfirmedConnection[] {
     return this.running.flatMap(({ source, poller }) => {
       const status = poller.currentStatus
-      const why = status.offlineSince !== null ? 'offline' : status.lastUpdateAt === null ? 'connecting' : null
+      const why = status.offlineSince !== null ? 'offline' : status.lastUpdateAt !== null ? null : poller.isPaused ? 'paused' : 'connecting'
       return why ? [{ connectionId: source.target.id, connectionName: source.target.name, why }] : []
     })
   }

@@ -40,7 +40,7 @@ export function pollingHandlers({ db, pollers, monitor, connections, limiter }: 
     fetchRange: async ({ connectionId, from, to }) => {
       const source =
         pollers.sources.find((s) => s.target.id === connectionId) ??
-        savedSource(db, connections, await connections.get(connectionId), limiter)
+        (await savedSource(db, connections, await connections.get(connectionId), limiter))
       return pollers.fetchRange(source, new Date(from), new Date(to))
     },
     listDiagnostics: ({ limit, connectionId }) =>

@@ -7,8 +7,9 @@ import type { Db } from '../store/db'
 import { createReportingClient } from './client-factory'
 import type { DataSource } from './demo-source'
 
-export function savedSource(db: Db, service: ConnectionService, view: ConnectionView, limiter?: RequestLimiter): DataSource {
-  const target = service.target(view.id)
+/** `db` is the diagnostics log its client reports to (client-factory.ts). */
+export async function savedSource(db: Db, service: ConnectionService, view: ConnectionView, limiter?: RequestLimiter): Promise<DataSource> {
+  const target = await service.target(view.id)
   return {
     target,
     client: createReportingClient(db, target, () => service.credentialsFor(view.id), limiter),
@@ -20,5 +21,6 @@ export function savedSource(db: Db, service: ConnectionService, view: Connection
 
 /** Every enabled saved connection, ready to poll. */
 export async function enabledSavedSources(db: Db, service: ConnectionService, limiter?: RequestLimiter): Promise<DataSource[]> {
-  return (await service.list()).filter((v) => v.enabled && !v.isDemo).map((v) => savedSource(db, service, v, limiter))
+  const enabled = (await service.list()).filter((v) => v.enabled && !v.isDemo)
+  return Promise.all(enabled.map((v) => savedSource(db, service, v, limiter)))
 }

@@ -12,7 +12,7 @@ import { breakdownKeyName, siteNameBookOf } from '../store/site-names'
 import { reportHtml } from '../report/report-html'
 import { judgedStory } from './judged-story'
 import { buildSessionReport } from './session-report'
-import { loadVerdicts, type Verdicts } from './verdicts'
+import { loadVerdicts, readScales, type Verdicts } from './verdicts'
 
 type ScreenHandlers = Pick<
   RequestHandlers,
@@ -102,7 +102,7 @@ export function screenHandlers(store: Store, deps: ScreenDeps): ScreenHandlers {
       })
     },
     pastSessions: async ({ from, to, ...query }) => {
-      const scales = await read.connections.scales()
+      const scales = await readScales(read)
       const polled = new Set(deps.polled())
       const [page, newest] = await Promise.all([
         read.sessions.past({

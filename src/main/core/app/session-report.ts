@@ -3,7 +3,7 @@
 // verdict decided by the core as the screens show it. `eventwatch report` prints it as JSON or
 // as self-contained HTML (report-html.ts); the drill-down's "Report…" saves the same.
 import { breakdownKeyName, siteNameBookOf } from '../store/site-names'
-import { unitSampleNeeded, unitsFromSample } from '../store/units'
+import { detectsUnits, unitsOf } from '../store/units'
 import type { ReadTx } from '../store/interface/store'
 import { BREAKDOWN_DIMENSIONS, type BreakdownDimension } from '../store/queries'
 import type { ReportGroup, ReportPoint, SessionReport } from '../report/session-report-shape'
@@ -80,7 +80,7 @@ export async function buildSessionReport(read: ReadTx, connectionId: string, eve
       }))
       .sort((a, b) => (a.firedAt ?? '').localeCompare(b.firedAt ?? '')),
     timeline,
-    units: await unitsOf(read)
+    units: await reportUnits(read)
   }
 }
 
@@ -126,8 +126,8 @@ async function worstGroups(
     })
 }
 
-async function unitsOf(read: ReadTx): Promise<SessionReport['units']> {
+async function reportUnits(read: ReadTx): Promise<SessionReport['units']> {
   const display = await read.settings.get('display')
-  const units = unitsFromSample(unitSampleNeeded(display) ? await read.viewers.unitSample() : [], display)
+  const units = unitsOf(display, detectsUnits(display) ? await read.viewers.unitSample() : [])
   return { traffic: units.trafficUnit.value, viewerTime: units.viewerTimeUnit.value }
 }

@@ -4,33 +4,18 @@
 // (store/user-settings.ts; what they never chose follows the server's), and every settings push an
 // open page gets carries its own user's: alice's light theme never reaches bob's page.
 import type { EventName, EventPayload, RequestContext, RequestHandlers } from '../../../shared/contract'
-import type { AppSettings } from '../../../shared/settings'
-import type { Db } from '../store/db'
-import {
-  getAlertRules,
-  getCadenceSettings,
-  getDesktopSettings,
-  getDisplaySettings,
-  getRetentionSettings,
-  getThresholds,
-  setAlertRules,
-  setCadenceSettings,
-  setDesktopSettings,
-  setDisplaySettings,
-  setRetentionSettings,
-  setThresholds
-} from '../store/settings'
-import { resolveUnits } from '../store/units'
-import type { TeamStore } from '../team/team-store'
+import type { AppSettings, CadenceSettings, DisplaySettings, ResolvedUnits } from '../../../shared/settings'
+import type { ReadTx, Store } from '../store/interface/store'
+import { detectsUnits, unitsOf } from '../store/units'
+import { auditedUnit } from './audited-unit'
 import type { EventHub } from './event-hub'
 import type { EventListener } from './types'
 
 export interface SettingsPlace {
-  db: Db
+  store: Store
   hub: EventHub
-  users: Pick<TeamStore['users'], 'display' | 'saveDisplay'>
   /** New cadences were saved (polling restarts on them, unless the command line fixed them). */
-  cadencesSaved(): Promise<void>
+  cadencesSaved(cadences: CadenceSettings): Promise<void>
   /** New reliability levels were saved: the live rows' health changes at once. */
   levelsSaved(): void
   /** New alert rules were saved: a rule switched off ends its alerts now, not at the next poll. */
@@ -41,64 +26,102 @@ export interface SettingsPart {
   handlers: Pick<RequestHandlers, 'getSettings' | 'saveSettings'>
   /** The pushes as `context` sees them: a team user's settings carry their own display. */
   pushesFor(listener: EventListener, context: RequestContext): EventListener
-  stop(): void
+  /** Stops following the units; resolves once the push under way has gone. */
+  stop(): Promise<void>
 }
 
+/** The units the display and the cached viewers resolve to, read in `tx`. */
+async function unitsIn(tx: ReadTx, display: DisplaySettings): Promise<ResolvedUnits> {
+  return unitsOf(display, detectsUnits(display) ? await tx.viewers.unitSample() : [])
+}
+
+/** The app's settings as one state (a unit that only reads); a team user's with their own display. */
+function readSettings(store: Store, context: RequestContext | null): Promise<AppSettings> {
+  return store.withTransaction(
+    async (tx: ReadTx) => {
+      const display = await tx.settings.get('display')
+      const shared: AppSettings = {
+        cadences: await tx.settings.get('cadences'),
+        retention: await tx.settings.get('retention'),
+        thresholds: await tx.settings.get('thresholds'),
+        display,
+        alertRules: await tx.settings.get('alertRules'),
+        desktop: await tx.settings.get('desktop'),
+        units: await unitsIn(tx, display)
+      }
+      if (!context?.team) return shared
+      return { ...shared, display: { ...display, ...(await tx.team.users.display(context.actor.name)) } }
+    },
+    { readOnly: true }
+  )
+}
+
+const readUnits = (store: Store): Promise<ResolvedUnits> =>
+  store.withTransaction(async (tx: ReadTx) => unitsIn(tx, await tx.settings.get('display')), { readOnly: true })
+
 export function settingsHandlers(place: SettingsPlace): SettingsPart {
-  const { db, hub, users } = place
+  const { store, hub } = place
+  const settingsFor = (context: RequestContext): Promise<AppSettings> => readSettings(store, context)
 
-  const appSettings = (): AppSettings => {
-    const display = getDisplaySettings(db)
-    return {
-      cadences: getCadenceSettings(db),
-      retention: getRetentionSettings(db),
-      thresholds: getThresholds(db),
-      display,
-      alertRules: getAlertRules(db),
-      desktop: getDesktopSettings(db),
-      units: resolveUnits(db, display)
-    }
+  // The shared settings' pushes go one at a time, each read when its turn comes: a push made for
+  // units firming up never overtakes the one of a save made after it.
+  let pushing: Promise<void> = Promise.resolve()
+  let unitsPushed: string | undefined
+  let unitsCheckWaiting = false
+  /** Pushes the settings as they are now; with `onlyIfUnitsChanged`, only when the units changed
+   *  since the last push (the first check learns what they are). */
+  const push = (onlyIfUnitsChanged: boolean): Promise<void> => {
+    const next = pushing.then(async () => {
+      if (onlyIfUnitsChanged) {
+        unitsCheckWaiting = false
+        const units = JSON.stringify(await readUnits(store))
+        const known = unitsPushed
+        unitsPushed = units
+        if (known === undefined || known === units) return
+      }
+      const settings = await readSettings(store, null)
+      unitsPushed = JSON.stringify(settings.units)
+      // Every window and the wall follow, each as its own user sees it (pushesFor).
+      hub.emit('settingsChanged', settings)
+    })
+    pushing = next.catch(() => undefined)
+    return next
   }
 
-  const settingsFor = async (context: RequestContext): Promise<AppSettings> => {
-    const shared = appSettings()
-    if (!context.team) return shared
-    return { ...shared, display: { ...shared.display, ...(await users.display(context.actor.name)) } }
+  // Units detected from the data firm up as viewer lists arrive: every window follows at once. A
+  // check not yet begun covers every sessionsChanged before it. A failed read (the cache closing)
+  // pushes nothing: the next poll's check reads again.
+  const checkUnits = (): void => {
+    if (unitsCheckWaiting) return
+    unitsCheckWaiting = true
+    push(true).catch(() => undefined)
   }
-
-  // Units detected from the data firm up as viewer lists arrive: every window follows at once.
-  let unitsPushed = JSON.stringify(resolveUnits(db, getDisplaySettings(db)))
-  const stop = hub.subscribe((name) => {
-    if (name !== 'sessionsChanged') return
-    const units = JSON.stringify(resolveUnits(db, getDisplaySettings(db)))
-    if (units === unitsPushed) return
-    unitsPushed = units
-    hub.emit('settingsChanged', appSettings())
+  checkUnits()
+  const unsubscribe = hub.subscribe((name) => {
+    if (name === 'sessionsChanged') checkUnits()
   })
 
   return {
     handlers: {
       getSettings: (_args, context) => settingsFor(context),
       saveSettings: async ({ cadences, retention, thresholds, display, alertRules, desktop }, context) => {
-        // A team user's display is their own: the role table let only its personal fields through
-        // (shared/team.ts). It goes first: the one write that can still fail (a user just removed).
-        if (context.team && display && !(await users.saveDisplay(context.actor.name, display))) {
-          throw new Error(`there is no user named ${context.actor.name} any more`)
-        }
-        // Validated by the contract already; all or none of the app's are written.
-        db.transaction(() => {
-          if (retention) setRetentionSettings(db, retention)
-          if (cadences) setCadenceSettings(db, cadences)
-          if (thresholds) setThresholds(db, thresholds)
-          if (display && !context.team) setDisplaySettings(db, display)
-          if (alertRules) setAlertRules(db, alertRules)
-          if (desktop) setDesktopSettings(db, desktop)
-        })()
-        if (cadences) await place.cadencesSaved()
-        const saved = appSettings()
-        // Every window and the wall follow, each as its own user sees it (pushesFor).
-        unitsPushed = JSON.stringify(saved.units)
-        hub.emit('settingsChanged', saved)
+        // Validated by the contract already; all or none are written, with the audit row. A team
+        // user's display is their own: the role table let only its personal fields through
+        // (shared/team.ts).
+        const savedCadences = await auditedUnit(store, context, async (tx) => {
+          if (context.team && display && !(await tx.team.users.saveDisplay(context.actor.name, display))) {
+            throw new Error(`there is no user named ${context.actor.name} any more`)
+          }
+          if (retention) await tx.settings.update('retention', retention)
+          const newCadences = cadences ? await tx.settings.update('cadences', cadences) : null
+          if (thresholds) await tx.settings.update('thresholds', thresholds)
+          if (display && !context.team) await tx.settings.update('display', display)
+          if (alertRules) await tx.settings.update('alertRules', alertRules)
+          if (desktop) await tx.settings.update('desktop', desktop)
+          return newCadences
+        })
+        if (savedCadences) await place.cadencesSaved(savedCadences)
+        await push(false)
         if (thresholds) place.levelsSaved()
         if (alertRules) place.alertRulesSaved()
         return settingsFor(context)
@@ -116,6 +139,9 @@ export function settingsHandlers(place: SettingsPlace): SettingsPart {
         )
       }
     },
-    stop
+    stop: async () => {
+      unsubscribe()
+      await pushing
+    }
   }
 }

@@ -36,8 +36,8 @@ import { pollingHandlers } from './polling-handlers'
 import { connectionHandlers } from './connection-handlers'
 import { webhookHandlers } from './webhook-handlers'
 import { maintenanceHandlers } from './maintenance-handlers'
+import { windowsInForce } from '../alerts/maintenance-in-force'
 import { typedFace } from './typed-face'
-import { outboxHeads } from '../store/webhooks'
 
 
 const toCadences = (s: CadenceSettings): Cadences => ({
@@ -96,12 +96,12 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   })
   const polled = (): string[] => pollers.sources.map((s) => s.target.id)
   const { monitor } = pollers
-  const connections = new ConnectionService(db, options.secrets ?? osKeychain(), { polled })
+  const connections = new ConnectionService(store, options.secrets ?? osKeychain(), { polled })
   // One gate for every connection: at most 4 requests in flight and 10 started per second.
   const limiter = new RequestLimiter({ maxInFlight: 4, perSecond: 10 })
 
   const chooseSources = async (): Promise<DataSource[]> => {
-    if (options.sources) return options.sources(db)
+    if (options.sources) return options.sources(db, store)
     const saved = await enabledSavedSources(db, connections, limiter)
     if (saved.length > 0) return saved
     const incident = options.demoIncidentAfterSeconds
@@ -136,20 +136,19 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   // Old snapshots and viewer lists go in small batches, hourly, without holding up the UI.
   const retention = new RetentionJob(db, { clock, ...(options.timers ? { timers: options.timers } : {}) })
   // Webhooks: what the outbox holds goes out, also what an earlier run queued.
-  const webhooks = new WebhookService(db, options.secrets ?? osKeychain(), clock)
-  const deliveries = polling ? startWebhookDeliveries(db, outbox, webhooks, { clock, timers: options.timers ?? realTimers }) : null
+  const webhooks = new WebhookService(store, options.secrets ?? osKeychain(), clock)
+  const deliveries = polling ? startWebhookDeliveries(store, outbox, webhooks, { clock, timers: options.timers ?? realTimers }) : null
   if (polling) retention.start(RETENTION_INTERVAL_MS, RETENTION_FIRST_DELAY_MS)
 
   // The team's users and audit log, behind the interface a shared store will implement too.
   const team = sqliteTeamStore(db)
   // The app's settings, and on a team server each user's own display over them.
   const settings = settingsHandlers({
-    db,
+    store,
     hub,
-    users: team.users,
-    cadencesSaved: async () => {
+    cadencesSaved: async (cadences) => {
       if (options.cadences) return
-      pollers.setCadences(cadencesFromSettings())
+      pollers.setCadences(toCadences(cadences))
       await reconcile()
     },
     // The settings are saved either way: a failure to push or judge after them is said here.
@@ -175,15 +174,17 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       reevaluate: (connectionId) => pollers.reevaluate(connectionId)
     }),
     ...pollingHandlers({ db, pollers, monitor, connections, limiter }),
-    ...connectionHandlers({ db, connections, monitor, reconcile }),
+    ...connectionHandlers({ db, store, connections, monitor, reconcile }),
     ...webhookHandlers(webhooks),
-    ...maintenanceHandlers(db, monitor, clock),
+    ...maintenanceHandlers({ store, monitor, clock, windowsInForce: (now) => windowsInForce(db, now) }),
     ...settings.handlers
   }, {
     // Every change, whoever made it, with its author: the team's audit list.
     changed: (name, args, context) => team.audit.record(auditEntryOf(name, args, context), clock()),
     // The same row inside a handler's own transaction (an acknowledgement): it commits with the change.
-    changedNow: (name, args, context) => recordAudit(db, auditEntryOf(name, args, context), clock())
+    changedNow: (name, args, context) => recordAudit(db, auditEntryOf(name, args, context), clock()),
+    // The same row written by a handler's unit of work (a setting saved): it commits with the change.
+    changedIn: (audit, name, args, context) => audit.record(auditEntryOf(name, args, context), clock())
   })
 
   let closed = false
@@ -192,7 +193,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     ...typedFace(dispatch, (listener) => hub.subscribe(listener)),
     completePasses: (passOptions) => pollers.completePasses(passOptions),
     // A core without polling sends nothing: what waits is sent by the next one that polls.
-    deliverDue: async (signal) => (deliveries ? deliveries.deliverer.deliverDue(signal) : { waiting: outboxHeads(db).length }),
+    deliverDue: async (signal) => (deliveries ? deliveries.deliverer.deliverDue(signal) : { waiting: (await store.read.webhooks.outboxHeads()).length }),
     users,
     onEvent: (listener, context) => hub.subscribe(context ? settings.pushesFor(listener, context) : listener),
     recordProblem: ({ endpoint, message }) => {
@@ -201,7 +202,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     close: async () => {
       if (closed) return
       closed = true
-      settings.stop()
+      await settings.stop()
       await reconciling.catch(() => undefined)
       await retention.stop()
       await pollers.stop()

@@ -13,7 +13,7 @@ import type { Db } from '../store/db'
 import type { AlertReads } from '../store/interface/alerts'
 import type { ConnectionReads } from '../store/interface/connections'
 import type { SettingsReads } from '../store/interface/settings'
-import { connectionScales, scaleOf, type ScaleBook } from '../store/reliability-scales'
+import { connectionScales, scaleBookOf, scaleOf, type ScaleBook } from '../store/reliability-scales'
 import type { SnapshotPoint } from '../store/queries/snapshots-chart'
 import { LevelBook, type ReadLevels } from '../store/session-levels'
 import type { SessionRow, SnapshotRow } from '../store/sessions'
@@ -28,10 +28,13 @@ export interface VerdictFacts extends ReadLevels {
 
 /** What `loadVerdicts` reads: `store.read`, or a unit's `tx`. */
 export interface VerdictReads {
-  connections: Pick<ConnectionReads, 'scales'>
+  connections: Pick<ConnectionReads, 'scaleFacts'>
   alerts: Pick<AlertReads, 'overrides'>
   settings: SettingsReads
 }
+
+/** Each connection's reliability scale, decided from what the Store holds of it. */
+export const readScales = async (read: Pick<VerdictReads, 'connections'>): Promise<ScaleBook> => scaleBookOf(await read.connections.scaleFacts())
 
 /**
  * The verdicts of one answer or evaluation: reads the scales, the settings' levels and the
@@ -40,7 +43,7 @@ export interface VerdictReads {
  * not read, it throws rather than judge by the wrong levels.
  */
 export async function loadVerdicts(read: VerdictReads, connectionIds?: Iterable<string>, scales?: ScaleBook): Promise<Verdicts> {
-  const [book, thresholds] = await Promise.all([scales ?? read.connections.scales(), read.settings.get('thresholds')])
+  const [book, thresholds] = await Promise.all([scales ?? readScales(read), read.settings.get('thresholds')])
   const ids = connectionIds === undefined ? [...book.keys()] : [...new Set(connectionIds)]
   const overrides = new Map(await Promise.all(ids.map(async (id) => [id, await read.alerts.overrides(id)] as const)))
   return new Verdicts({ scales: book, thresholds, overrides, everyConnection: connectionIds === undefined })

@@ -1,6 +1,7 @@
 // Connections as the app uses them: settings in SQLite, the client secret only in the keychain
-// (account = the connection's id). The secret is written to the keychain BEFORE the row, so a
-// missing keychain stores nothing at all; it never reaches SQLite or an error message.
+// (account = the connection's id). The secret is written to the keychain BEFORE the row (a unit
+// of work of the Store, which awaits no keychain), so a missing keychain stores nothing at all;
+// it never reaches SQLite or an error message.
 import { randomUUID, X509Certificate } from 'node:crypto'
 import {
   ConnectionInputSchema,
@@ -10,20 +11,11 @@ import {
 import type { ConnectionTarget, Credentials } from '../api/connection'
 import { decideScale } from '../health/scale'
 import { KeychainUnavailableError, type SecretStore } from '../secrets/keychain'
-import type { Db } from '../store/db'
-import { connectionScales } from '../store/reliability-scales'
+import type { ConnectionReads, ConnectionRecord } from '../store/interface/connections'
+import type { Store, Tx } from '../store/interface/store'
+import { scaleBookOf } from '../store/reliability-scales'
 import { environmentSecret, SECRET_ENV } from './env-secret'
 import { ConnectionError, parseSettings, redact } from './errors'
-import {
-  deleteConnection,
-  findConnectionByName,
-  getConnection,
-  insertConnection,
-  listConnections,
-  setConnectionEnabled,
-  updateConnection,
-  type ConnectionRecord
-} from '../store/connections'
 
 export { SECRET_ENV }
 
@@ -35,6 +27,9 @@ export const proxyPasswordAccount = (id: string): string => `${id}:proxy`
 /** A target for the API client, with the connection's optional Origin/Referer. */
 export type ConnectionTargetWithHeaders = ConnectionTarget & { origin?: string; referer?: string }
 
+/** Runs a unit of work: the Store's own, or one that also writes what commits with the change (its audit row). */
+export type UnitRunner = <T>(work: (tx: Tx) => Promise<T>) => Promise<T>
+
 export interface ConnectionServiceOptions {
   /** The connections the app polls now (none for the CLI's own commands). */
   polled?: () => readonly string[]
@@ -42,34 +37,34 @@ export interface ConnectionServiceOptions {
 
 export class ConnectionService {
   constructor(
-    private readonly db: Db,
+    private readonly store: Store,
     private readonly secrets: SecretStore,
     private readonly options: ConnectionServiceOptions = {}
   ) {}
 
   /** User connections (never the demo row), each with whether the keychain holds its secret. */
   async list(): Promise<ConnectionView[]> {
-    return Promise.all(listConnections(this.db).map(async (record) => this.view(record)))
+    return Promise.all((await this.store.read.connections.list()).map(async (record) => this.view(record)))
   }
 
   async get(id: string): Promise<ConnectionView> {
-    return this.view(this.record(id))
+    return this.view(await this.record(id))
   }
 
   /** By name, case-insensitively (the CLI's --connection NAME); null when there is none. */
   async findByName(name: string): Promise<ConnectionView | null> {
-    const record = findConnectionByName(this.db, name)
+    const record = await this.store.read.connections.findByName(name)
     return record && !record.isDemo ? this.view(record) : null
   }
 
   /**
    * Creates (no `id`) or updates a connection. A `secret` replaces the stored one; undefined or
    * "" keeps it. Throws ConnectionError: 'configuration' for bad settings, a taken name or no
-   * keychain; 'not-found' for an unknown id.
+   * keychain; 'not-found' for an unknown id. The row is written in one unit run by `unit`.
    */
-  async save(input: unknown, secret?: string, id?: string): Promise<ConnectionView> {
+  async save(input: unknown, secret?: string, id?: string, unit: UnitRunner = this.unit): Promise<ConnectionView> {
     try {
-      return await this.saveUnguarded(input, secret, id)
+      return await this.saveUnguarded(input, secret, id, unit)
     } catch (error) {
       // Last guard: whatever failed, its words must not carry the secret.
       if (error instanceof Error && secret) error.message = redact(error.message, [secret])
@@ -77,7 +72,12 @@ export class ConnectionService {
     }
   }
 
-  private async saveUnguarded(input: unknown, secret: string | undefined, id: string | undefined): Promise<ConnectionView> {
+  private async saveUnguarded(
+    input: unknown,
+    secret: string | undefined,
+    id: string | undefined,
+    unit: UnitRunner
+  ): Promise<ConnectionView> {
     const { settings, proxyPassword } = splitProxyPassword(validate(input))
     checkCaCertificate(settings.caCertificate)
     // Callers across IPC/HTTP are typed only at the boundary: check again here.
@@ -87,8 +87,8 @@ export class ConnectionService {
     if (secret && (!secret.trim() || secret.length > MAX_SECRET_LENGTH)) {
       throw new ConnectionError('configuration', 'the client secret is blank or too long', 'clientSecret')
     }
-    const existing = id === undefined ? null : this.record(id)
-    this.checkNameFree(settings.name, id)
+    const existing = id === undefined ? null : await this.record(id)
+    await this.checkNameFree(settings.name, id)
     const connectionId = existing?.id ?? randomUUID()
 
     // Keychain first: if it is unavailable we stop here, with no row and no clear-text fallback.
@@ -104,9 +104,10 @@ export class ConnectionService {
 
     let record: ConnectionRecord | null
     try {
-      record = existing
-        ? updateConnection(this.db, connectionId, settings)
-        : insertConnection(this.db, settings, connectionId)
+      const now = Date.now()
+      record = await unit((tx) =>
+        existing ? tx.connections.update(connectionId, settings, now) : tx.connections.insert(settings, connectionId, now)
+      )
     } catch (error) {
       if (secret) await this.undoSecret(connectionId, previousSecret)
       if (isUniqueViolation(error)) throw duplicateName(settings.name)
@@ -138,24 +139,37 @@ export class ConnectionService {
   }
 
   /**
-   * Deletes the keychain entry, then the row (its cached sessions go with it). False when there
-   * was no such connection; a keychain that cannot be reached fails it and keeps the row.
+   * Deletes the keychain entries, then the row (its cached sessions go with it) in one unit run by
+   * `unit`. False when there was no such connection; a keychain that cannot be reached fails it
+   * and keeps the row. A unit that fails keeps the row, and its secrets are put back.
    */
-  async remove(id: string): Promise<boolean> {
-    const record = getConnection(this.db, id)
+  async remove(id: string, unit: UnitRunner = this.unit): Promise<boolean> {
+    const record = await this.store.read.connections.get(id)
     if (!record || record.isDemo) return false
+    const proxyAccount = proxyPasswordAccount(record.id)
+    let kept: { secret: string | null; proxyPassword: string | null }
     try {
+      kept = { secret: await this.secrets.read(record.id), proxyPassword: await this.secrets.read(proxyAccount) }
       await this.secrets.remove(record.id)
-      await this.forget(proxyPasswordAccount(record.id))
+      await this.forget(proxyAccount)
     } catch (error) {
       // Keep the row so the operator can retry: deleting it would orphan the secret.
       throw keychainProblem(error)
     }
-    return deleteConnection(this.db, record.id)
+    try {
+      return await unit((tx) => tx.connections.remove(record.id))
+    } catch (error) {
+      await this.undoSecret(record.id, kept.secret)
+      await this.undoSecret(proxyAccount, kept.proxyPassword)
+      throw error
+    }
   }
 
-  async setEnabled(id: string, enabled: boolean): Promise<ConnectionView> {
-    const record = setConnectionEnabled(this.db, this.record(id).id, enabled)
+  async setEnabled(id: string, enabled: boolean, unit: UnitRunner = this.unit): Promise<ConnectionView> {
+    const record = await unit(async (tx) => {
+      const { id: userId } = await userConnection(tx.connections, id)
+      return tx.connections.setEnabled(userId, enabled, Date.now())
+    })
     if (!record) throw notFound(id)
     return this.view(record)
   }
@@ -165,7 +179,7 @@ export class ConnectionService {
    * none or cannot be reached (headless use) — from EVENTWATCH_CLIENT_SECRET.
    */
   async credentialsFor(id: string, env: NodeJS.ProcessEnv = process.env): Promise<Credentials> {
-    const record = this.record(id)
+    const record = await this.record(id)
     let stored: string | null = null
     let unavailable: KeychainUnavailableError | null = null
     try {
@@ -184,8 +198,8 @@ export class ConnectionService {
   }
 
   /** What the API client needs to reach this connection's tenant. */
-  target(id: string): ConnectionTargetWithHeaders {
-    const r = this.record(id)
+  async target(id: string): Promise<ConnectionTargetWithHeaders> {
+    const r = await this.record(id)
     return targetOf(r.id, r, () => this.secrets.read(proxyPasswordAccount(r.id)).catch(() => null))
   }
 
@@ -194,10 +208,14 @@ export class ConnectionService {
    * nothing stored. The secret lives in the closure for this one test. Editing (`id` given), an
    * empty secret or proxy password stands for the stored one.
    */
-  draft(input: unknown, secret: string | undefined, id: string | undefined): { target: ConnectionTargetWithHeaders; credentials: () => Promise<Credentials> } {
+  async draft(
+    input: unknown,
+    secret: string | undefined,
+    id: string | undefined
+  ): Promise<{ target: ConnectionTargetWithHeaders; credentials: () => Promise<Credentials> }> {
     const { settings, proxyPassword } = splitProxyPassword(validate(input))
     checkCaCertificate(settings.caCertificate)
-    const existing = id === undefined ? null : this.record(id)
+    const existing = id === undefined ? null : await this.record(id)
     const storedProxyPassword = (): Promise<string | null> =>
       existing ? this.secrets.read(proxyPasswordAccount(existing.id)).catch(() => null) : Promise.resolve(null)
     return {
@@ -210,16 +228,18 @@ export class ConnectionService {
     }
   }
 
-  /** A user connection by id; the demo row is not one. */
-  private record(id: string): ConnectionRecord {
-    const record = typeof id === 'string' ? getConnection(this.db, id) : null
-    if (!record || record.isDemo) throw notFound(id)
-    return record
+  /** A unit of the Store alone. */
+  private readonly unit: UnitRunner = (work) => this.store.withTransaction(work)
+
+  /** A user connection by id, as committed; the demo row is not one. */
+  private record(id: string): Promise<ConnectionRecord> {
+    return userConnection(this.store.read.connections, id)
   }
 
   /** What the UI may see: the record, the keychain's yes/no, the scale in use and why, and whether it is polled. */
   private async view(record: ConnectionRecord, secretStored?: boolean): Promise<ConnectionView> {
-    const { connectionId: _id, connectionName: _name, ...scale } = connectionScales(this.db).get(record.id) ?? {
+    const scales = scaleBookOf(await this.store.read.connections.scaleFacts())
+    const { connectionId: _id, connectionName: _name, ...scale } = scales.get(record.id) ?? {
       connectionId: record.id,
       connectionName: record.name,
       setting: record.reliabilityScale,
@@ -243,12 +263,12 @@ export class ConnectionService {
     }
   }
 
-  private checkNameFree(name: string, ownId: string | undefined): void {
-    const holder = findConnectionByName(this.db, name)
+  private async checkNameFree(name: string, ownId: string | undefined): Promise<void> {
+    const holder = await this.store.read.connections.findByName(name)
     if (holder && holder.id !== ownId) throw duplicateName(name, holder.isDemo)
   }
 
-  /** After a failed row write: put back the secret that was there (or none). Best effort. */
+  /** After a failed row write or removal: put back the secret that was there (or none). Best effort. */
   private async undoSecret(id: string, previous: string | null): Promise<void> {
     try {
       if (previous) await this.secrets.save(id, previous)
@@ -257,6 +277,13 @@ export class ConnectionService {
       // The row write failed; that error is the one worth reporting.
     }
   }
+}
+
+/** A user connection by id, read through `connections` (a unit's, or the committed state). */
+async function userConnection(connections: ConnectionReads, id: string): Promise<ConnectionRecord> {
+  const record = typeof id === 'string' ? await connections.get(id) : null
+  if (!record || record.isDemo) throw notFound(id)
+  return record
 }
 
 /** A saved connection's fields, or a draft's (its optional ones absent rather than null). */

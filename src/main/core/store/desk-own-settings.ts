@@ -1,21 +1,23 @@
 // A desk's own desktop settings (start at login) in its own cache, read and saved while the desk
 // uses a team server: the cache is polled by no one then, and is the desk's own again if it leaves.
-import { openDatabase, type OpenOptions } from './db'
 import type { DesktopSettings } from '../../../shared/settings'
-import { getDesktopSettings, setDesktopSettings } from './settings'
+import type { OpenOptions } from './db'
+import { openSqliteStore } from './sqlite/sqlite-store'
 
 export interface DeskOwnSettings {
-  get(): DesktopSettings
+  get(): Promise<DesktopSettings>
   /** Validated by the contract already. */
-  save(change: Partial<DesktopSettings>): void
-  close(): void
+  save(change: Partial<DesktopSettings>): Promise<void>
+  close(): Promise<void>
 }
 
 export function openDeskOwnSettings(file: string, options: Pick<OpenOptions, 'nativeBinding'> = {}): DeskOwnSettings {
-  const db = openDatabase(file, options)
+  const store = openSqliteStore(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
   return {
-    get: () => getDesktopSettings(db),
-    save: (change) => void setDesktopSettings(db, change),
-    close: () => db.close()
+    get: () => store.read.settings.get('desktop'),
+    save: async (change) => {
+      await store.withTransaction((tx) => tx.settings.update('desktop', change))
+    },
+    close: () => store.close()
   }
 }

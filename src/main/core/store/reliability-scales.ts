@@ -2,14 +2,19 @@
 // (never from another tenant's): what every score the core hands out is normalised by.
 import type { ConnectionScale, ReliabilityScale } from '../../../shared/reliability'
 import { decideScale } from '../health/scale'
-import { connectionScaleFacts } from './connections'
+import { connectionScaleFacts, type ScaleFacts } from './connections'
 import type { Db } from './db'
 
 export type ScaleBook = ReadonlyMap<string, ConnectionScale>
 
 export function connectionScales(db: Db): ScaleBook {
+  return scaleBookOf(connectionScaleFacts(db))
+}
+
+/** The book from its facts, however they were read (the Store's `connections.scaleFacts`). */
+export function scaleBookOf(all: readonly ScaleFacts[]): ScaleBook {
   const book = new Map<string, ConnectionScale>()
-  for (const facts of connectionScaleFacts(db)) {
+  for (const facts of all) {
     book.set(facts.id, {
       connectionId: facts.id,
       connectionName: facts.name,

@@ -44,15 +44,17 @@ function trafficUnit(
   return { value: 'bytes', source: 'default', reason: 'viewer traffic is too small to tell; assumed bytes' }
 }
 
-export function resolveUnits(db: Db, display: DisplaySettings): ResolvedUnits {
-  return unitsFromSample(unitSampleNeeded(display) ? viewerUnitSample(db) : [], display)
+/** Whether `display` leaves a unit to be detected from a sample of the cached viewers. */
+export function detectsUnits(display: DisplaySettings): boolean {
+  return display.viewerTimeUnit === 'auto' || display.trafficUnit === 'auto'
 }
 
-/** Whether the settings leave a unit to what the cached viewers show. */
-export const unitSampleNeeded = (display: DisplaySettings): boolean => display.viewerTimeUnit === 'auto' || display.trafficUnit === 'auto'
+export function resolveUnits(db: Db, display: DisplaySettings): ResolvedUnits {
+  return unitsOf(display, detectsUnits(display) ? viewerUnitSample(db) : [])
+}
 
-/** The units from a sample of viewers read beforehand (store.read.viewers.unitSample). */
-export function unitsFromSample(sample: ViewerSample[], display: DisplaySettings): ResolvedUnits {
+/** The units `display` and a sample of the cached viewers (empty unless `detectsUnits`) resolve to. */
+export function unitsOf(display: DisplaySettings, sample: ViewerSample[]): ResolvedUnits {
   const time = viewerTimeUnit(sample, display.viewerTimeUnit)
   return {
     trafficUnit: trafficUnit(sample, time, display.trafficUnit),

@@ -3,7 +3,6 @@
 // store/user-settings.ts, store/audit.ts, synchronously underneath); the PostgreSQL store of
 // several servers (docs/scaling-plan.md) implements the same interface, so the team server, its
 // gate and the CLI do not change when the store does.
-import type { PersonalDisplay } from '../../../shared/settings'
 import type { AuditEntry, UserRole, UserView } from '../../../shared/team'
 import type { AuditRecord } from '../store/audit'
 import type { Db } from '../store/db'
@@ -23,10 +22,6 @@ export interface TeamStore {
     remove(name: string): Promise<boolean>
     byTokenHash(tokenHash: string): Promise<UserRecord | null>
     touch(id: number, now: number): Promise<void>
-    /** The display fields the user chose for themselves (none: the server's hold). */
-    display(name: string): Promise<Partial<PersonalDisplay>>
-    /** Adds to what the user chose; null when there is no such user. */
-    saveDisplay(name: string, change: Partial<PersonalDisplay>): Promise<Partial<PersonalDisplay> | null>
   }
   sessions: {
     insert(session: { idHash: string; userId: number; expiresAt: number }, now: number): Promise<void>

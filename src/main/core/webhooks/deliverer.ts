@@ -4,10 +4,12 @@
 // At most `parallel` lanes run at once. A failure that may pass is tried again later (10 s, 20 s,
 // 40 s … at most an hour apart, for a day), the webhook's later deliveries waiting behind it;
 // any other is given up at once. Every failure is kept in Diagnostics, named by the webhook.
+// The outbox is read and updated through the Store: a POST happens outside any unit of work, and
+// its outcome (with what Diagnostics says of a failure) is one unit after the response.
 import type { Timers } from '../../../shared/timers'
-import type { Db } from '../store/db'
-import { recordDiagnostic } from '../store/diagnostics'
-import { dueHeadOf, getWebhook, markDelivered, markFailed, outboxHeads, pruneOutbox, type OutboxItem, type WebhookRecord } from '../store/webhooks'
+import type { DiagnosticEntry } from '../store/interface/runs'
+import type { Store } from '../store/interface/store'
+import type { OutboxItem, WebhookRecord } from '../store/interface/webhooks'
 import { sendWebhook, type SendOutcome } from './deliver'
 import { WebhookUrlError } from './url-query'
 
@@ -40,9 +42,13 @@ export class WebhookDeliverer {
   private stopped = false
   /** After the outbox failed: no lane starts before this. */
   private restUntil = 0
+  /** The look at the outbox under way, if any (it may start lanes): runOnce() and stop() wait for it. */
+  private looking: Promise<void> | null = null
+  /** A look asked for while one was under way: that one looks once more, rather than a second beside it. */
+  private lookAgain = false
 
   constructor(
-    private readonly db: Db,
+    private readonly store: Store,
     private readonly options: DelivererOptions
   ) {}
 
@@ -57,7 +63,7 @@ export class WebhookDeliverer {
 
   /** Starts a lane for each webhook with a delivery due; resolves when every lane has ended. */
   async runOnce(): Promise<void> {
-    this.pump()
+    await this.pump()
     await this.idle()
   }
 
@@ -75,7 +81,7 @@ export class WebhookDeliverer {
     } finally {
       signal.removeEventListener('abort', stop)
     }
-    return { waiting: outboxHeads(this.db).length }
+    return { waiting: (await this.store.read.webhooks.outboxHeads()).length }
   }
 
   /** Ends the lanes: a request in flight is abandoned, not counted, and sent again after a restart. */
@@ -87,25 +93,46 @@ export class WebhookDeliverer {
   }
 
   private async idle(): Promise<void> {
-    while (this.lanes.size > 0) await Promise.all(this.lanes.values())
+    while (this.lanes.size > 0 || this.looking) await Promise.all([...this.lanes.values(), this.looking])
   }
 
   private schedule(ms: number): void {
     if (this.stopped) return
     this.options.timers.clearTimeout(this.timer)
-    this.timer = this.options.timers.setTimeout(() => this.pump(), ms)
+    this.timer = this.options.timers.setTimeout(() => void this.pump(), ms)
+  }
+
+  /** Looks at the outbox now, or once more after the look under way; resolves when that look has ended. */
+  private pump(): Promise<void> {
+    if (this.looking) {
+      this.lookAgain = true
+      return this.looking
+    }
+    this.looking = (async () => {
+      try {
+        do {
+          this.lookAgain = false
+          await this.look()
+        } while (this.lookAgain && !this.stopped)
+      } finally {
+        this.looking = null
+      }
+    })()
+    return this.looking
   }
 
   /** Starts the lanes that are due and have room, then sets the timer for the next head. */
-  private pump(): void {
+  private async look(): Promise<void> {
     if (this.stopped) return
     const idle = this.options.idleCheckMs ?? 30_000
     const now = this.options.clock()
     if (now < this.restUntil) return this.schedule(this.restUntil - now)
     try {
-      if (this.lanes.size === 0) pruneOutbox(this.db, now - KEEP_DELIVERED_MS)
+      if (this.lanes.size === 0) await this.store.withTransaction((tx) => tx.webhooks.prune(now - KEEP_DELIVERED_MS))
+      const heads = await this.store.read.webhooks.outboxHeads()
+      if (this.stopped) return
       let next = now + idle
-      for (const head of outboxHeads(this.db)) {
+      for (const head of heads) {
         if (this.lanes.has(head.webhookId)) continue
         if (head.dueAt > now) next = Math.min(next, head.dueAt)
         else if (this.lanes.size < (this.options.parallel ?? DEFAULT_PARALLEL)) this.startLane(head.webhookId)
@@ -113,14 +140,15 @@ export class WebhookDeliverer {
       }
       this.schedule(next - now)
     } catch (error) {
-      this.trouble(error)
+      await this.trouble(error)
     }
   }
 
   private startLane(webhookId: string): void {
+    // Ends after the look it asks for, so that idle() sees the lanes that look starts.
     const lane = this.runLane(webhookId).finally(() => {
       this.lanes.delete(webhookId)
-      this.pump()
+      return this.pump()
     })
     this.lanes.set(webhookId, lane)
   }
@@ -130,28 +158,27 @@ export class WebhookDeliverer {
     try {
       for (;;) {
         if (this.stopped) return
-        const item = dueHeadOf(this.db, webhookId, this.options.clock())
+        const item = await this.store.read.webhooks.dueHead(webhookId, this.options.clock())
         if (!item || !(await this.deliver(item))) return
       }
     } catch (error) {
-      this.trouble(error)
+      await this.trouble(error)
     }
   }
 
   /** Sends one and records the outcome; false when the lane cannot go on (the webhook is gone, or quitting). */
   private async deliver(item: OutboxItem): Promise<boolean> {
-    const hook = getWebhook(this.db, item.webhookId)
+    const hook = await this.store.read.webhooks.get(item.webhookId)
     if (!hook) return false // removed meanwhile: its rows went with it
     const outcome = await this.send(hook, item)
     if (this.stopped) return false
     const now = this.options.clock()
-    if (outcome.ok) {
-      markDelivered(this.db, item.id, now)
-      return true
-    }
-    const retryAt = outcome.retry ? this.retryAt(item, now) : null
-    markFailed(this.db, item.id, outcome.error, now, retryAt)
-    this.record(hook, item, outcome, retryAt)
+    await this.store.withTransaction(async (tx) => {
+      if (outcome.ok) return tx.webhooks.delivered(item.id, now)
+      const retryAt = outcome.retry ? this.retryAt(item, now) : null
+      await tx.webhooks.failed(item.id, outcome.error, now, retryAt)
+      await tx.runs.recordDiagnostic(this.failureOf(hook, item, outcome, retryAt))
+    })
     return true
   }
 
@@ -173,28 +200,34 @@ export class WebhookDeliverer {
     return now + Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** item.attempts)
   }
 
-  private record(hook: WebhookRecord, item: OutboxItem, outcome: Extract<SendOutcome, { ok: false }>, retryAt: number | null): void {
+  /** What Diagnostics says of a failed delivery. */
+  private failureOf(
+    hook: WebhookRecord,
+    item: OutboxItem,
+    outcome: Extract<SendOutcome, { ok: false }>,
+    retryAt: number | null
+  ): Omit<DiagnosticEntry, 'id'> {
     const then = retryAt === null ? 'given up' : `trying again in ${Math.round((retryAt - this.options.clock()) / 1000)} s`
-    recordDiagnostic(this.db, {
+    return {
       connectionId: null,
       at: this.options.clock(),
       kind: outcome.kind,
       endpoint: `webhook ${hook.name}`,
       message: `delivery of ${item.event} (${item.idempotencyKey}) failed: ${outcome.error}; ${then}`
-    })
+    }
   }
 
   /**
    * The outbox itself failed (a full disk): said in Diagnostics, and every lane rests until the
    * next look, so a delivery that was sent but could not be marked is not sent again at once.
    */
-  private trouble(error: unknown): void {
+  private async trouble(error: unknown): Promise<void> {
     const now = this.options.clock()
     this.restUntil = now + (this.options.idleCheckMs ?? 30_000)
     this.schedule(this.restUntil - now)
     const message = `the outbox could not be read or updated: ${error instanceof Error ? error.message : String(error)}`
     try {
-      recordDiagnostic(this.db, { connectionId: null, at: now, kind: 'storage', endpoint: 'webhooks', message })
+      await this.store.withTransaction((tx) => tx.runs.recordDiagnostic({ connectionId: null, at: now, kind: 'storage', endpoint: 'webhooks', message }))
     } catch {
       // The disk that refused the outbox refuses this too; deliveries wait for the next look.
     }

@@ -1,6 +1,7 @@
-// Webhooks as the app and the CLI manage them: settings in SQLite; a signing secret (account
+// Webhooks as the app and the CLI manage them: settings in the Store; a signing secret (account
 // webhook:<id>) and a URL's query (account webhook-url:<id>, see url-query.ts) only in the
-// keychain, written before the row so a missing keychain stores nothing.
+// keychain, written before the row's unit of work (never inside it) so a missing keychain stores
+// nothing.
 import { randomUUID } from 'node:crypto'
 import {
   shownWebhookUrl,
@@ -13,8 +14,8 @@ import {
 import { ConnectionError, parseSettings } from '../connections/errors'
 import { rememberSecret } from '../net/redact'
 import { KeychainUnavailableError, type SecretStore } from '../secrets/keychain'
-import type { Db } from '../store/db'
-import { deleteWebhook, findWebhookByName, getWebhook, insertWebhook, listWebhooks, outboxStats, type WebhookRecord } from '../store/webhooks'
+import type { Store } from '../store/interface/store'
+import type { WebhookRecord } from '../store/interface/webhooks'
 import { bodyFor, type AlertEvent } from './bodies'
 import { sendWebhook } from './deliver'
 import { deliveryUrlOf, webhookUrlAccount, WebhookUrlError } from './url-query'
@@ -24,17 +25,18 @@ const MAX_SECRET_LENGTH = 4096
 
 export class WebhookService {
   constructor(
-    private readonly db: Db,
+    private readonly store: Store,
     private readonly secrets: SecretStore,
     private readonly clock: () => number = Date.now
   ) {}
 
-  list(): WebhookView[] {
-    return listWebhooks(this.db).map((hook) => this.view(hook))
+  async list(): Promise<WebhookView[]> {
+    const hooks = await this.store.read.webhooks.list()
+    return Promise.all(hooks.map((hook) => this.view(hook)))
   }
 
-  findByName(name: string): WebhookView | null {
-    const hook = findWebhookByName(this.db, name)
+  async findByName(name: string): Promise<WebhookView | null> {
+    const hook = await this.store.read.webhooks.findByName(name)
     return hook ? this.view(hook) : null
   }
 
@@ -44,30 +46,34 @@ export class WebhookService {
     if (secret !== undefined && (typeof secret !== 'string' || secret.length > MAX_SECRET_LENGTH)) {
       throw new ConnectionError('configuration', 'the signing secret must be text of at most 4096 characters', 'secret')
     }
-    if (findWebhookByName(this.db, settings.name)) {
-      throw new ConnectionError('configuration', `a webhook named "${settings.name}" exists already: choose another name`, 'name')
-    }
+    // Asked before the keychain is, and again in the unit that adds it (one added meanwhile).
+    if (await this.store.read.webhooks.findByName(settings.name)) throw nameTaken(settings.name)
     const id = randomUUID()
     const { address, query } = splitWebhookUrl(settings.url)
     const kept: string[] = []
+    let hook: WebhookRecord
     try {
       if (secret) await this.keep(webhookSecretAccount(id), secret, 'secret', kept)
       if (query) {
         rememberSecret(query)
         await this.keep(webhookUrlAccount(id), query, 'url', kept)
       }
-      const hook = insertWebhook(this.db, { ...settings, url: address }, { signed: Boolean(secret), queryInKeychain: query !== null }, this.clock(), id)
-      return this.view(hook)
+      hook = await this.store.withTransaction(async (tx) => {
+        if (await tx.webhooks.findByName(settings.name)) throw nameTaken(settings.name)
+        return tx.webhooks.add({ ...settings, url: address }, { signed: Boolean(secret), queryInKeychain: query !== null }, id, this.clock())
+      })
     } catch (error) {
       // Nothing half kept: what reached the keychain goes when the rest cannot follow.
       for (const account of kept) await this.secrets.remove(account).catch(() => undefined)
       throw error
     }
+    // Added: a failure to read it back must not take its secrets from the keychain.
+    return this.view(hook)
   }
 
   /** Removes it, its queued deliveries and what the keychain keeps for it; false when there is no such webhook. */
   async remove(id: string): Promise<boolean> {
-    const hook = getWebhook(this.db, id)
+    const hook = await this.store.read.webhooks.get(id)
     if (!hook) return false
     const accounts = [...(hook.signed ? [webhookSecretAccount(id)] : []), ...(hook.queryInKeychain ? [webhookUrlAccount(id)] : [])]
     for (const account of accounts) {
@@ -77,12 +83,12 @@ export class WebhookService {
         throw error instanceof KeychainUnavailableError ? new ConnectionError('configuration', error.message) : error
       }
     }
-    return deleteWebhook(this.db, id)
+    return this.store.withTransaction((tx) => tx.webhooks.remove(id))
   }
 
   /** Sends a test event now, outside the outbox, and says what the receiver answered. */
   async test(id: string): Promise<WebhookTestResult> {
-    const hook = getWebhook(this.db, id)
+    const hook = await this.store.read.webhooks.get(id)
     if (!hook) throw new ConnectionError('not-found', `no webhook with id ${id}`)
     const now = this.clock()
     const event = testEvent(now)
@@ -126,8 +132,8 @@ export class WebhookService {
     }
   }
 
-  private view(hook: WebhookRecord): WebhookView {
-    const stats = outboxStats(this.db, hook.id)
+  private async view(hook: WebhookRecord): Promise<WebhookView> {
+    const stats = await this.store.read.webhooks.stats(hook.id)
     return {
       id: hook.id,
       name: hook.name,
@@ -141,6 +147,9 @@ export class WebhookService {
     }
   }
 }
+
+const nameTaken = (name: string): ConnectionError =>
+  new ConnectionError('configuration', `a webhook named "${name}" exists already: choose another name`, 'name')
 
 function validate(input: unknown): WebhookSettings {
   return parseSettings(WebhookInputSchema, input)

@@ -4,7 +4,7 @@
 // the two together just before it is sent.
 import { rememberSecret } from '../net/redact'
 import type { SecretStore } from '../secrets/keychain'
-import type { WebhookRecord } from '../store/webhooks'
+import type { WebhookRecord } from '../store/interface/webhooks'
 
 export const webhookUrlAccount = (id: string): string => `webhook-url:${id}`
 

@@ -2,18 +2,18 @@
 // transaction (outbox.ts, enqueue.ts) and wake the deliverer, which sends what is due and retries
 // the rest (deliver.ts). What was queued before a crash is sent after the restart.
 import type { Timers } from '../../../shared/timers'
-import type { Db } from '../store/db'
+import type { Store } from '../store/interface/store'
 import { WebhookDeliverer } from './deliverer'
 import type { WebhookOutbox } from './outbox'
 import type { WebhookService } from './service'
 
 export function startWebhookDeliveries(
-  db: Db,
+  store: Store,
   outbox: WebhookOutbox,
   service: WebhookService,
   options: { clock: () => number; timers: Timers; parallel?: number }
 ): { deliverer: WebhookDeliverer; stop: () => Promise<void> } {
-  const deliverer = new WebhookDeliverer(db, { ...options, secretOf: (id) => service.secretOf(id), urlOf: (hook) => service.urlOf(hook) })
+  const deliverer = new WebhookDeliverer(store, { ...options, secretOf: (id) => service.secretOf(id), urlOf: (hook) => service.urlOf(hook) })
   outbox.sendWith(deliverer)
   deliverer.start()
   return {

@@ -47,7 +47,7 @@ export function noUpdateWords(status: Status | null): string {
   // The last good data, from an earlier run or before a restart of polling, is never dropped.
   const cached = status.lastGoodAt ? `showing cached data of ${display.formatMoment(status.lastGoodAt)}` : 'showing cached data'
   const state = status.summary.state
-  if (state === 'paused') return `No update yet: polling is paused; ${cached}`
+  if (state === 'paused') return `Polling is paused; ${cached}`
   if (state === 'offline' || state === 'partial') return `No successful poll yet: ${cached}`
   return status.lastGoodAt ? `Waiting for the first update… (${cached})` : 'Waiting for the first update…'
 }

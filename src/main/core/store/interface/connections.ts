@@ -1,17 +1,16 @@
 // The connections concern of the Store: the tenants the app polls (no secret is ever a column).
 import type { ConnectionSettings } from '../../../../shared/connections'
-import type { ConnectionRecord } from '../connections'
-import type { ScaleBook } from '../reliability-scales'
+import type { ConnectionRecord, ConnectionRow, ScaleFacts } from '../connections'
 
-export type { ConnectionRecord, ScaleBook }
+export type { ConnectionRecord, ConnectionRow, ScaleFacts }
 
 export interface ConnectionReads {
   /** User connections by name; the demo row only when asked. */
   list(options?: { includeDemo?: boolean }): Promise<ConnectionRecord[]>
   get(id: string): Promise<ConnectionRecord | null>
   findByName(name: string): Promise<ConnectionRecord | null>
-  /** Each connection's reliability scale (demo included), decided from its own setting and scores. */
-  scales(): Promise<ScaleBook>
+  /** Every connection's scale setting and its sessions' scores: what an `auto` scale is decided from. */
+  scaleFacts(): Promise<ScaleFacts[]>
 }
 
 export interface ConnectionStore extends ConnectionReads {
@@ -21,4 +20,6 @@ export interface ConnectionStore extends ConnectionReads {
   setEnabled(id: string, enabled: boolean, now: number): Promise<ConnectionRecord | null>
   /** False when there was no such user connection; its sessions, alerts and lists go with it. */
   remove(id: string): Promise<boolean>
+  /** The demo's row, or a command line's connection: created, or its target brought up to date. */
+  upsert(row: ConnectionRow, now: number): Promise<void>
 }

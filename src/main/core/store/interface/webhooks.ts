@@ -33,4 +33,6 @@ export interface WebhookStore extends WebhookReads {
   delivered(id: number, now: number): Promise<void>
   /** A failed attempt: retried at `retryAt`, or given up when it is null. */
   failed(id: number, error: string, now: number, retryAt: number | null): Promise<void>
+  /** Delivered and given-up deliveries older than `before` go (the outbox is not a history); how many went. */
+  prune(before: number): Promise<number>
 }

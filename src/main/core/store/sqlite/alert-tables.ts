@@ -34,7 +34,8 @@ import {
   markDelivered,
   markFailed,
   outboxHeads,
-  outboxStats
+  outboxStats,
+  pruneOutbox
 } from '../webhooks'
 import { connectionOverrides } from '../session-levels'
 import type { Runners } from './runners'
@@ -73,7 +74,8 @@ export function webhookTable(db: Db, { read, write }: Runners): WebhookStore {
     remove: (id) => write(() => deleteWebhook(db, id)),
     enqueue: (delivery, now) => write(() => enqueueDelivery(db, delivery, now)),
     delivered: (id, now) => write(() => markDelivered(db, id, now)),
-    failed: (id, error, now, retryAt) => write(() => markFailed(db, id, error, now, retryAt))
+    failed: (id, error, now, retryAt) => write(() => markFailed(db, id, error, now, retryAt)),
+    prune: (before) => write(() => pruneOutbox(db, before))
   }
 }
 

@@ -1,13 +1,15 @@
 // The connections, sessions, snapshots, viewers, settings and runs of a Tx, on one SQLite
 // connection: today's synchronous store functions, each answered as a promise.
 import {
+  connectionScaleFacts,
   deleteConnection,
   findConnectionByName,
   getConnection,
   insertConnection,
   listConnections,
   setConnectionEnabled,
-  updateConnection
+  updateConnection,
+  upsertConnection
 } from '../connections'
 import type { Db } from '../db'
 import { listDiagnostics, recordDiagnostic } from '../diagnostics'
@@ -23,7 +25,6 @@ import { snapshotsForChart } from '../queries/snapshots-chart'
 import { pageBounds } from '../queries/sql'
 import { viewerPage } from '../queries/viewer-page'
 import { viewerStory } from '../queries/viewer-story'
-import { connectionScales } from '../reliability-scales'
 import {
   countSessions,
   exportSessions,
@@ -46,11 +47,12 @@ export function connectionTable(db: Db, { read, write }: Runners): ConnectionSto
     list: (options) => read(() => listConnections(db, options)),
     get: (id) => read(() => getConnection(db, id)),
     findByName: (name) => read(() => findConnectionByName(db, name)),
-    scales: () => read(() => connectionScales(db)),
+    scaleFacts: () => read(() => connectionScaleFacts(db)),
     insert: (s, id, now) => write(() => insertConnection(db, s, id, now)),
     update: (id, s, now) => write(() => updateConnection(db, id, s, now)),
     setEnabled: (id, enabled, now) => write(() => setConnectionEnabled(db, id, enabled, now)),
-    remove: (id) => write(() => deleteConnection(db, id))
+    remove: (id) => write(() => deleteConnection(db, id)),
+    upsert: (row, now) => write(() => upsertConnection(db, row, now))
   }
 }
 
