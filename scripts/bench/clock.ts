@@ -14,8 +14,8 @@ import { EventHub } from '../../src/main/core/app/event-hub'
 import { Monitor } from '../../src/main/core/app/monitor'
 import type { EventSessionRecord, ViewerRecord } from '../../src/main/core/api/schemas'
 import { upsertConnection } from '../../src/main/core/store/connections'
-import { openDatabase, type Db } from '../../src/main/core/store/db'
 import { openSqliteStore } from '../../src/main/core/store/sqlite/sqlite-store'
+import { openDatabase, type Db } from '../../src/main/core/store/db'
 import { storeSessionSnapshot } from '../../src/main/core/store/sessions'
 import { storeViewerList } from '../../src/main/core/store/viewers'
 import { int, log, median, ms, type Figure } from './stats'
@@ -78,8 +78,8 @@ export function fillLiveSessions(db: Db, o: Omit<ClockBenchOptions, 'runs'>, now
 export async function benchClock(options: ClockBenchOptions = CLOCK_DEFAULTS): Promise<Figure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'eventwatch-bench-clock-'))
   const db = openDatabase(join(dir, 'clock.db'))
-  // The live board reads through the Store, which writes on the bench's connection.
-  const store = openSqliteStore(join(dir, 'clock.db'), { writer: db })
+  // The alerts' Store on the core's connection, as the core opens it (app/start.ts).
+  const store = openSqliteStore(db.name, { writer: db })
   try {
     const now = Date.now()
     const ids = fillLiveSessions(db, options, now)
@@ -89,16 +89,16 @@ export async function benchClock(options: ClockBenchOptions = CLOCK_DEFAULTS): P
     const monitor = new Monitor(db, store, hub, { clock: () => now, polled: () => ids, unconfirmed: () => [], pollingPaused: () => false })
     // Judged once, as after each connection's poll: every snapshot and list is no longer new.
     for (const id of ids) await monitor.afterWork(id, now)
-    monitor.situationByClock()
+    await monitor.situationByClock()
 
     const full = async (): Promise<void> => {
       for (const id of ids) await monitor.afterWork(id, now)
-      monitor.repeatTick()
+      await monitor.repeatTick()
     }
     const timeOnly = async (): Promise<void> => {
-      for (const id of ids) if (monitor.dueByClock(id, now)) await monitor.afterWork(id, now)
-      monitor.situationByClock()
-      monitor.repeatTick()
+      for (const id of ids) if (await monitor.dueByClock(id, now)) await monitor.afterWork(id, now)
+      await monitor.situationByClock()
+      await monitor.repeatTick()
     }
     const timed = async (tick: () => Promise<void>): Promise<number> => {
       const started = performance.now()

@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { EventHub } from '../../src/main/core/app/event-hub'
 import { Monitor } from '../../src/main/core/app/monitor'
-import { openDatabase } from '../../src/main/core/store/db'
 import { openSqliteStore } from '../../src/main/core/store/sqlite/sqlite-store'
+import { openDatabase } from '../../src/main/core/store/db'
 import { storeSessionSnapshot } from '../../src/main/core/store/sessions'
 import { TouchedSessions } from '../../src/main/core/sync/touched'
 import type { SessionsChanged } from '../../src/shared/domain'
@@ -37,8 +37,8 @@ const GOAL_RATIO = 0.25
 export async function benchJudgement(options: JudgementBenchOptions = JUDGEMENT_DEFAULTS): Promise<Figure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'eventwatch-bench-judgement-'))
   const db = openDatabase(join(dir, 'judgement.db'))
-  // The live board reads through the Store, which writes on the bench's connection.
-  const store = openSqliteStore(join(dir, 'judgement.db'), { writer: db })
+  // The alerts' Store on the core's connection, as the core opens it (app/start.ts).
+  const store = openSqliteStore(db.name, { writer: db })
   try {
     const started = Date.now()
     let now = started

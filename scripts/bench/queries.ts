@@ -216,7 +216,7 @@ export async function benchQueries(options: QueriesOptions = QUERIES_DEFAULTS): 
       const ended = sessionIds.slice(options.liveSessions)
       const windows = Array.from({ length: 12 }, (_, i) => ({ from: now - (i + 1) * 30 * DAY, to: now - i * 30 * DAY }))
       const searches = ['town', 'Launch', 'demo day', 'q&a', 'kickoff emea', 'zzz-no-match']
-      const board = new LiveBoard(store, { epoch: 'bench', polled: () => [CONNECTION], cooling: () => [], emit: () => undefined })
+      const board = new LiveBoard(store, { epoch: 'bench', polled: () => [CONNECTION], emit: () => undefined })
       const screens = screenHandlers(store, { polled: () => [CONNECTION], realConnectionPolled: () => true })
       const isoWindows = windows.map((w) => ({ from: new Date(w.from).toISOString(), to: new Date(w.to).toISOString() }))
       const figures: Figure[] = [

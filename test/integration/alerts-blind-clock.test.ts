@@ -13,7 +13,7 @@ import { DEFAULT_ALERT_RULES, type AlertsChanged } from '../../src/shared/alerts
 import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
 import { simulatorCache } from '../support/simulator-connection'
-import { storesOf } from '../support/poll-stores'
+import { storeOn } from '../support/store-on'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -43,15 +43,17 @@ describe('monitor blind', () => {
       const push = payload as AlertsChanged
       if (name === 'alertsChanged' && (push.fired.length || push.resolved.length)) fired.push({ at: timers.now, push })
     })
-    const group = new PollerGroup(db, storesOf(db).store, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
+    const group = new PollerGroup(db, storeOn(db), hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
     group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
     cleanups.push(() => sim.close(), () => group.stop())
     await group.idle()
-    // Settled when the pollers are idle, or parked in a retry wait (which only moving time ends).
+    // Settled when the pollers are idle, or parked in a retry wait (which only moving time ends)
+    // with what the clock judged meanwhile judged.
     const settle = async (): Promise<void> => {
       let settled = false
       const parked = async (): Promise<void> => {
         while (!settled && sleeping === 0) await new Promise((resolve) => setImmediate(resolve))
+        await group.judged()
       }
       await Promise.race([group.idle(), parked()])
       settled = true

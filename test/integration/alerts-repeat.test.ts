@@ -12,7 +12,7 @@ import type { AlertsChanged } from '../../src/shared/alerts'
 import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
 import { simulatorCache } from '../support/simulator-connection'
-import { storesOf } from '../support/poll-stores'
+import { storeOn } from '../support/store-on'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -32,7 +32,7 @@ describe('repeat for unacknowledged criticals', () => {
     hub.subscribe((name, payload) => {
       if (name === 'alertsChanged') pushes.push({ at: timers.now, push: payload as AlertsChanged })
     })
-    const group = new PollerGroup(db, storesOf(db).store, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
+    const group = new PollerGroup(db, storeOn(db), hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
     group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
     cleanups.push(() => group.stop())
     await group.idle()

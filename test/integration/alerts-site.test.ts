@@ -12,7 +12,7 @@ import { startSimulator } from '../../src/main/core/simulator/server'
 import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
 import { pollSimulator } from '../support/polled-simulator'
-import { storesOf } from '../support/poll-stores'
+import { storeOn } from '../support/store-on'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -47,14 +47,14 @@ describe('site alerts', () => {
     expect(open.map((a) => [a.rule, a.site])).toEqual([['site-reliability', String(site)]])
     expect(pushes.at(-1)?.situation).toMatchObject({ firing: 1, worst: 'critical' })
     // The drill-down's site breakdown flags that site, and only it.
-    const rows = await screenHandlers(storesOf(db).store, { polled: () => ['c1'], realConnectionPolled: () => true }).breakdown({
+    const rows = await screenHandlers(storeOn(db), { polled: () => ['c1'], realConnectionPolled: () => true }).breakdown({
       connectionId: 'c1',
       eventSessionId: victim.eventSessionId,
       dimension: 'site'
     }, localContext())
     expect(rows.filter((r) => r.alert).map((r) => [r.key, r.name, r.alert?.state, r.alert?.severity])).toEqual([[String(site), 'London', 'firing', 'critical']])
     // A webhook names the site, with its name.
-    expect(alertEventsOf(db, { fired, resolved: [], changed: [] })[0]?.site).toBe(`${site} · London`)
+    expect((await alertEventsOf(storeOn(db).read, { fired, resolved: [], changed: [] }))[0]?.site).toBe(`${site} · London`)
 
     // The office recovers: two lists in a row above the level plus the margin resolve it.
     await advance(6 * 60_000)

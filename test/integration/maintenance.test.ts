@@ -20,7 +20,6 @@ import { ManualTimers } from '../support/manual-timers'
 import { simulatorCache } from '../support/simulator-connection'
 import { storeOn } from '../support/store-on'
 import { webhookReceiver } from '../support/webhook-receiver'
-import { storesOf } from '../support/poll-stores'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -43,10 +42,10 @@ describe('maintenance windows', () => {
     const store = storeOn(db)
     const service = new WebhookService(store, osKeychain(`eventwatch-test-${randomUUID()}`), timers.clock)
     await service.add({ name: 'On call', url: receiver.url, format: 'json' })
-    const outbox = new WebhookOutbox(db)
+    const outbox = new WebhookOutbox()
     const deliveries = startWebhookDeliveries(store, outbox, service, { clock: timers.clock, timers })
     const client = new ReportingClient(target, async () => sim.credentials, { clock: timers.clock, retry: { sleep: async () => undefined, maxAttempts: 2 } })
-    const group = new PollerGroup(db, storesOf(db).store, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers, outbox })
+    const group = new PollerGroup(db, store, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers, outbox })
     group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
     cleanups.push(() => deliveries.stop(), () => group.stop())
     const settle = async (): Promise<void> => {

@@ -21,7 +21,7 @@ import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
 import { pollSimulator, simulatorSource } from '../support/polled-simulator'
 import { saveSimulatorConnection, simulatorCache } from '../support/simulator-connection'
-import { storesOf } from '../support/poll-stores'
+import { storeOn } from '../support/store-on'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -71,7 +71,7 @@ describe('a site alert by its name', () => {
     expect((await rowOf()).siteAlert?.label).toBe(OFFICE)
     expect((await rowOf()).alert?.summary).toMatch(new RegExp(`^${OFFICE}: `))
 
-    const [event] = alertEventsOf(db, { fired: [alert!], resolved: [], changed: [] })
+    const [event] = await alertEventsOf(storeOn(db).read, { fired: [alert!], resolved: [], changed: [] })
     for (const format of ['json', 'teams', 'slack'] as const) {
       const body = bodyFor(format, event!)
       expect(body, format).toContain(`${OFFICE}: reliability`)
@@ -85,7 +85,7 @@ describe('a site alert by its name', () => {
       { now: timers.now, desktop: false, permission: 'granted', pageHidden: false }
     )
     expect(browser?.body).toMatch(new RegExp(`^${OFFICE}: `))
-    const report = reportHtml((await buildSessionReport(storesOf(db).store.read, target.id, victim.eventSessionId, timers.now))!)
+    const report = reportHtml((await buildSessionReport(storeOn(db).read, target.id, victim.eventSessionId, timers.now))!)
     expect(report).toContain(`${OFFICE}: reliability`)
     expect(report).not.toMatch(codeWords)
     // One connection polled, as the situation says: its sessions are named without it.
@@ -103,13 +103,13 @@ describe('a site alert by its name', () => {
     hub.subscribe((name, payload) => {
       if (name === 'alertsChanged') said.push((payload as AlertsChanged).situation.connectionsPolled!)
     })
-    const group = new PollerGroup(db, storesOf(db).store, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
+    const group = new PollerGroup(db, storeOn(db), hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
     cleanups.push(() => group.stop())
     group.start([simulatorSource(target, simA, timers), simulatorSource(targetB, simB, timers)])
     await group.idle()
     expect(said.length).toBeGreaterThan(0)
     expect(new Set(said)).toEqual(new Set([2]))
-    expect(group.monitor.situation().connectionsPolled).toBe(2)
+    expect((await group.monitor.situation()).connectionsPolled).toBe(2)
 
     // One of them disabled: nothing about alerts changed, but sessions are named otherwise now.
     await group.stop()

@@ -50,13 +50,13 @@ function cache(): { db: Db; store: Store; service: WebhookService; timers: Manua
 }
 
 /** `count` alerts fire, then all resolve: each webhook's outbox holds every fire, then every resolution. */
-function incident(db: Db, count: number, now: number): string[] {
+async function incident(db: Db, store: Store, count: number, now: number): Promise<string[]> {
   const ids = Array.from({ length: count }, (_, i) =>
     insertAlert(db, 'c1', { rule: 'reliability-below', eventSessionId: `s${i}`, eventName: `Town hall ${i}`, state: 'firing', severity: 'critical', summary: 'Reliability 80, below the critical level 90', value: 80, streak: 0 }, now)
   )
-  enqueueAlertEvents(db, { fired: getAlerts(db, ids), resolved: [], changed: [] }, now)
+  await store.withTransaction((tx) => enqueueAlertEvents(tx, { fired: getAlerts(db, ids), resolved: [], changed: [] }, now))
   for (const id of ids) moveAlert(db, id, 'resolved', 'critical', 97, 'recovered', now)
-  enqueueAlertEvents(db, { fired: [], resolved: getAlerts(db, ids), changed: [] }, now)
+  await store.withTransaction((tx) => enqueueAlertEvents(tx, { fired: [], resolved: getAlerts(db, ids), changed: [] }, now))
   return [...ids.map((id) => `alert:${id}:fired`), ...ids.map((id) => `alert:${id}:resolved`)]
 }
 
@@ -72,8 +72,8 @@ describe('webhook deliveries', () => {
     await service.add({ name: 'B json', url: json.url, format: 'json' })
     await service.add({ name: 'C teams', url: teams.url, format: 'teams' })
     await service.add({ name: 'D slack', url: slack.url, format: 'slack' })
-    const keys = incident(db, 5, T0)
-    const deliveries = startWebhookDeliveries(store, new WebhookOutbox(db), service, { clock: timers.clock, timers })
+    const keys = await incident(db, store, 5, T0)
+    const deliveries = startWebhookDeliveries(store, new WebhookOutbox(), service, { clock: timers.clock, timers })
     cleanups.push(() => deliveries.stop())
 
     void deliveries.deliverer.runOnce()
@@ -103,8 +103,8 @@ describe('webhook deliveries', () => {
     const [receiver] = (await receivers(1)) as [Receiver]
     receiver.answer(503)
     await service.add({ name: 'On call', url: receiver.url, format: 'json' })
-    const keys = incident(db, 1, T0)
-    const deliveries = startWebhookDeliveries(store, new WebhookOutbox(db), service, { clock: timers.clock, timers })
+    const keys = await incident(db, store, 1, T0)
+    const deliveries = startWebhookDeliveries(store, new WebhookOutbox(), service, { clock: timers.clock, timers })
     cleanups.push(() => deliveries.stop())
 
     await deliveries.deliverer.runOnce()
@@ -125,8 +125,8 @@ describe('webhook deliveries', () => {
       r.answer('hang')
       await service.add({ name: `Hook ${i}`, url: r.url, format: 'json' })
     }
-    const keys = incident(db, 2, T0)
-    const deliveries = startWebhookDeliveries(store, new WebhookOutbox(db), service, { clock: timers.clock, timers, parallel: 2 })
+    const keys = await incident(db, store, 2, T0)
+    const deliveries = startWebhookDeliveries(store, new WebhookOutbox(), service, { clock: timers.clock, timers, parallel: 2 })
     cleanups.push(() => deliveries.stop())
 
     const run = deliveries.deliverer.runOnce()

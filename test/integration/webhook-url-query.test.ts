@@ -10,6 +10,7 @@ import { KeychainUnavailableError, osKeychain, type SecretStore } from '../../sr
 import { getAlerts, insertAlert } from '../../src/main/core/store/alerts'
 import { upsertConnection } from '../../src/main/core/store/connections'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
+import type { Store } from '../../src/main/core/store/interface/store'
 import { listDiagnostics } from '../../src/main/core/store/diagnostics'
 import { enqueueAlertEvents } from '../../src/main/core/webhooks/enqueue'
 import { WebhookService } from '../../src/main/core/webhooks/service'
@@ -44,10 +45,10 @@ function cacheFilesWithout(dir: string, text: string): void {
   for (const file of files) expect(readFileSync(join(dir, file)).includes(Buffer.from(text)), file).toBe(false)
 }
 
-function alertFired(db: Db, now: number): string {
+async function alertFired(db: Db, store: Store, now: number): Promise<string> {
   upsertConnection(db, { id: 'c1', name: 'Tenant', baseUrl: 'https://a', authUrl: 'https://a', platformId: 'p', tenantId: 't', clientId: 'c', isDemo: false })
   const id = insertAlert(db, 'c1', { rule: 'reliability-below', eventSessionId: 's1', eventName: 'Town hall', state: 'firing', severity: 'critical', summary: 'Reliability 80, below the critical level 90', value: 80, streak: 0 }, now)
-  enqueueAlertEvents(db, { fired: getAlerts(db, [id]), resolved: [], changed: [] }, now)
+  await store.withTransaction((tx) => enqueueAlertEvents(tx, { fired: getAlerts(db, [id]), resolved: [], changed: [] }, now))
   return `alert:${id}:fired`
 }
 
@@ -94,8 +95,8 @@ describe('a webhook URL with a query (Teams Workflows)', () => {
     const store = storeOn(db)
     const service = new WebhookService(store, testKeychain(cleanups), timers.clock)
     await service.add({ name: 'NOC', url: `${r.url}${QUERY}`, format: 'teams' })
-    const key = alertFired(db, T0)
-    const deliveries = startWebhookDeliveries(store, new WebhookOutbox(db), service, { clock: timers.clock, timers })
+    const key = await alertFired(db, store, T0)
+    const deliveries = startWebhookDeliveries(store, new WebhookOutbox(), service, { clock: timers.clock, timers })
     cleanups.add(() => deliveries.stop())
 
     r.answer(503)
@@ -150,8 +151,8 @@ describe('a webhook URL with a query (Teams Workflows)', () => {
     const store = storeOn(db)
     const service = new WebhookService(store, secrets, timers.clock)
     const hook = await service.add({ name: 'NOC', url: `${r.url}${QUERY}`, format: 'teams' })
-    alertFired(db, T0)
-    const deliveries = startWebhookDeliveries(store, new WebhookOutbox(db), service, { clock: timers.clock, timers })
+    await alertFired(db, store, T0)
+    const deliveries = startWebhookDeliveries(store, new WebhookOutbox(), service, { clock: timers.clock, timers })
     cleanups.add(() => deliveries.stop())
 
     locked = true

@@ -25,7 +25,6 @@ import { ManualTimers } from '../support/manual-timers'
 import { simulatorCache } from '../support/simulator-connection'
 import { storeOn } from '../support/store-on'
 import { webhookReceiver } from '../support/webhook-receiver'
-import { storesOf } from '../support/poll-stores'
 
 const keychain = osKeychain(`eventwatch-test-${randomUUID()}`)
 const accounts: string[] = []
@@ -52,10 +51,10 @@ describe('webhooks', () => {
     const service = new WebhookService(store, keychain, timers.clock)
     const hook = await service.add({ name: 'On call', url: receiver.url, format: 'json' }, SECRET)
     accounts.push(webhookSecretAccount(hook.id))
-    const outbox = new WebhookOutbox(db)
+    const outbox = new WebhookOutbox()
     const deliveries = startWebhookDeliveries(store, outbox, service, { clock: timers.clock, timers })
     const client = new ReportingClient(target, async () => sim.credentials, { clock: timers.clock, retry: { sleep: async () => undefined, maxAttempts: 2 } })
-    const group = new PollerGroup(db, storesOf(db).store, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers, outbox })
+    const group = new PollerGroup(db, storeOn(db), hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers, outbox })
     group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
     cleanups.push(() => deliveries.stop(), () => group.stop())
     const settle = async (): Promise<void> => {
@@ -113,9 +112,9 @@ describe('webhooks', () => {
       const [alert] = getAlerts(db, [id])
       return { fired: alert?.state === 'firing' ? [alert] : [], resolved: alert?.state === 'resolved' ? [alert] : [], changed: alert ? [alert] : [] }
     }
-    expect(enqueueAlertEvents(db, change(), T0)).toBe(1)
+    expect(await store.withTransaction((tx) => enqueueAlertEvents(tx, change(), T0))).toBe(1)
     receiver.answer(503, 503, 503)
-    let run = startWebhookDeliveries(store, new WebhookOutbox(db), service, { clock: timers.clock, timers })
+    let run = startWebhookDeliveries(store, new WebhookOutbox(), service, { clock: timers.clock, timers })
     await run.deliverer.runOnce()
     await timers.advance(10_000, () => run.deliverer.runOnce())
     expect(receiver.received.map((r) => r.status)).toEqual([503, 503])
@@ -129,13 +128,13 @@ describe('webhooks', () => {
     service = new WebhookService(store, keychain, timers.clock)
     expect((await service.list())[0]).toMatchObject({ pending: 1, lastError: 'HTTP 503 from the receiver' })
     receiver.answer()
-    run = startWebhookDeliveries(store, new WebhookOutbox(db), service, { clock: timers.clock, timers })
+    run = startWebhookDeliveries(store, new WebhookOutbox(), service, { clock: timers.clock, timers })
     cleanups.push(() => run.stop(), () => void db.close())
     await timers.advance(60_000, () => run.deliverer.runOnce())
     // Announced again (a push repeated after the restart): not queued again.
-    expect(enqueueAlertEvents(db, change(), timers.now)).toBe(0)
+    expect(await store.withTransaction((tx) => enqueueAlertEvents(tx, change(), timers.now))).toBe(0)
     moveAlert(db, id, 'resolved', 'critical', 97, 'recovered', timers.now)
-    expect(enqueueAlertEvents(db, change(), timers.now)).toBe(1)
+    expect(await store.withTransaction((tx) => enqueueAlertEvents(tx, change(), timers.now))).toBe(1)
     await run.deliverer.runOnce()
     const ok = receiver.received.filter((r) => r.status === 200)
     expect(ok.map((r) => [r.key, r.event])).toEqual([

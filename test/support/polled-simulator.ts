@@ -11,7 +11,7 @@ import type { Db } from '../../src/main/core/store/db'
 import type { AlertsChanged } from '../../src/shared/alerts'
 import type { ManualTimers } from './manual-timers'
 import { simulatorCache } from './simulator-connection'
-import { storesOf } from './poll-stores'
+import { storeOn } from './store-on'
 
 export interface PolledSimulator {
   db: Db
@@ -38,7 +38,7 @@ export async function pollSimulator(sim: RunningSimulator, timers: ManualTimers,
   hub.subscribe((name, payload) => {
     if (name === 'alertsChanged') pushes.push(payload as AlertsChanged)
   })
-  const group = new PollerGroup(db, storesOf(db).store, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
+  const group = new PollerGroup(db, storeOn(db), hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
   group.start([simulatorSource(target, sim, timers)])
   cleanups.push(() => group.stop())
   await group.idle()

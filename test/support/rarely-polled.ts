@@ -11,7 +11,7 @@ import { ManualTimers } from './manual-timers'
 import { simulatorSource } from './polled-simulator'
 import { simulatorCache } from './simulator-connection'
 import { logStatements } from './statement-log'
-import { openSqliteStore } from '../../src/main/core/store/sqlite/sqlite-store'
+import { storeOn } from './store-on'
 
 export interface RarelyPolledOptions {
   liveSessions: number
@@ -33,10 +33,7 @@ export async function rarelyPolled(options: RarelyPolledOptions, cleanups: (() =
   const hub = new EventHub()
   subscribe(hub, timers)
   const { pollMs } = options
-  // The Store's reads are logged too: the live board reads through them.
-  const store = openSqliteStore(db.name, { writer: db, watchReader: (reader) => logStatements(reader, statements) })
-  cleanups.push(() => store.close())
-  const group = new PollerGroup(db, store, hub, { discoveryMs: pollMs, detailMs: pollMs, viewersMs: pollMs }, { clock: timers.clock, timers })
+  const group = new PollerGroup(db, storeOn(db), hub, { discoveryMs: pollMs, detailMs: pollMs, viewersMs: pollMs }, { clock: timers.clock, timers })
   group.start([simulatorSource(target, sim, timers)])
   cleanups.push(() => group.stop())
   await group.idle()

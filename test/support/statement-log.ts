@@ -1,7 +1,7 @@
 // Every SQL statement a cache runs from now on, as it runs, with its arguments: what a piece of the
-// core reads and writes, seen on the real SQLite connection. Statements prepared before the log
-// began are not seen (the store keeps its prepared statements), so start it before the core
-// prepares any.
+// core reads and writes, seen on the real SQLite connection, and on every connection opened on the
+// same file after the log began (the Store's reader). Statements prepared before the log began are
+// not seen (the store keeps its prepared statements), so start it before the core prepares any.
 import type { Db } from '../../src/main/core/store/db'
 
 const RUNS = ['run', 'get', 'all', 'iterate'] as const
@@ -12,14 +12,25 @@ export interface StatementCall {
   args: unknown[]
 }
 
-export interface StatementLog {
-  ran: string[]
-  calls: StatementCall[]
+type Log = { ran: string[]; calls: StatementCall[] }
+
+export function logStatements(db: Db): Log {
+  const log: Log = { ran: [], calls: [] }
+  logOn(db, log)
+  // Connections opened later on the file (one Db each): each is logged from its first prepare.
+  const shared = Object.getPrototypeOf(db) as { prepare: Db['prepare'] }
+  const prepareShared = shared.prepare
+  const logged = new WeakSet<Db>([db])
+  shared.prepare = function (this: Db, sql: string) {
+    if (this.name !== db.name || logged.has(this)) return prepareShared.call(this, sql)
+    logged.add(this)
+    logOn(this, log)
+    return this.prepare(sql)
+  } as Db['prepare']
+  return log
 }
 
-/** `into`: a log another connection writes to as well (a store's reader), in the order they run. */
-export function logStatements(db: Db, into?: StatementLog): StatementLog {
-  const log = into ?? { ran: [], calls: [] }
+function logOn(db: Db, log: Log): void {
   const prepare = db.prepare.bind(db)
   db.prepare = ((sql: string) => {
     const statement = prepare(sql)
@@ -36,5 +47,4 @@ export function logStatements(db: Db, into?: StatementLog): StatementLog {
     }
     return statement
   }) as Db['prepare']
-  return log
 }

@@ -8,30 +8,30 @@ import { alert, change, situation } from './desktop/alert-fixtures'
 const MIN = 60_000
 
 describe('critical repeats', () => {
-  it('repeats every period from when it fired, once per period', () => {
+  it('repeats every period from when it fired, once per period', async () => {
     const repeats = new CriticalRepeats()
     const firing = [{ id: 1, firedAt: 0 }]
-    expect(repeats.due(firing, 15 * MIN, 1 * MIN)).toEqual([])
-    expect(repeats.due(firing, 15 * MIN, 14 * MIN)).toEqual([])
-    expect(repeats.due(firing, 15 * MIN, 15 * MIN)).toEqual([1])
-    expect(repeats.due(firing, 15 * MIN, 16 * MIN)).toEqual([])
-    expect(repeats.due(firing, 15 * MIN, 31 * MIN)).toEqual([1])
+    expect(await repeats.due(firing, 15 * MIN, 1 * MIN)).toEqual([])
+    expect(await repeats.due(firing, 15 * MIN, 14 * MIN)).toEqual([])
+    expect(await repeats.due(firing, 15 * MIN, 15 * MIN)).toEqual([1])
+    expect(await repeats.due(firing, 15 * MIN, 16 * MIN)).toEqual([])
+    expect(await repeats.due(firing, 15 * MIN, 31 * MIN)).toEqual([1])
   })
 
-  it('after a restart, waits for the next step rather than repeating at once', () => {
+  it('after a restart, waits for the next step rather than repeating at once', async () => {
     const repeats = new CriticalRepeats()
-    expect(repeats.due([{ id: 7, firedAt: 0 }], 10 * MIN, 55 * MIN)).toEqual([])
-    expect(repeats.due([{ id: 7, firedAt: 0 }], 10 * MIN, 59 * MIN)).toEqual([])
-    expect(repeats.due([{ id: 7, firedAt: 0 }], 10 * MIN, 60 * MIN)).toEqual([7])
+    expect(await repeats.due([{ id: 7, firedAt: 0 }], 10 * MIN, 55 * MIN)).toEqual([])
+    expect(await repeats.due([{ id: 7, firedAt: 0 }], 10 * MIN, 59 * MIN)).toEqual([])
+    expect(await repeats.due([{ id: 7, firedAt: 0 }], 10 * MIN, 60 * MIN)).toEqual([7])
   })
 
-  it('forgets an alert no longer firing unacknowledged', () => {
+  it('forgets an alert no longer firing unacknowledged', async () => {
     const repeats = new CriticalRepeats()
-    repeats.due([{ id: 1, firedAt: 0 }, { id: 2, firedAt: 0 }], 5 * MIN, 0)
+    await repeats.due([{ id: 1, firedAt: 0 }, { id: 2, firedAt: 0 }], 5 * MIN, 0)
     // 1 acknowledged: gone from the firing list; 2 repeats alone.
-    expect(repeats.due([{ id: 2, firedAt: 0 }], 5 * MIN, 5 * MIN)).toEqual([2])
+    expect(await repeats.due([{ id: 2, firedAt: 0 }], 5 * MIN, 5 * MIN)).toEqual([2])
     // 1 fires again later (worse): it starts a new grid, not an immediate repeat.
-    expect(repeats.due([{ id: 1, firedAt: 0 }, { id: 2, firedAt: 0 }], 5 * MIN, 7 * MIN)).toEqual([])
+    expect(await repeats.due([{ id: 1, firedAt: 0 }, { id: 2, firedAt: 0 }], 5 * MIN, 7 * MIN)).toEqual([])
   })
 })
 

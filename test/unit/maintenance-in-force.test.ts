@@ -11,6 +11,7 @@ import { windowsInForce } from '../../src/main/core/alerts/maintenance-in-force'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
 import { insertMaintenance, listMaintenance } from '../../src/main/core/store/maintenance'
 import { createRandom } from '../../src/main/core/simulator/random'
+import { storeOn } from '../support/store-on'
 
 const H = 3_600_000
 const D = 24 * H
@@ -47,13 +48,14 @@ afterAll(() => {
 })
 
 describe('windows in force, found through the indexes', () => {
-  it('are exactly those inForce says, every 50 minutes for three and a half days around each change of the clocks and far from them', () => {
+  it('are exactly those inForce says, every 50 minutes for three and a half days around each change of the clocks and far from them', async () => {
     const all = listMaintenance(db)
+    const windows = storeOn(db).read.maintenance
     let checked = 0
     for (const centre of CENTRES) {
       for (let now = centre - 30 * H; now <= centre + 54 * H; now += 50 * 60_000) {
         const expected = all.filter((w) => inForce(w, now)).map((w) => w.id).sort((a, b) => a - b)
-        const found = windowsInForce(db, now).map((w) => w.id).sort((a, b) => a - b)
+        const found = (await windowsInForce(windows, now)).map((w) => w.id).sort((a, b) => a - b)
         expect(found, new Date(now).toISOString()).toEqual(expected)
         checked += expected.length
       }

@@ -12,6 +12,7 @@ import { openDatabase, type Db } from '../../src/main/core/store/db'
 import { migrate } from '../../src/main/core/store/migrate'
 import { migrations } from '../../src/main/core/store/migrations'
 import { listMaintenance } from '../../src/main/core/store/maintenance'
+import { storeOn } from '../support/store-on'
 
 let dir: string
 let db: Db | undefined
@@ -40,7 +41,7 @@ function versionSixteen(): string {
 }
 
 describe('migration 17: maintenance windows keep a time zone', () => {
-  it("gives windows made before it this machine's zone, in which a weekly window keeps 22:00 across the change", () => {
+  it("gives windows made before it this machine's zone, in which a weekly window keeps 22:00 across the change", async () => {
     const file = versionSixteen()
     process.env.TZ = 'Europe/Berlin' // the machine that migrates the cache
     db = openDatabase(file)
@@ -54,8 +55,9 @@ describe('migration 17: maintenance windows keep a time zone', () => {
     expect(inForce(saturday, afterChange)).toBe(true)
     expect(inForce(saturday, Date.parse('2026-04-04T23:30:00+02:00'))).toBe(false)
     // The phase the migration wrote finds it through the index.
-    expect(windowsInForce(db, afterChange).map((w) => w.name)).toEqual(['Saturday night'])
-    expect(windowsInForce(db, Date.parse('2026-05-01T08:30:00Z')).map((w) => w.name)).toEqual(['Once'])
+    const windowsOf = storeOn(db).read.maintenance
+    expect((await windowsInForce(windowsOf, afterChange)).map((w) => w.name)).toEqual(['Saturday night'])
+    expect((await windowsInForce(windowsOf, Date.parse('2026-05-01T08:30:00Z'))).map((w) => w.name)).toEqual(['Once'])
   })
 
   it('uses UTC when the machine names no zone', () => {

@@ -14,8 +14,8 @@ import type { ViewerRecord } from '../../src/main/core/api/schemas'
 import { getAlerts, listAlerts } from '../../src/main/core/store/alerts'
 import { upsertConnection } from '../../src/main/core/store/connections'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
+import { openSqliteStore, type SqliteStore } from '../../src/main/core/store/sqlite/sqlite-store'
 import { LevelBook } from '../../src/main/core/store/session-levels'
-import { openSqliteStore } from '../../src/main/core/store/sqlite/sqlite-store'
 import { sessionRow, storeSessionSnapshot } from '../../src/main/core/store/sessions'
 import { setThresholds } from '../../src/main/core/store/settings'
 import { storeViewerList } from '../../src/main/core/store/viewers'
@@ -29,18 +29,21 @@ let dir: string
 let db: Db
 let now: number
 let evaluator: AlertEvaluator
+let store: SqliteStore
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'eventwatch-levels-'))
   db = openDatabase(join(dir, 'cache.db'))
   now = T0
   upsertConnection(db, { id: 'c1', name: 'Tenant', baseUrl: 'https://a', authUrl: 'https://a', platformId: 'p', tenantId: 't', clientId: 'c', isDemo: false })
   setThresholds(db, { warning: 95, critical: 90 })
   // 'own' has levels of its own: warning below 80, critical below 70.
-  setSessionOverride(db, { connectionId: 'c1', eventSessionId: 'own', thresholds: { warning: 80, critical: 70 } })
-  evaluator = new AlertEvaluator(db, () => new Verdicts(db), () => now)
+  store = openSqliteStore(db.name, { writer: db })
+  await store.withTransaction((tx) => setSessionOverride(tx, { connectionId: 'c1', eventSessionId: 'own', thresholds: { warning: 80, critical: 70 } }))
+  evaluator = new AlertEvaluator(store, async () => new Verdicts(db), () => now)
 })
-afterEach(() => {
+afterEach(async () => {
+  await store.close()
   db.close()
   rmSync(dir, { recursive: true, force: true })
 })
@@ -55,7 +58,7 @@ function viewers(score: number): ViewerRecord[] {
 }
 
 /** One poll of both sessions, snapshot and viewer list alike, then the rules. */
-function poll(score: number): Alert[] {
+async function poll(score: number): Promise<Alert[]> {
   now += 60_000
   for (const id of SESSIONS) {
     const record = {
@@ -75,7 +78,7 @@ function poll(score: number): Alert[] {
     storeSessionSnapshot(db, 'c1', record, now)
     storeViewerList(db, 'c1', id, viewers(score), now, 1)
   }
-  return getAlerts(db, evaluator.evaluate('c1', now).fired)
+  return getAlerts(db, (await evaluator.evaluate('c1', now)).fired)
 }
 
 const open = (): [string | null, string, string | null, string][] =>
@@ -92,27 +95,22 @@ describe("a session's own levels", () => {
   })
 
   it('are what verdicts read through the Store resolve, and no connection is judged by levels not read', async () => {
-    const store = openSqliteStore(join(dir, 'cache.db'), { writer: db })
-    try {
-      const [mine, every] = await Promise.all([loadVerdicts(store.read, ['c1']), loadVerdicts(store.read)])
-      const cache = new Verdicts(db)
-      for (const verdicts of [mine, every]) {
-        expect(verdicts.levels('c1', 'own')).toEqual({ warning: 80, critical: 70, source: 'session' })
-        expect(verdicts.levels('c1', 'plain')).toEqual(cache.levels('c1', 'plain'))
-        expect(verdicts.judge('c1', 'own', 75)).toEqual({ reliability: 75, health: 'warning' })
-      }
-      // Every connection read: one not among them was removed, and has no override.
-      expect(every.override('gone', 'own')).toEqual({ muted: false, thresholds: null })
-      expect(() => mine.override('c2', 'own')).toThrow('levels asked of connection c2, but only the overrides of c1 were read')
-    } finally {
-      await store.close()
+    const [mine, every] = await Promise.all([loadVerdicts(store.read, ['c1']), loadVerdicts(store.read)])
+    const cache = new Verdicts(db)
+    for (const verdicts of [mine, every]) {
+      expect(verdicts.levels('c1', 'own')).toEqual({ warning: 80, critical: 70, source: 'session' })
+      expect(verdicts.levels('c1', 'plain')).toEqual(cache.levels('c1', 'plain'))
+      expect(verdicts.judge('c1', 'own', 75)).toEqual({ reliability: 75, health: 'warning' })
     }
+    // Every connection read: one not among them was removed, and has no override.
+    expect(every.override('gone', 'own')).toEqual({ muted: false, thresholds: null })
+    expect(() => mine.override('c2', 'own')).toThrow('levels asked of connection c2, but only the overrides of c1 were read')
   })
 
-  it("change the session's condition, its site condition, its webhook level and its health alike", () => {
+  it("change the session's condition, its site condition, its webhook level and its health alike", async () => {
     // 85: critical by the settings' levels, good by its own.
-    poll(85)
-    const fired = poll(85)
+    await poll(85)
+    const fired = await poll(85)
     // The settings' session is in trouble itself: its own alert speaks, no site alert.
     // The other is good by its own levels: its failing office has an alert.
     expect(open().sort()).toEqual([
@@ -124,8 +122,8 @@ describe("a session's own levels", () => {
     expect([health('plain'), health('own')]).toEqual(['critical', 'good'])
 
     // 75: below its own warning level, above its own critical one.
-    poll(75)
-    fired.push(...poll(75))
+    await poll(75)
+    fired.push(...(await poll(75)))
     const below = fired.filter((a) => a.rule === 'reliability-below')
     expect(below.map((a) => [a.eventSessionId, a.severity, a.summary])).toEqual([
       ['plain', 'critical', 'Reliability 85, below the critical level 90'],
@@ -134,7 +132,7 @@ describe("a session's own levels", () => {
     expect(health('own')).toBe('warning')
 
     // Each webhook body names the level its alert crossed: the session's own, or the settings'.
-    const bodies = alertEventsOf(db, { fired: below, resolved: [], changed: [] }).map((e) => jsonBody(e) as { level: number; session: { id: string } })
+    const bodies = (await alertEventsOf(store.read, { fired: below, resolved: [], changed: [] })).map((e) => jsonBody(e) as { level: number; session: { id: string } })
     expect(bodies.map((b) => [b.session.id, b.level])).toEqual([
       ['plain', 90],
       ['own', 80]

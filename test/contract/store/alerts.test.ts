@@ -95,15 +95,6 @@ eachBackend('alerts', (subject) => {
     expect(await store.read.alerts.pausedUntil(T0 + MINUTE)).toBeNull()
   })
 
-  it('keeps an operator’s override of a session, and forgets one that changes nothing', async () => {
-    const store = await withSession()
-    await store.withTransaction((tx) => tx.alerts.setOverride('A', 's', { muted: true, thresholds: { warning: 70, critical: 50 } }))
-    expect(await store.read.alerts.overrides('A')).toEqual(new Map([['s', { muted: true, thresholds: { warning: 70, critical: 50 } }]]))
-    expect(await store.read.alerts.overrides('B')).toEqual(new Map())
-    await store.withTransaction((tx) => tx.alerts.setOverride('A', 's', { muted: false, thresholds: null }))
-    expect(await store.read.alerts.overrides('A')).toEqual(new Map())
-  })
-
   it('names the session’s open site alerts by site, past pending only', async () => {
     const store = await withSession()
     const site = (code: string, state: 'pending' | 'firing') =>
@@ -114,5 +105,52 @@ eachBackend('alerts', (subject) => {
       new Map([['311', { id: fired, state: 'firing', severity: 'critical', summary: 'site 311 at 40' }]])
     )
     expect(await store.read.alerts.openAboutSites('A', 'other')).toEqual(new Map())
+  })
+
+  it('reads what the alert path needs across connections: the unresolved, several by id, the blind, the criticals to repeat', async () => {
+    const store = await withSession()
+    await withConnection(store, 'B', 'Tenant B')
+    const [critical, warning, blind, acknowledged] = await store.withTransaction(async (tx) => {
+      const ids = [
+        await tx.alerts.insert('A', firing(), T0),
+        await tx.alerts.insert('A', firing({ rule: 'viewers-dropping', severity: 'warning' }), T0),
+        await tx.alerts.insert('B', firing({ rule: 'monitor-blind', eventSessionId: null, eventName: null }), T0 + MINUTE),
+        await tx.alerts.insert('A', firing({ rule: 'reliability-falling' }), T0),
+        await tx.alerts.insert('A', firing({ rule: 'site-reliability', site: '7' }), T0)
+      ]
+      await tx.alerts.acknowledge(ids[3]!, null, 'dana', T0 + MINUTE)
+      await tx.alerts.move(ids[4]!, { state: 'resolved', severity: 'critical', value: 90, note: 'recovered', endKind: 'recovered' }, T0 + MINUTE)
+      return ids
+    })
+    expect((await store.read.alerts.unresolved()).map((a) => [a.id, a.connectionId, a.state]).sort()).toEqual(
+      [[critical, 'A', 'firing'], [warning, 'A', 'firing'], [blind, 'B', 'firing'], [acknowledged, 'A', 'acknowledged']].sort()
+    )
+    // In the order asked; an id that is gone is skipped.
+    expect((await store.read.alerts.many([blind!, 999, critical!])).map((a) => [a.id, a.connectionName])).toEqual([
+      [blind, 'Tenant B'],
+      [critical, 'Tenant A']
+    ])
+    expect(await store.read.alerts.blind()).toEqual([{ connectionId: 'B', connectionName: 'Tenant B' }])
+    // Firing critical, not acknowledged, not resolved: what repeats, from when it fired.
+    expect((await store.read.alerts.firingCriticals()).sort((a, b) => a.id - b.id)).toEqual([
+      { id: critical, firedAt: T0 },
+      { id: blind, firedAt: T0 + MINUTE }
+    ])
+  })
+
+  it("keeps a session's override, and forgets one that changes nothing", async () => {
+    const store = await withSession()
+    expect((await store.read.alerts.overrides('A')).size).toBe(0)
+    await store.withTransaction(async (tx) => {
+      await tx.alerts.setOverride('A', 's', { muted: true, thresholds: null })
+      await tx.alerts.setOverride('A', 't', { muted: false, thresholds: { warning: 80, critical: 70 } })
+    })
+    expect([...(await store.read.alerts.overrides('A'))]).toEqual([
+      ['s', { muted: true, thresholds: null }],
+      ['t', { muted: false, thresholds: { warning: 80, critical: 70 } }]
+    ])
+    expect((await store.read.alerts.overrides('B')).size).toBe(0)
+    await store.withTransaction((tx) => tx.alerts.setOverride('A', 's', { muted: false, thresholds: null }))
+    expect([...(await store.read.alerts.overrides('A')).keys()]).toEqual(['t'])
   })
 })

@@ -21,6 +21,12 @@ eachBackend('viewers', (subject) => {
     expect([...(await store.read.viewers.sessionsWithLists('B'))]).toEqual([])
   })
 
+  it("says when a session's list was fetched, and nothing for a session without one", async () => {
+    const { store } = await seeded()
+    expect(await store.read.viewers.listFetchedAt('A', 'big')).toBe(T0)
+    expect(await store.read.viewers.listFetchedAt('A', 'none')).toBeNull()
+  })
+
   it('pages a list in the order asked, each viewer on exactly one page', async () => {
     const { store } = await seeded()
     const seen: (number | null)[] = []

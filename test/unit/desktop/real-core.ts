@@ -18,7 +18,7 @@ import { saveSimulatorConnection, simulatorCache } from '../../support/simulator
 import type { RunningSimulator } from '../../../src/main/core/simulator/server'
 import type { DataSource } from '../../../src/main/core/app/demo-source'
 import { typedFace } from '../../../src/main/core/app/typed-face'
-import { storesOf } from '../../support/poll-stores'
+import { storeOn } from '../../support/store-on'
 
 /** Details every 15 s (the app's default), as the alert rules count polls. */
 export const DETAIL_MS = 15_000
@@ -63,11 +63,12 @@ export async function realCore(liveSessions = 3, others: readonly string[] = [])
     close: async () => undefined
   })
   const hub = new EventHub()
-  const group = new PollerGroup(db, storesOf(db).store, hub, { discoveryMs: 30_000, detailMs: DETAIL_MS, viewersMs: 60_000 }, { clock: timers.clock, timers })
+  const store = storeOn(db)
+  const group = new PollerGroup(db, store, hub, { discoveryMs: 30_000, detailMs: DETAIL_MS, viewersMs: 60_000 }, { clock: timers.clock, timers })
   const { monitor } = group
   // Only what the desktop asks for; any other request fails as an internal error.
   const handlers: Partial<Handlers> = {
-    ...alertHandlers(db, {
+    ...alertHandlers(store, {
       clock: timers.clock,
       situation: () => monitor.situation(),
       changes: monitor.changes,
@@ -77,8 +78,8 @@ export async function realCore(liveSessions = 3, others: readonly string[] = [])
     }),
     getStatus: () => group.status(),
     listLiveSessions: () => monitor.board.current(),
-    setPaused: ({ paused, connectionId }) => {
-      group.setPaused(paused, connectionId)
+    setPaused: async ({ paused, connectionId }) => {
+      await group.setPaused(paused, connectionId)
       return group.status()
     }
   }

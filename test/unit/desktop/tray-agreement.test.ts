@@ -28,6 +28,8 @@ async function setup() {
   const world = await realCore(3)
   const tray = startTray(world)
   await world.advance(1_000)
+  // Its first read of the situation, the status and the board has been answered.
+  await tray.controller.ready
   const board = await value<LiveBoard>(world.core, 'listLiveSessions')
   const [victim, ...others] = board.sessions.map((s) => ({ id: s.eventSessionId, name: s.eventName ?? s.eventSessionId }))
   return { ...world, ...tray, victim: victim!, others }

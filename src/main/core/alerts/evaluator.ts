@@ -1,23 +1,21 @@
 // The glue between the cache and the rule engine: after each poll of a connection it reads the
 // settings, the recent snapshots of the live sessions the poll touched (on 0–100 and with their
-// levels, through the app's Verdicts), their overrides and open alerts, runs the engine and stores what changed,
-// with the webhook deliveries it announces, as one unit of work (alert-changes.ts). The app and
-// the CLI both call it, so both keep one history. It also remembers which conditions the cooldown holds
-// back (as rows, store/alert-cooling.ts), which the situation counts: a session red on Live is never "all clear".
+// levels, through the app's Verdicts) and their overrides, then, in one unit of work
+// (alert-changes.ts), the open alerts the engine continues from, runs the engine and stores what
+// changed with the webhook deliveries it announces. The app and the CLI both call it, so both keep
+// one history. It also remembers which conditions the cooldown holds back (as rows, the Store's
+// coreState), which the situation counts: a session red on Live is never "all clear".
 import type { AlertRules } from '../../../shared/alerts'
 import type { EffectiveLevels } from '../../../shared/reliability'
-import type { Db } from '../store/db'
-import { liveSessionIds, newestPollAt, sessionLiveness, snapshotsSince } from '../store/sessions'
-import { getAlertRules } from '../store/settings'
-import { evaluateAlerts, key, type Sample, type SessionObservation } from './engine'
-import { lastResolvedTimes, openAlerts } from '../store/alerts'
+import type { OpenAlert } from '../store/interface/alerts'
+import type { CoolingCondition, CoreStateStore, JudgedMark } from '../store/interface/core-state'
+import type { Store } from '../store/interface/store'
+import { evaluateAlerts, key, type AlertAction, type Sample, type SessionObservation } from './engine'
 import { anythingApplied, applyActions, resolveUnwatched, type Applied } from './apply'
 import { AlertChanges } from './alert-changes'
 import type { Announcement } from './page'
-import { siteSamples, viewerListFetchedAt } from './site-samples'
+import { siteSamples } from './site-samples'
 import { dueByClock } from './clock-due'
-import { judgedOf, saveJudged, type JudgedMark } from '../store/alert-judged'
-import { coolingConditions, coolingOf, forgetCoolingExcept, replaceCooling, type CoolingCondition } from '../store/alert-cooling'
 import { TouchedSessions } from '../sync/touched'
 
 /** What one evaluation changed: alert ids (the app reads and pushes them), and whether anything did. */
@@ -47,48 +45,61 @@ const evaluation = ({ applied, announcement }: { applied: Applied; announcement:
   announcement
 })
 
+const isBlind = (a: OpenAlert): boolean => a.rule === 'monitor-blind'
+
 export class AlertEvaluator {
   private readonly lastSuccess = new Map<string, number>()
   private readonly watchingSince = new Map<string, number>()
 
-  /** `verdicts`: a fresh Verdicts for each evaluation (`() => new Verdicts(db)`). */
+  /** `verdicts`: a fresh Verdicts for each evaluation, read before its unit of work. */
   constructor(
-    private readonly db: Db,
-    private readonly verdicts: () => ScoreVerdicts,
+    private readonly store: Store,
+    private readonly verdicts: () => Promise<ScoreVerdicts>,
     private readonly clock: () => number = Date.now,
     /** Each evaluation's changes commit with their outbox rows (without one: no webhooks). */
-    private readonly changes: AlertChanges = new AlertChanges(db)
+    private readonly changes: AlertChanges = new AlertChanges(store)
   ) {}
 
   /**
    * Evaluates one connection after a poll (whether or not it succeeded): its own alerts (blind)
    * and those of the `touched` sessions, which alone are read; the others' are left as they are.
    * `lastSuccessAt`: the poller's last successful unit of work, or null before the first.
+   * One evaluation of a connection at a time: the caller waits for one before the next.
    */
-  evaluate(connectionId: string, lastSuccessAt: number | null, touched = TouchedSessions.everySession()): Evaluation {
+  async evaluate(connectionId: string, lastSuccessAt: number | null, touched = TouchedSessions.everySession()): Promise<Evaluation> {
     const now = this.clock()
     this.noteSuccess(connectionId, lastSuccessAt, now)
-    const rules = getAlertRules(this.db)
-    const open = openAlerts(this.db, connectionId).filter((a) => a.eventSessionId === null || touched.has(a.eventSessionId))
-    const resolvedTimes = lastResolvedTimes(this.db, connectionId, now - MAX_COOLDOWN_MS)
-    const { sessions, judged, untouched } = this.observe(connectionId, now, rules, open.map((a) => a.eventSessionId), touched)
-    const actions = evaluateAlerts({
-      now,
-      rules,
-      lastSuccessAt: this.lastSuccessAt(connectionId, open.some((a) => a.rule === 'monitor-blind')),
-      sessions,
-      open,
-      lastResolvedAt: (rule, sessionId, site) => resolvedTimes.get(key(rule, sessionId, site ?? null))
-    })
+    const read = this.store.read
+    const judgedHere = (a: OpenAlert): boolean => a.eventSessionId === null || touched.has(a.eventSessionId)
+    const rules = await read.settings.get('alertRules')
+    // What it judges, read before the unit: the sessions of the alerts open now among them.
+    const seen = (await read.alerts.open(connectionId)).filter(judgedHere)
+    const since = await this.lastSuccessAt(connectionId, seen.some(isBlind))
+    const { sessions, judged, untouched } = await this.observe(connectionId, now, rules, seen.map((a) => a.eventSessionId), touched)
+    let actions: AlertAction[] = []
     let coolingChanged = false
-    const committed = this.changes.commit(
+    const committed = await this.changes.commit(
       now,
-      () => applyActions(this.db, connectionId, actions, now),
-      () => {
+      async (tx) => {
+        // The alerts the engine continues from are read in the unit that writes their next state:
+        // an operator's acknowledgement committed meanwhile is not written over.
+        const open = (await tx.alerts.open(connectionId)).filter(judgedHere)
+        const resolvedTimes = await tx.alerts.lastResolved(connectionId, now - MAX_COOLDOWN_MS)
+        actions = evaluateAlerts({
+          now,
+          rules,
+          lastSuccessAt: since,
+          sessions,
+          open,
+          lastResolvedAt: (rule, sessionId, site) => resolvedTimes.get(key(rule, sessionId, site ?? null))
+        })
+        return applyActions(tx.alerts, connectionId, actions, now)
+      },
+      async (tx) => {
         // A poll counts once it is committed: one whose change rolled back is judged again. The
         // sessions this judgement did not read keep what was judged of them.
-        saveJudged(this.db, connectionId, [...sessions.map((s) => s.eventSessionId), ...untouched], judged)
-        coolingChanged = this.noteCooling(connectionId, sessions, actions, touched)
+        await tx.coreState.saveJudged(connectionId, [...sessions.map((s) => s.eventSessionId), ...untouched], judged)
+        coolingChanged = await this.noteCooling(tx.coreState, connectionId, sessions, actions, touched)
       }
     )
     return evaluation(committed, coolingChanged)
@@ -98,42 +109,46 @@ export class AlertEvaluator {
    * Whether time alone has changed this connection's alerts since it was last judged
    * (clock-due.ts): then the caller evaluates it. Reads its open alerts, none of its sessions.
    */
-  dueByClock(connectionId: string, lastSuccessAt: number | null): boolean {
+  async dueByClock(connectionId: string, lastSuccessAt: number | null): Promise<boolean> {
     const now = this.clock()
     this.noteSuccess(connectionId, lastSuccessAt, now)
-    const open = openAlerts(this.db, connectionId)
-    const since = this.lastSuccessAt(connectionId, open.some((a) => a.rule === 'monitor-blind'))
-    return dueByClock({ now, rules: getAlertRules(this.db), lastSuccessAt: since, open })
+    const open = await this.store.read.alerts.open(connectionId)
+    const since = await this.lastSuccessAt(connectionId, open.some(isBlind))
+    return dueByClock({ now, rules: await this.store.read.settings.get('alertRules'), lastSuccessAt: since, open })
   }
 
   /** Ends what connections no longer polled left open (see resolveUnwatched), and forgets their cooldowns. */
-  forgetUnwatched(polled: readonly string[]): Evaluation {
+  async forgetUnwatched(polled: readonly string[]): Promise<Evaluation> {
     let coolingChanged = false
     const now = this.clock()
-    const committed = this.changes.commit(
+    const committed = await this.changes.commit(
       now,
-      () => resolveUnwatched(this.db, polled, now),
-      () => (coolingChanged = forgetCoolingExcept(this.db, polled) > 0)
+      (tx) => resolveUnwatched(tx, polled, now),
+      async (tx) => {
+        coolingChanged = (await tx.coreState.forgetCoolingExcept(polled)) > 0
+      }
     )
     return evaluation(committed, coolingChanged)
   }
 
   /** Every condition the cooldown holds back now, across connections. */
-  cooling(): CoolingCondition[] {
-    return coolingConditions(this.db)
+  cooling(): Promise<CoolingCondition[]> {
+    return this.store.read.coreState.cooling()
   }
 
   /**
    * Remembers the engine's cooldown holds: a fresh poll of a session replaces what was held for
    * it, a session no longer observed (ended) drops it. Returns whether anything changed.
    */
-  private noteCooling(
+  private async noteCooling(
+    rows: CoreStateStore,
     connectionId: string,
     sessions: SessionObservation[],
-    actions: ReturnType<typeof evaluateAlerts>,
+    actions: AlertAction[],
     touched: TouchedSessions
-  ): boolean {
-    const before = coolingOf(this.db, connectionId)
+  ): Promise<boolean> {
+    const coolingOf = async () => (await rows.cooling()).filter((c) => c.connectionId === connectionId)
+    const before = await coolingOf()
     const live = new Set(sessions.filter((s) => s.live).map((s) => s.eventSessionId))
     const fresh = new Set(sessions.filter((s) => s.fresh).map((s) => s.eventSessionId))
     // A session this judgement did not read keeps what was held for it.
@@ -144,8 +159,8 @@ export class AlertEvaluator {
         : []
     )
     if (held.length === 0 && kept.length === before.length) return false
-    replaceCooling(this.db, connectionId, [...kept, ...held])
-    return JSON.stringify(coolingOf(this.db, connectionId)) !== JSON.stringify(before)
+    await rows.replaceCooling(connectionId, [...kept, ...held])
+    return JSON.stringify(await coolingOf()) !== JSON.stringify(before)
   }
 
   private noteSuccess(connectionId: string, lastSuccessAt: number | null, now: number): void {
@@ -157,12 +172,12 @@ export class AlertEvaluator {
    * The last successful poll this process knows of, else when it began watching. A blind alert
    * left open by an earlier run stays open until a poll succeeds: the cache's last poll counts.
    */
-  private lastSuccessAt(connectionId: string, blindOpen: boolean): number {
+  private async lastSuccessAt(connectionId: string, blindOpen: boolean): Promise<number> {
     const known = this.lastSuccess.get(connectionId)
     if (known !== undefined) return known
     const since = this.watchingSince.get(connectionId) ?? this.clock()
     if (!blindOpen) return since
-    return Math.min(since, newestPollAt(this.db, connectionId) ?? 0)
+    return Math.min(since, (await this.store.read.sessions.newestPollAt(connectionId)) ?? 0)
   }
 
   /**
@@ -170,23 +185,25 @@ export class AlertEvaluator {
    * longest window; `judged`: their newest snapshot and viewer list, to store as counted
    * (store/alert-judged.ts); `untouched`: the sessions judged before that this judgement did not read.
    */
-  private observe(
+  private async observe(
     connectionId: string,
     now: number,
     rules: AlertRules,
     alertSessions: (string | null)[],
     touched: TouchedSessions
-  ): { sessions: SessionObservation[]; judged: JudgedMark[]; untouched: string[] } {
+  ): Promise<{ sessions: SessionObservation[]; judged: JudgedMark[]; untouched: string[] }> {
+    const read = this.store.read
     const windowMs = Math.max(rules.reliabilityFalling.windowMinutes, rules.viewersDropping.windowMinutes) * 60_000
     // Scores on 0–100 by this connection's own scale, and levels, as every screen has them.
-    const verdicts = this.verdicts()
-    const ids = new Set(liveSessionIds(this.db, connectionId).filter((id) => touched.has(id)))
+    const verdicts = await this.verdicts()
+    const ids = new Set((await read.sessions.liveIds(connectionId)).filter((id) => touched.has(id)))
     for (const id of alertSessions) if (id !== null) ids.add(id)
-    const before = judgedOf(this.db, connectionId)
+    const before = await read.coreState.judged(connectionId)
     const marks: JudgedMark[] = []
-    const sessions = [...ids].map((id) => {
-      const session = sessionLiveness(this.db, connectionId, id)
-      const samples: Sample[] = snapshotsSince(this.db, connectionId, id, now - windowMs).map((s) => ({
+    const sessions: SessionObservation[] = []
+    for (const id of ids) {
+      const session = await read.sessions.row(connectionId, id)
+      const samples: Sample[] = (await read.snapshots.since(connectionId, id, now - windowMs)).map((s) => ({
         at: s.takenAt,
         score: verdicts.score(connectionId, s.reliabilityScore) ?? Number.NaN,
         viewers: s.viewersCount
@@ -196,21 +213,21 @@ export class AlertEvaluator {
       const fresh = newest > (judged?.snapshotAt ?? Number.NEGATIVE_INFINITY)
       if (fresh) marks.push({ eventSessionId: id, snapshotAt: newest })
       // The sites of its newest viewer list, read only when that list is new: a list counts once.
-      const listAt = viewerListFetchedAt(this.db, connectionId, id) ?? Number.NEGATIVE_INFINITY
+      const listAt = (await read.viewers.listFetchedAt(connectionId, id)) ?? Number.NEGATIVE_INFINITY
       const sitesFresh = rules.siteReliability.enabled && listAt > (judged?.listAt ?? Number.NEGATIVE_INFINITY)
       if (sitesFresh) marks.push({ eventSessionId: id, listAt })
-      return {
+      sessions.push({
         eventSessionId: id,
-        eventName: session?.name ?? null,
-        live: session !== null && !session.ended,
+        eventName: session?.event_name ?? null,
+        live: session !== null && session.has_ended === 0,
         samples,
         fresh,
         muted: verdicts.override(connectionId, id).muted,
         levels: verdicts.levels(connectionId, id),
-        sites: sitesFresh ? siteSamples(this.db, connectionId, id, (raw) => verdicts.score(connectionId, raw)) : [],
+        sites: sitesFresh ? await siteSamples(read.viewers, connectionId, id, (raw) => verdicts.score(connectionId, raw)) : [],
         sitesFresh
-      }
-    })
+      })
+    }
     return { sessions, judged: marks, untouched: [...before.keys()].filter((id) => !touched.has(id)) }
   }
 }

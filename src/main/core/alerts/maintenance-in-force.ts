@@ -4,23 +4,29 @@
 // clocks the phase lookup is widened by the change and each candidate decided by inForce.
 import { phaseOf, REPEAT_PERIOD_MS } from '../../../shared/maintenance'
 import { DAY_MS, offsetAt, wallClock } from '../../../shared/time-zones'
-import type { Db } from '../store/db'
-import { longestMaintenance, onceInForce, repeatCandidates, repeatZones, type MaintenanceRecord } from '../store/maintenance'
+import type { MaintenanceReads, MaintenanceRecord } from '../store/interface/maintenance'
 import { inForce } from './maintenance'
 
-export function windowsInForce(db: Db, now: number): MaintenanceRecord[] {
+/** `windows`: the maintenance reads of the Store, or of a unit of work. */
+export async function windowsInForce(windows: MaintenanceReads, now: number): Promise<MaintenanceRecord[]> {
   const found: MaintenanceRecord[] = []
-  const longestOnce = longestMaintenance(db, 'none')
-  if (longestOnce !== null) found.push(...onceInForce(db, now, longestOnce))
+  const longestOnce = await windows.longest('none')
+  if (longestOnce !== null) found.push(...(await windows.onceInForce(now, longestOnce)))
   for (const repeat of ['daily', 'weekly'] as const) {
-    const longest = longestMaintenance(db, repeat)
+    const longest = await windows.longest(repeat)
     if (longest === null) continue
-    for (const zone of repeatZones(db, repeat)) found.push(...repeatingInForce(db, repeat, zone, now, longest))
+    for (const zone of await windows.zones(repeat)) found.push(...(await repeatingInForce(windows, repeat, zone, now, longest)))
   }
   return found.sort((a, b) => a.startsAt - b.startsAt || a.id - b.id)
 }
 
-function repeatingInForce(db: Db, repeat: 'daily' | 'weekly', zone: string, now: number, longest: number): MaintenanceRecord[] {
+async function repeatingInForce(
+  windows: MaintenanceReads,
+  repeat: 'daily' | 'weekly',
+  zone: string,
+  now: number,
+  longest: number
+): Promise<MaintenanceRecord[]> {
   const period = REPEAT_PERIOD_MS[repeat]
   const slop = clockChange(zone, now - longest - 2 * DAY_MS, now + DAY_MS)
   const phaseNow = phaseOf(wallClock(zone, now), period)
@@ -35,7 +41,8 @@ function repeatingInForce(db: Db, repeat: 'daily' | 'weekly', zone: string, now:
             [0, (phaseNow + slop) % period],
             [(((phaseNow - longest - 2 * slop) % period) + period) % period, period - 1]
           ]
-  const candidates = ranges.flatMap(([from, to]) => repeatCandidates(db, { repeat, zone, now, phaseNow, period, slop, from, to }))
+  const candidates: MaintenanceRecord[] = []
+  for (const [from, to] of ranges) candidates.push(...(await windows.repeatCandidates({ repeat, zone, now, phaseNow, period, slop, from, to })))
   return slop === 0 ? candidates : candidates.filter((w) => inForce(w, now))
 }
 

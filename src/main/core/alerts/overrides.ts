@@ -1,17 +1,12 @@
 // Per-session alert overrides: mute one session, or give it its own reliability levels. The rules
-// (an existing connection, levels that fit together) here; the SQL in store/alert-overrides.ts.
+// (an existing connection, levels that fit together) here; the SQL behind the Store's alerts.
 import type { ReliabilityThresholds } from '../../../shared/settings'
 import { ConnectionError } from '../connections/errors'
-import { writeOverride, type StoredOverride } from '../store/alert-overrides'
-import { connectionPresence } from '../store/connections'
-import type { Db } from '../store/db'
-import { LevelBook } from '../store/session-levels'
+import type { StoredOverride } from '../store/interface/alerts'
+import type { Tx } from '../store/interface/store'
+import { overrideThrough } from '../store/session-levels'
 
 export type SessionOverride = StoredOverride
-
-export function sessionOverride(db: Db, connectionId: string, eventSessionId: string): SessionOverride {
-  return new LevelBook(db).override(connectionId, eventSessionId)
-}
 
 export interface OverrideChange {
   connectionId: string
@@ -22,9 +17,10 @@ export interface OverrideChange {
   thresholds?: ReliabilityThresholds | null
 }
 
-export function setSessionOverride(db: Db, change: OverrideChange): SessionOverride {
-  if (!connectionPresence(db, change.connectionId)) throw new ConnectionError('not-found', `there is no connection ${change.connectionId}`)
-  const current = sessionOverride(db, change.connectionId, change.eventSessionId)
+/** Read and written in the unit of work `tx`: a change made meanwhile is not lost. */
+export async function setSessionOverride(tx: Tx, change: OverrideChange): Promise<SessionOverride> {
+  if (!(await tx.connections.get(change.connectionId))) throw new ConnectionError('not-found', `there is no connection ${change.connectionId}`)
+  const current = await overrideThrough(tx, change.connectionId, change.eventSessionId)
   const next: SessionOverride = {
     muted: change.muted ?? current.muted,
     thresholds: change.thresholds === undefined ? current.thresholds : change.thresholds
@@ -32,6 +28,6 @@ export function setSessionOverride(db: Db, change: OverrideChange): SessionOverr
   if (next.thresholds && !(next.thresholds.critical < next.thresholds.warning)) {
     throw new Error('the critical level must be below the warning level')
   }
-  writeOverride(db, change.connectionId, change.eventSessionId, next)
+  await tx.alerts.setOverride(change.connectionId, change.eventSessionId, next)
   return next
 }

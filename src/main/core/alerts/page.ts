@@ -2,20 +2,23 @@
 // cooldowns), a page for the alerts view, and the announcement of a change that the
 // `alertsChanged` push carries with the situation, so no face has to ask again.
 import type { Alert, AlertsChanged, AlertsPage, AlertSituation } from '../../../shared/alerts'
-import { contentIdOf } from '../store/maintenance'
+import { sessionKey } from '../../../shared/schema-parts'
 import { silencingWindow, windowsNamed } from './maintenance'
 import { windowsInForce } from './maintenance-in-force'
-import type { Db } from '../store/db'
+import type { AlertQuery } from '../store/interface/alerts'
+import type { ReadTx } from '../store/interface/store'
 import type { CoolingCondition } from './evaluator'
 import { decideSituation, type UnconfirmedConnection } from './situation'
-import { blindConnections, getAlerts, listAlerts, notificationsPausedUntil, openAlertCounts, type AlertQuery } from '../store/alerts'
 import type { Applied } from './apply'
+
+/** What the alerts' pages and announcements read: the Store's reads, or a unit's own. */
+export type AlertReading = Pick<ReadTx, 'alerts' | 'maintenance' | 'sessions'>
 
 export interface SituationSource {
   /** Grows with every alerts push, within its epoch. */
   revision: number
   epoch: string
-  cooling(): readonly CoolingCondition[]
+  cooling(): Promise<readonly CoolingCondition[]>
   /** Polled connections without a successful poll yet, or offline. */
   unconfirmed(): readonly UnconfirmedConnection[]
   pollingPaused(): boolean
@@ -23,24 +26,24 @@ export interface SituationSource {
   connectionsPolled?(): number
 }
 
-export function readSituation(db: Db, source: SituationSource, now: number): AlertSituation {
+export async function readSituation(read: AlertReading, source: SituationSource, now: number): Promise<AlertSituation> {
   return decideSituation({
     revision: source.revision,
     epoch: source.epoch,
     now,
-    open: openAlertCounts(db),
-    cooling: source.cooling().map((c) => c.severity),
-    blind: blindConnections(db),
+    open: await read.alerts.openCounts(),
+    cooling: (await source.cooling()).map((c) => c.severity),
+    blind: await read.alerts.blind(),
     unconfirmed: source.unconfirmed(),
     pollingPaused: source.pollingPaused(),
-    notificationsPausedUntil: notificationsPausedUntil(db, now),
-    maintenance: windowsNamed(windowsInForce(db, now)),
+    notificationsPausedUntil: await read.alerts.pausedUntil(now),
+    maintenance: windowsNamed(await windowsInForce(read.maintenance, now)),
     connectionsPolled: source.connectionsPolled?.()
   })
 }
 
-export function alertsPage(db: Db, query: AlertQuery, situation: AlertSituation, now: number): AlertsPage {
-  return { alerts: listAlerts(db, query, now), situation }
+export async function alertsPage(read: AlertReading, query: AlertQuery, situation: AlertSituation, now: number): Promise<AlertsPage> {
+  return { alerts: await read.alerts.list(query, now), situation }
 }
 
 /** What an alert change announces: every alert it changed, less what a maintenance window holds
@@ -48,22 +51,31 @@ export function alertsPage(db: Db, query: AlertQuery, situation: AlertSituation,
 export type Announcement = Omit<AlertsChanged, 'situation'>
 
 /** The announcement of one evaluation or action: every alert that changed, so faces patch and group them. */
-export function announcementOf(db: Db, change: Applied, now: number): Announcement {
-  const changed = getAlerts(db, change.changed)
+export async function announcementOf(read: AlertReading, change: Applied, now: number): Promise<Announcement> {
+  const changed = await read.alerts.many(change.changed)
   const byId = new Map(changed.map((a) => [a.id, a]))
   const pick = (ids: number[]) => ids.flatMap((id) => byId.get(id) ?? [])
-  return announce(db, { changed, removed: change.removed, fired: pick(change.fired), resolved: pick(change.resolved), repeated: [] }, now)
+  return announce(read, { changed, removed: change.removed, fired: pick(change.fired), resolved: pick(change.resolved), repeated: [] }, now)
 }
 
 /** Takes what a maintenance window silences out of the announcements, and says so. */
-export function announce(db: Db, alerts: Omit<Announcement, 'silenced'>, now: number): Announcement {
+export async function announce(read: AlertReading, alerts: Omit<Announcement, 'silenced'>, now: number): Promise<Announcement> {
   const nothingToSay = alerts.fired.length + alerts.resolved.length + alerts.repeated.length + alerts.changed.length === 0
-  const windows = nothingToSay ? [] : windowsInForce(db, now)
+  const windows = nothingToSay ? [] : await windowsInForce(read.maintenance, now)
   if (windows.length === 0) return { ...alerts, silenced: [] }
+  // A window scoped to a content id needs the sessions' own; read only then, once each.
+  const contentIds = new Map<string, string | null>()
+  if (windows.some((w) => w.contentId !== null)) {
+    for (const { connectionId, eventSessionId } of [...alerts.fired, ...alerts.resolved, ...alerts.repeated, ...alerts.changed]) {
+      if (eventSessionId === null || contentIds.has(sessionKey({ connectionId, eventSessionId }))) continue
+      contentIds.set(sessionKey({ connectionId, eventSessionId }), (await read.sessions.row(connectionId, eventSessionId))?.content_id ?? null)
+    }
+  }
   const silenced = new Map<number, string>()
   const quiet = (list: Alert[]): Alert[] =>
     list.filter((a) => {
-      const window = silencingWindow(windows, a, now, () => (a.eventSessionId === null ? null : contentIdOf(db, a.connectionId, a.eventSessionId)))
+      const contentId = () => (a.eventSessionId === null ? null : (contentIds.get(sessionKey({ connectionId: a.connectionId, eventSessionId: a.eventSessionId })) ?? null))
+      const window = silencingWindow(windows, a, now, contentId)
       if (window !== null) silenced.set(a.id, window)
       return window === null
     })

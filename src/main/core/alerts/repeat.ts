@@ -6,16 +6,16 @@
 
 /** Per alert id, the step (whole periods since it fired) last announced. */
 export interface RepeatSteps {
-  read(): ReadonlyMap<number, number>
-  write(next: ReadonlyMap<number, number>): void
+  read(): Promise<ReadonlyMap<number, number>>
+  write(next: ReadonlyMap<number, number>): Promise<void>
 }
 
 /** Steps kept in memory only (tests of the grid alone). */
 export function stepsInMemory(): RepeatSteps {
   let held: ReadonlyMap<number, number> = new Map()
   return {
-    read: () => held,
-    write: (next) => {
+    read: async () => held,
+    write: async (next) => {
       held = next
     }
   }
@@ -25,8 +25,8 @@ export class CriticalRepeats {
   constructor(private readonly steps: RepeatSteps = stepsInMemory()) {}
 
   /** The ids due for a repeat now, out of the alerts firing critical unacknowledged. */
-  due(firing: readonly { id: number; firedAt: number }[], everyMs: number, now: number): number[] {
-    const held = this.steps.read()
+  async due(firing: readonly { id: number; firedAt: number }[], everyMs: number, now: number): Promise<number[]> {
+    const held = await this.steps.read()
     // Acknowledged, snoozed, muted or resolved since: forgotten; firing again, a fresh grid.
     const next = new Map<number, number>()
     const due: number[] = []
@@ -36,11 +36,11 @@ export class CriticalRepeats {
       if (last !== undefined && step > last) due.push(alert.id)
       next.set(alert.id, last === undefined ? step : Math.max(step, last))
     }
-    this.steps.write(next)
+    await this.steps.write(next)
     return due
   }
 
-  clear(): void {
-    this.steps.write(new Map())
+  clear(): Promise<void> {
+    return this.steps.write(new Map())
   }
 }

@@ -1,23 +1,23 @@
 // What the site rule reads: per site of a session's newest viewer list, its viewers and their
 // mean reliability on 0–100 (by the connection's scale, app/verdicts.ts: viewers are assumed to
 // report on the same scale as their session). The site breakdown the drill-down shows, kept with the list.
-import type { Db } from '../store/db'
-import { breakdown } from '../store/queries/breakdown'
-import { statement } from '../store/statements'
+import type { BreakdownRow } from '../store/queries/breakdown'
+import type { ViewerReads } from '../store/interface/viewers'
 import type { SiteSample } from './engine'
 
-/** When the session's complete viewer list was fetched, or null when none is held. */
-export function viewerListFetchedAt(db: Db, connectionId: string, eventSessionId: string): number | null {
-  const row = statement(
-    db,
-    'SELECT fetched_at AS at FROM viewer_lists WHERE connection_id = ? AND event_session_id = ? AND staged_at IS NULL'
-  ).get(connectionId, eventSessionId) as { at: number } | undefined
-  return row?.at ?? null
+/** `score`: a reliabilityScore as reported, on 0–100 (Verdicts.score of the session's connection). */
+export async function siteSamples(
+  viewers: ViewerReads,
+  connectionId: string,
+  eventSessionId: string,
+  score: (raw: number) => number | null
+): Promise<SiteSample[]> {
+  return siteSamplesOf(await viewers.breakdown(connectionId, eventSessionId, 'site'), score)
 }
 
-/** `score`: a reliabilityScore as reported, on 0–100 (Verdicts.score of the session's connection). */
-export function siteSamples(db: Db, connectionId: string, eventSessionId: string, score: (raw: number) => number | null): SiteSample[] {
-  return breakdown(db, connectionId, eventSessionId, 'site')
+/** The samples of a session's site breakdown as read. */
+export function siteSamplesOf(rows: readonly BreakdownRow[], score: (raw: number) => number | null): SiteSample[] {
+  return rows
     .filter((row) => row.key !== null)
     .map((row) => ({
       site: row.key as string,

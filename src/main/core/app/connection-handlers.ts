@@ -46,7 +46,7 @@ export function connectionHandlers({ db, store, connections, monitor, reconcile 
       const deleted = await connections.remove(id, audited(context))
       if (deleted) {
         await reconcile()
-        monitor.publishAlerts({ ...nothingApplied(), removed: alertIds })
+        await monitor.publishAlerts({ ...nothingApplied(), removed: alertIds })
       }
       return { deleted }
     },

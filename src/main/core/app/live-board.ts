@@ -24,7 +24,6 @@ export interface LiveBoardDeps {
   epoch: string
   /** The connections being polled: only their sessions are live on the board. */
   polled(): readonly string[]
-  cooling(): readonly CoolingCondition[]
   emit(payload: SessionsChanged): void
   clock?: () => number
 }
@@ -79,22 +78,22 @@ export class LiveBoard {
   }
 
   async sessions(): Promise<LiveSession[]> {
-    return this.reading((tx) => this.liveIn(tx))
+    return this.reading((read) => this.liveIn(read))
   }
 
   /** Any one cached session (live or past) as the drill-down shows it; null when not cached. */
   async session(connectionId: string, eventSessionId: string): Promise<LiveSession | null> {
-    return this.reading(async (tx) => {
-      const row = await tx.sessions.row(connectionId, eventSessionId)
-      return row ? ((await this.decorate(tx, [row]))[0] ?? null) : null
+    return this.reading(async (read) => {
+      const row = await read.sessions.row(connectionId, eventSessionId)
+      return row ? ((await this.decorate(read, [row]))[0] ?? null) : null
     })
   }
 
   /** The board as a face first reads it, with the revision it is current with. */
   async current(): Promise<LiveBoardPayload> {
-    return this.reading(async (tx) => {
-      const stamp = await tx.coreState.revision('board')
-      return { revision: stamp?.revision ?? 0, epoch: stamp?.epoch ?? this.deps.epoch, sessions: await this.liveIn(tx) }
+    return this.reading(async (read) => {
+      const stamp = await read.coreState.revision('board')
+      return { revision: stamp?.revision ?? 0, epoch: stamp?.epoch ?? this.deps.epoch, sessions: await this.liveIn(read) }
     })
   }
 
@@ -116,9 +115,9 @@ export class LiveBoard {
 
   private async push(only?: TouchedRows): Promise<void> {
     const partial = only?.touched.all ? undefined : only
-    const { sessions, counts } = await this.reading(async (tx) => ({
-      sessions: partial ? await this.touchedSessions(tx, partial) : await this.liveIn(tx),
-      counts: await tx.sessions.counts()
+    const { sessions, counts } = await this.reading(async (read) => ({
+      sessions: partial ? await this.touchedSessions(read, partial) : await this.liveIn(read),
+      counts: await read.sessions.counts()
     }))
     const next = partial ? this.withoutTouched(partial) : new Map<string, PublishedRow>()
     for (const s of sessions) next.set(sessionKey(s), { key: { connectionId: s.connectionId, eventSessionId: s.eventSessionId }, json: JSON.stringify(s) })
@@ -146,24 +145,24 @@ export class LiveBoard {
   }
 
   /** The live rows of the connections polled. */
-  private async liveIn(tx: ReadTx): Promise<LiveSession[]> {
+  private async liveIn(read: ReadTx): Promise<LiveSession[]> {
     const polled = new Set(this.deps.polled())
-    return this.decorate(tx, (await tx.sessions.live()).filter((row) => polled.has(row.connection_id)))
+    return this.decorate(read, (await read.sessions.live()).filter((row) => polled.has(row.connection_id)))
   }
 
   /** The core's verdicts on each row: score, health, levels, the most pressing alert, the worst
    *  site alert firing, the newest snapshot. */
-  private async decorate(tx: ReadTx, rows: readonly SessionRow[]): Promise<LiveSession[]> {
-    const verdicts = await loadVerdicts(tx, rows.map((row) => row.connection_id))
+  private async decorate(read: ReadTx, rows: readonly SessionRow[]): Promise<LiveSession[]> {
+    const verdicts = await loadVerdicts(read, rows.map((row) => row.connection_id))
     // Only these rows' alerts: a site alert's figure is read from its session's viewer list.
     const keys = new Set(rows.map((row) => sessionKey({ connectionId: row.connection_id, eventSessionId: row.event_session_id })))
-    const open = (await tx.alerts.openAboutSessions()).filter((a) => keys.has(sessionKey(a)))
-    const cooling = this.deps.cooling()
+    const open = (await read.alerts.openAboutSessions()).filter((a) => keys.has(sessionKey(a)))
+    const cooling = await read.coreState.cooling()
     // Read only when a condition held back names a site.
-    const names = cooling.some((c) => c.site !== null) ? siteNameBookOf(await tx.sites.names()) : new Map<number, string>()
+    const names = cooling.some((c) => c.site !== null) ? siteNameBookOf(await read.sites.names()) : new Map<number, string>()
     const alerts = alertsBySession(open, cooling, names)
-    const siteAlerts = await siteAlertsBySession(tx.viewers, open, verdicts)
-    const latest = await Promise.all(rows.map((row) => tx.snapshots.latest(row.connection_id, row.event_session_id)))
+    const siteAlerts = await siteAlertsBySession(read.viewers, open, verdicts)
+    const latest = await Promise.all(rows.map((row) => read.snapshots.latest(row.connection_id, row.event_session_id)))
     return rows.map((row, i) => {
       const session = verdicts.session(row)
       const point = latest[i]
@@ -177,9 +176,9 @@ export class LiveBoard {
   }
 
   /** The live rows of the sessions touched, when their connection is polled. */
-  private async touchedSessions(tx: ReadTx, { connectionId, touched }: TouchedRows): Promise<LiveSession[]> {
+  private async touchedSessions(read: ReadTx, { connectionId, touched }: TouchedRows): Promise<LiveSession[]> {
     if (!this.deps.polled().includes(connectionId)) return []
-    return this.decorate(tx, (await tx.sessions.live(connectionId)).filter((row) => touched.has(row.event_session_id)))
+    return this.decorate(read, (await read.sessions.live(connectionId)).filter((row) => touched.has(row.event_session_id)))
   }
 
   /** The rows as last pushed, less the touched sessions' (each is live again only if it still is). */

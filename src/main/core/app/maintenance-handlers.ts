@@ -16,22 +16,22 @@ export interface MaintenancePlace {
   monitor: Monitor
   clock: () => number
   /** The windows in force at `now`, as the alerts find them (alerts/maintenance-in-force.ts). */
-  windowsInForce(now: number): Pick<MaintenanceRecord, 'id'>[]
+  windowsInForce(now: number): Promise<Pick<MaintenanceRecord, 'id'>[]>
 }
 
 export function maintenanceHandlers({ store, monitor, clock, windowsInForce }: MaintenancePlace): MaintenanceHandlers {
   return {
-    listMaintenance: () => maintenanceWindows(store.read.maintenance, windowsInForce(clock())),
+    listMaintenance: async () => maintenanceWindows(store.read.maintenance, await windowsInForce(clock())),
     addMaintenance: async ({ window, confirmBroad }, context) => {
       const added = await auditedUnit(store, context, (tx) =>
         addMaintenanceWindow(tx.maintenance, window, clock(), { createdBy: context.actor.name, confirmBroad })
       )
-      monitor.publishAlerts(nothingApplied())
+      await monitor.publishAlerts(nothingApplied())
       return added
     },
     deleteMaintenance: async ({ id }, context) => {
       const deleted = await auditedUnit(store, context, (tx) => removeMaintenanceWindow(tx.maintenance, id))
-      if (deleted) monitor.publishAlerts(nothingApplied())
+      if (deleted) await monitor.publishAlerts(nothingApplied())
       return { deleted }
     }
   }

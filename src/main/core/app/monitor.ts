@@ -3,7 +3,9 @@
 // situation, then the live rows with their health and alert. Every face follows these pushes.
 // After a unit of work it judges only the sessions the unit touched (sync/touched.ts): their
 // alerts and their rows; the others have not changed. A connection's first judgement, the clock
-// finding something due and an operator's change judge every session.
+// finding something due and an operator's change judge every session. The alerts go through the
+// Store (docs/store.md): one judgement of a connection at a time, and one alerts push at a time,
+// in the order of their revisions.
 import { randomUUID } from 'node:crypto'
 import type { AlertSituation } from '../../../shared/alerts'
 import { AlertEvaluator, type Evaluation } from '../alerts/evaluator'
@@ -12,17 +14,14 @@ import { AlertChanges, type AlertOutbox } from '../alerts/alert-changes'
 import type { UnconfirmedConnection } from '../alerts/situation'
 import { nothingApplied, type Applied } from '../alerts/apply'
 import type { Db } from '../store/db'
+import type { CoreStateStore } from '../store/interface/core-state'
 import type { Store } from '../store/interface/store'
 import type { EventHub } from './event-hub'
 import { LiveBoard, type TouchedRows } from './live-board'
-import { Verdicts } from './verdicts'
-import { CriticalRepeats } from '../alerts/repeat'
-import { firingCriticals, getAlerts } from '../store/alerts'
-import { repeatSteps, saveRepeatSteps } from '../store/alert-repeat-steps'
-import { beginEpoch, currentRevision, nextRevision } from '../store/revisions'
-import { withTransaction } from '../store/unit-of-work'
+import { loadVerdicts } from './verdicts'
+import { CriticalRepeats, type RepeatSteps } from '../alerts/repeat'
+import { beginEpoch } from '../store/revisions'
 import type { Revised } from '../../../shared/revisions'
-import { getAlertRules } from '../store/settings'
 import { TouchedSessions } from '../sync/touched'
 
 export interface MonitorDeps {
@@ -45,8 +44,6 @@ export class Monitor {
    *  new one at every start, so a client takes a restarted core's first words whole. Another core
    *  started on the same file begins its own, and this one's pushes follow it. */
   readonly epoch = randomUUID()
-  /** Where each critical stands on its repeat grid: the alerts' repeat_step column. */
-  private readonly repeats: CriticalRepeats
   /** The unconfirmed connections as last pushed: a change of them changes the situation. */
   private unconfirmedPushed = '[]'
   /** How many connections were polled as last pushed: the situation says it (session names). */
@@ -57,10 +54,14 @@ export class Monitor {
   /** Per connection, the sessions a unit touched whose judgement did not complete (its change
    *  rolled back): judged with the next unit's. A connection not here was never judged in full. */
   private readonly owed = new Map<string, TouchedSessions>()
+  /** Per connection, its judgement under way: the next waits for it (no two at once). */
+  private readonly judging = new Map<string, Promise<void>>()
+  /** The alerts push under way: the next waits for it, so pushes go out in revision order. */
+  private pushing: Promise<unknown> = Promise.resolve()
 
   constructor(
     private readonly db: Db,
-    /** What the live board reads, and where its revisions are counted. */
+    /** The alerts' and the live board's reads and units of work. */
     readonly store: Store,
     private readonly hub: EventHub,
     private readonly deps: MonitorDeps
@@ -68,21 +69,22 @@ export class Monitor {
     beginEpoch(db, 'alerts', this.epoch)
     // A new board too: the faces' copies are diffs of another one's pushes.
     beginEpoch(db, 'board', this.epoch)
-    this.repeats = new CriticalRepeats({ read: () => repeatSteps(db), write: (next) => saveRepeatSteps(db, next) })
-    this.changes = new AlertChanges(db, deps.outbox, () => deps.polled().length)
-    this.evaluator = new AlertEvaluator(db, () => new Verdicts(db), deps.clock, this.changes)
+    this.changes = new AlertChanges(store, deps.outbox, () => deps.polled().length)
+    // The verdicts of each evaluation, read through the Store before its unit (app/verdicts.ts).
+    this.evaluator = new AlertEvaluator(store, () => loadVerdicts(store.read), deps.clock, this.changes)
     this.board = new LiveBoard(store, {
       epoch: this.epoch,
       polled: deps.polled,
-      cooling: () => this.evaluator.cooling(),
       emit: (payload) => hub.emit('sessionsChanged', payload),
       clock: deps.clock
     })
   }
 
-  situation(stamp: Revised | null = currentRevision(this.db, 'alerts')): AlertSituation {
+  /** The situation now, stamped with the alerts' revision as last pushed unless `stamp` is given. */
+  async situation(stamp?: Revised | null): Promise<AlertSituation> {
+    if (stamp === undefined) stamp = await this.store.read.coreState.revision('alerts')
     return readSituation(
-      this.db,
+      this.store.read,
       {
         revision: stamp?.revision ?? 0,
         epoch: stamp?.epoch ?? this.epoch,
@@ -96,15 +98,33 @@ export class Monitor {
   }
 
   /** After a unit of work of one connection: the alerts of the sessions it touched (all of them
-   *  by default), then their rows. Rejects only with what the alerts could not store, or the rows
-   *  could not be read; the rows are pushed either way, and what was not judged is judged with
-   *  the next unit. */
-  async afterWork(connectionId: string, lastSuccessAt: number | null, touched = TouchedSessions.everySession()): Promise<void> {
+   *  by default), then their rows, once the judgement of that connection under way has finished.
+   *  Rejects only with what the alerts could not store; the rows are pushed either way, and what
+   *  was not judged is judged with the next unit. */
+  afterWork(connectionId: string, lastSuccessAt: number | null, touched = TouchedSessions.everySession()): Promise<void> {
+    const judged = (this.judging.get(connectionId) ?? Promise.resolve()).then(() => this.judge(connectionId, lastSuccessAt, touched))
+    const tracked = judged.catch(() => undefined)
+    this.judging.set(connectionId, tracked)
+    void tracked.then(() => {
+      if (this.judging.get(connectionId) === tracked) this.judging.delete(connectionId)
+    })
+    return judged
+  }
+
+  /** Every judgement (of one connection, or of all) and alerts push under way has finished. */
+  async judged(connectionId?: string): Promise<void> {
+    if (connectionId !== undefined) await this.judging.get(connectionId)
+    else while (this.judging.size > 0) await Promise.all(this.judging.values())
+    await this.pushing.catch(() => undefined)
+    await this.board.pushed()
+  }
+
+  private async judge(connectionId: string, lastSuccessAt: number | null, touched: TouchedSessions): Promise<void> {
     const owed = this.owed.get(connectionId)
     const scope = owed ? owed.with(touched) : TouchedSessions.everySession()
     this.owed.set(connectionId, scope)
     try {
-      this.settle(this.evaluator.evaluate(connectionId, lastSuccessAt, scope))
+      await this.settle(await this.evaluator.evaluate(connectionId, lastSuccessAt, scope))
     } finally {
       await this.board.publish({ connectionId, touched: scope })
     }
@@ -117,9 +137,9 @@ export class Monitor {
     // A connection polled again later is judged in full first.
     for (const connectionId of [...this.owed.keys()]) if (!this.deps.polled().includes(connectionId)) this.owed.delete(connectionId)
     try {
-      const evaluation = this.evaluator.forgetUnwatched(this.deps.polled())
+      const evaluation = await this.evaluator.forgetUnwatched(this.deps.polled())
       // A connection more or fewer changes how sessions are named away from their connection.
-      if (evaluation.any || this.deps.polled().length !== this.polledPushed) this.publishAlerts(evaluation, evaluation.announcement)
+      if (evaluation.any || this.deps.polled().length !== this.polledPushed) await this.publishAlerts(evaluation, evaluation.announcement)
     } finally {
       await this.board.publish()
     }
@@ -128,41 +148,52 @@ export class Monitor {
   /** Between polls (the 10 s clock): whether time alone changed this connection's alerts (a
    *  blind alert due, a snooze run out), so that it is judged again with afterWork. Reads its
    *  open alerts, nothing of its sessions. */
-  dueByClock(connectionId: string, lastSuccessAt: number | null): boolean {
+  dueByClock(connectionId: string, lastSuccessAt: number | null): Promise<boolean> {
     return this.evaluator.dueByClock(connectionId, lastSuccessAt)
   }
 
   /** Between polls: pushes the situation if time alone changed it, nothing otherwise. */
-  situationByClock(): void {
-    if (withoutRevision(this.situation()) !== this.situationPushed) this.publishAlerts(nothingApplied())
+  async situationByClock(): Promise<void> {
+    if (withoutRevision(await this.situation()) !== this.situationPushed) await this.publishAlerts(nothingApplied())
   }
 
   /** Announces again the criticals nobody acknowledged, when their period has come round
    *  (called on the pollers' clock tick). */
-  repeatTick(): void {
-    const rule = getAlertRules(this.db).repeatCritical
-    if (!rule.enabled) return this.repeats.clear()
-    // The steps announced and the revision of their push commit together: no repeat twice.
-    const due = withTransaction(this.db, () => {
-      const ids = this.repeats.due(firingCriticals(this.db), rule.everyMinutes * 60_000, this.deps.clock())
-      return ids.length === 0 ? null : { ids, stamp: nextRevision(this.db, 'alerts') }
+  repeatTick(): Promise<void> {
+    return this.inTurn(async () => {
+      const rule = (await this.store.read.settings.get('alertRules')).repeatCritical
+      if (!rule.enabled) {
+        // Read first: a tick with nothing to forget takes no write lock.
+        if ((await this.store.read.coreState.repeatSteps()).size > 0) await this.store.withTransaction((tx) => new CriticalRepeats(stepsOf(tx.coreState)).clear())
+        return
+      }
+      // The steps announced and the revision of their push commit together: no repeat twice.
+      const due = await this.store.withTransaction(async (tx) => {
+        const repeats = new CriticalRepeats(stepsOf(tx.coreState))
+        const ids = await repeats.due(await tx.alerts.firingCriticals(), rule.everyMinutes * 60_000, this.deps.clock())
+        return ids.length === 0 ? null : { ids, stamp: await tx.coreState.nextRevision('alerts') }
+      })
+      if (!due) return
+      const situation = await this.pushedSituation(due.stamp)
+      const alerts = await this.store.read.alerts.many(due.ids)
+      const repeated = await announce(this.store.read, { changed: [], removed: [], fired: [], resolved: [], repeated: alerts }, this.deps.clock())
+      this.hub.emit('alertsChanged', { ...repeated, situation })
     })
-    if (!due) return
-    const { ids } = due
-    const situation = this.pushedSituation(due.stamp)
-    const repeated = announce(this.db, { changed: [], removed: [], fired: [], resolved: [], repeated: getAlerts(this.db, ids) }, this.deps.clock())
-    this.hub.emit('alertsChanged', { ...repeated, situation })
   }
 
   /** Pushes the alerts that changed (possibly none: a pause changes only the situation), as
    *  `announcement` says when the change was committed through `changes`. */
-  publishAlerts(change: Applied, announcement?: Announcement): AlertSituation {
-    const stamp = nextRevision(this.db, 'alerts')
+  publishAlerts(change: Applied, announcement?: Announcement): Promise<AlertSituation> {
+    // What this push says of them, noted before it waits its turn: a status change meanwhile pushes nothing more.
     this.unconfirmedPushed = JSON.stringify(this.deps.unconfirmed())
     this.polledPushed = this.deps.polled().length
-    const situation = this.pushedSituation(stamp)
-    this.hub.emit('alertsChanged', { ...(announcement ?? announcementOf(this.db, change, this.deps.clock())), situation })
-    return situation
+    return this.inTurn(async () => {
+      const stamp = await this.store.withTransaction((tx) => tx.coreState.nextRevision('alerts'))
+      const situation = await this.pushedSituation(stamp)
+      const said = announcement ?? (await announcementOf(this.store.read, change, this.deps.clock()))
+      this.hub.emit('alertsChanged', { ...said, situation })
+      return situation
+    })
   }
 
   /** Pushes the rows that changed: every row, or those of the sessions a unit touched. */
@@ -171,22 +202,35 @@ export class Monitor {
   }
 
   /** A poller's status changed: the situation follows when a connection became (un)confirmed. */
-  statusChanged(): void {
+  async statusChanged(): Promise<void> {
     const unconfirmed = JSON.stringify(this.deps.unconfirmed())
-    if (unconfirmed !== this.unconfirmedPushed) this.publishAlerts(nothingApplied())
+    if (unconfirmed !== this.unconfirmedPushed) await this.publishAlerts(nothingApplied())
   }
 
-  private settle(evaluation: Evaluation): void {
-    if (evaluation.any) this.publishAlerts(evaluation, evaluation.announcement)
+  private async settle(evaluation: Evaluation): Promise<void> {
+    if (evaluation.any) await this.publishAlerts(evaluation, evaluation.announcement)
+  }
+
+  /** An alerts push, after the one under way: each takes its revision and is emitted in turn. */
+  private inTurn<T>(push: () => Promise<T>): Promise<T> {
+    const pushed = this.pushing.catch(() => undefined).then(push)
+    this.pushing = pushed
+    return pushed
   }
 
   /** The situation about to be pushed, remembered for the clock. */
-  private pushedSituation(stamp: Revised): AlertSituation {
-    const situation = this.situation(stamp)
+  private async pushedSituation(stamp: Revised): Promise<AlertSituation> {
+    const situation = await this.situation(stamp)
     this.situationPushed = withoutRevision(situation)
     return situation
   }
 }
+
+/** Each critical's step on its repeat grid, as rows of the unit of work they are read and written in. */
+const stepsOf = (rows: CoreStateStore): RepeatSteps => ({
+  read: () => rows.repeatSteps(),
+  write: (next) => rows.saveRepeatSteps(next)
+})
 
 /** A situation to compare with another: its revision and time always differ. */
 const withoutRevision = (situation: AlertSituation): string => JSON.stringify({ ...situation, revision: 0, at: '' })

@@ -46,18 +46,19 @@ export interface CompletedPass {
 export class PollerGroup {
   private running: { source: DataSource; poller: Poller }[] = []
   private stopBlindClock: (() => void) | undefined
+  /** The clock's tick under way (alerts due, situation, repeats): the next tick skips while it runs. */
+  private ticking: Promise<void> | null = null
+  /** The end of what the connections polled changing left open, under way. */
+  private changing: Promise<void> = Promise.resolve()
   /** The verdicts last pushed: time alone (a connection going stale) changes them too. */
   private verdictsPushed = ''
   private readonly clock: () => number
-  /** Judgements under way (after a unit of work, on the clock, the connections changing): idle and
-   *  stop wait for them. Each says its own failure; none rejects. */
-  private readonly judging = new Set<Promise<void>>()
   /** Judges every unit of work (alerts, situation, live rows) and pushes what changed. */
   readonly monitor: Monitor
 
   constructor(
     private readonly db: Db,
-    /** What the live board reads (the Monitor's). */
+    /** Where the alerts are judged and stored (the Monitor's). */
     store: Store,
     private readonly hub: EventHub,
     private cadences: Partial<Cadences>,
@@ -82,22 +83,24 @@ export class PollerGroup {
     return this.running.map((r) => r.source)
   }
 
-  /** Starts polling `sources`; settles once what the change of connections judged has been pushed. */
+  /** Starts a poller per source; resolves once what the connections polled changing ended
+   *  (alerts left open by the others) is stored and pushed. */
   start(sources: DataSource[]): Promise<void> {
     // After a unit of work (a pass, a round of details, a refresh, a range): the alerts, then the
     // rows, of the sessions it touched. On the clock's tick, every session of a connection, only
-    // when time alone changed its alerts (Monitor.dueByClock).
-    const afterWork = (source: DataSource, poller: Poller, touched: TouchedSessions | 'if due by the clock'): void => {
+    // when time alone changed its alerts (Monitor.dueByClock). The Monitor judges one connection's
+    // units in turn: the judgement of one has finished before the next one's begins.
+    const afterWork = async (source: DataSource, poller: Poller, touched: TouchedSessions | 'if due by the clock'): Promise<void> => {
       const connectionId = source.target.id
       const lastSuccessAt = poller.currentStatus.lastUpdateAt
-      this.track(async () => {
+      try {
         if (touched !== 'if due by the clock') await this.monitor.afterWork(connectionId, lastSuccessAt, touched)
-        else if (this.monitor.dueByClock(connectionId, lastSuccessAt)) await this.monitor.afterWork(connectionId, lastSuccessAt)
-      }, (error) => {
+        else if (await this.monitor.dueByClock(connectionId, lastSuccessAt)) await this.monitor.afterWork(connectionId, lastSuccessAt)
+      } catch (error) {
         // An alert that cannot be stored must not stop polling; the status says why.
         const problem = `alerts: ${error instanceof Error ? error.message : String(error)}`
         this.hub.emit('statusChanged', { ...this.status(), lastError: problem, problem })
-      })
+      }
     }
     // An operator's pause is a row (store/poller-status.ts): it holds across a restart.
     const paused = pausedPolling(this.db)
@@ -114,9 +117,9 @@ export class PollerGroup {
         onStatus: (status) => {
           this.recordStatus(source.target.id, status)
           this.publishStatus()
-          this.monitor.statusChanged()
+          this.monitor.statusChanged().catch((error: unknown) => console.error('eventwatch: pushing the situation failed', error))
         },
-        onWork: (_kind, touched) => afterWork(source, poller, touched),
+        onWork: (_kind, touched) => void afterWork(source, poller, touched),
         onConnectivity: (change) =>
           this.hub.emit('connectivityChanged', {
             connectionId: source.target.id,
@@ -131,34 +134,42 @@ export class PollerGroup {
       return { source, poller }
     })
     // Best effort: the next start tries again.
-    const changed = this.track(() => this.monitor.pollersChanged(), () => undefined)
+    this.changing = this.monitor.pollersChanged().catch(() => undefined)
     // Between polls too (back-off can be minutes): only what time alone changes is judged — a
     // connection whose blind alert or snooze is due in full (paused ones skipped), the situation
     // if a window or a pause began or ended, staleness, repeats. A quiet tick reads no session.
     this.stopBlindClock?.()
     this.stopBlindClock = startBlindClock(this.options.timers ?? realTimers, () => {
-      for (const { source, poller } of this.running) if (!poller.isPaused) afterWork(source, poller, 'if due by the clock')
-      this.publishStatusIfChanged()
-      try {
-        this.monitor.situationByClock()
-      } catch (error) {
-        console.error('eventwatch: pushing the situation on the clock failed', error)
-      }
-      try {
-        this.monitor.repeatTick()
-      } catch (error) {
-        console.error('eventwatch: repeating critical alerts failed', error)
-      }
+      if (this.ticking) return
+      this.ticking = this.clockTick(afterWork).finally(() => (this.ticking = null))
     })
-    return changed
+    return this.changing
+  }
+
+  /** One tick of the 10 s clock, in order: the connections due, the status, the situation, repeats. */
+  private async clockTick(afterWork: (source: DataSource, poller: Poller, touched: 'if due by the clock') => Promise<void>): Promise<void> {
+    await Promise.all(this.running.filter(({ poller }) => !poller.isPaused).map(({ source, poller }) => afterWork(source, poller, 'if due by the clock')))
+    this.publishStatusIfChanged()
+    try {
+      await this.monitor.situationByClock()
+    } catch (error) {
+      console.error('eventwatch: pushing the situation on the clock failed', error)
+    }
+    try {
+      await this.monitor.repeatTick()
+    } catch (error) {
+      console.error('eventwatch: repeating critical alerts failed', error)
+    }
   }
 
   /**
    * One complete pass of every connection polled, side by side (`eventwatch sync --once`): each
    * judged as it ends, like any unit of work; `signal` ends them as stop does.
    */
-  completePasses(options: { signal?: AbortSignal; onProgress?: (progress: SyncProgress) => void } = {}): Promise<CompletedPass[]> {
-    return Promise.all(this.running.map(async ({ source, poller }) => ({ connection: source.target, report: await poller.completePass(options) })))
+  async completePasses(options: { signal?: AbortSignal; onProgress?: (progress: SyncProgress) => void } = {}): Promise<CompletedPass[]> {
+    const passes = await Promise.all(this.running.map(async ({ source, poller }) => ({ connection: source.target, report: await poller.completePass(options) })))
+    await this.monitor.judged()
+    return passes
   }
 
   /**
@@ -207,18 +218,12 @@ export class PollerGroup {
     await this.judged()
   }
 
-  /** Runs a judgement, kept until it settles; `failed` says what it could not do. */
-  private track(judge: () => Promise<void>, failed: (error: unknown) => void): Promise<void> {
-    const judgement = judge().catch(failed)
-    this.judging.add(judgement)
-    void judgement.then(() => this.judging.delete(judgement))
-    return judgement
-  }
-
-  /** Every judgement under way (and any it started) has settled, with its pushes. */
-  private async judged(): Promise<void> {
-    while (this.judging.size > 0) await Promise.all(this.judging)
-    await this.monitor.board.pushed()
+  /** The judgements, clock tick and pushes under way have finished (a poller may still be at
+   *  work: tests whose poller waits on their clock). */
+  async judged(): Promise<void> {
+    await this.changing
+    await this.ticking
+    await this.monitor.judged()
   }
 
   refreshNow(): void {
@@ -227,7 +232,7 @@ export class PollerGroup {
 
   /** Pauses or resumes one connection, or all of them (and any started later) when none is named;
    *  the pause is stored first, so a restarted core starts paused. */
-  setPaused(paused: boolean, connectionId?: string): void {
+  async setPaused(paused: boolean, connectionId?: string): Promise<void> {
     setPollingPaused(this.db, paused, this.clock(), connectionId)
     for (const { source, poller } of this.running) {
       if (connectionId !== undefined && source.target.id !== connectionId) continue
@@ -235,14 +240,18 @@ export class PollerGroup {
       else poller.resume()
     }
     this.publishStatus()
-    this.monitor.publishAlerts(nothingApplied())
+    await this.monitor.publishAlerts(nothingApplied())
   }
 
-  /** Answers once the refresh was judged and its row pushed. */
+  /** Answers once the refresh has been judged (its alerts and its row pushed). */
   async refreshSession(connectionId: string, eventSessionId: string): Promise<{ viewers: number }> {
     const poller = this.pollerOf(connectionId)
     if (!poller) throw new Error(`connection ${connectionId} is not being polled`)
-    return this.thenJudged(poller.refreshSession(eventSessionId))
+    try {
+      return await poller.refreshSession(eventSessionId)
+    } finally {
+      await this.monitor.judged(connectionId)
+    }
   }
 
   /**
@@ -252,23 +261,26 @@ export class PollerGroup {
    */
   async fetchRange(source: DataSource, from: Date, to: Date): Promise<{ listed: number }> {
     const polled = this.pollerOf(source.target.id)
-    if (polled) return this.thenJudged(polled.fetchRange(from, to))
+    if (polled) {
+      try {
+        return await polled.fetchRange(from, to)
+      } finally {
+        await this.monitor.judged(source.target.id)
+      }
+    }
     const once = new Poller(this.db, source.client, {
       connectionId: source.target.id,
       ...(this.options.clock ? { clock: this.options.clock } : {}),
       onWork: (_kind, touched) =>
-        this.track(() => this.monitor.publishBoard({ connectionId: source.target.id, touched }), (error) => {
+        void this.monitor.publishBoard({ connectionId: source.target.id, touched }).catch((error: unknown) => {
           console.error('eventwatch: pushing the live rows of a fetched range failed', error)
         })
     })
-    return this.thenJudged(once.fetchRange(from, to))
-  }
-
-  /** What a unit of work answered, once its judgement and pushes have been made. */
-  private async thenJudged<T>(work: Promise<T>): Promise<T> {
-    const answer = await work
-    await this.judged()
-    return answer
+    try {
+      return await once.fetchRange(from, to)
+    } finally {
+      await this.monitor.board.pushed()
+    }
   }
 
   /** The newest poll the cache remembers of the connections polled now. */

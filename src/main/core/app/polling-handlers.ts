@@ -33,8 +33,8 @@ export function pollingHandlers({ db, pollers, monitor, connections, limiter }: 
       return { startedAt: new Date().toISOString() }
     },
     refreshSession: ({ connectionId, eventSessionId }) => pollers.refreshSession(connectionId, eventSessionId),
-    setPaused: ({ paused, connectionId }) => {
-      pollers.setPaused(paused, connectionId)
+    setPaused: async ({ paused, connectionId }) => {
+      await pollers.setPaused(paused, connectionId)
       return pollers.status()
     },
     fetchRange: async ({ connectionId, from, to }) => {

@@ -6,6 +6,7 @@
 import type { SiteAlert } from '../../../shared/alerts'
 import { sessionKey } from '../../../shared/schema-parts'
 import { siteLabel } from '../../../shared/site-label'
+import { siteSamplesOf } from '../alerts/site-samples'
 import type { OpenSessionAlert } from '../store/alerts'
 import type { ViewerReads } from '../store/interface/viewers'
 import type { Verdicts } from './verdicts'
@@ -39,7 +40,8 @@ export async function siteAlertsBySession(
     const first = alerts[0]!
     // Read once per session, and only for sessions with a site alert firing (the sums are kept).
     const sites = await viewers.breakdown(first.connectionId, first.eventSessionId, 'site')
-    const now = new Map(sites.map((s) => [s.key, s.avgReliability === null ? null : verdicts.score(first.connectionId, s.avgReliability)]))
+    const samples = siteSamplesOf(sites, (raw) => verdicts.score(first.connectionId, raw))
+    const now = new Map(samples.map((s) => [s.site, s.reliability]))
     const candidates = alerts.map((a): SiteAlert => {
       const reliability = now.get(a.site) ?? a.value
       return {

@@ -83,7 +83,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
           })
         )
   // Every alert fired, resolved or acknowledged is queued here in the transaction that records it.
-  const outbox = new WebhookOutbox(db)
+  const outbox = new WebhookOutbox()
   const pollers = new PollerGroup(db, store, hub, options.cadences ?? cadencesFromSettings(), {
     // The headless face's (`eventwatch sync`): one pass when asked, its bound, its summary lines.
     passesOnRequest: options.passesOnRequest,
@@ -151,13 +151,10 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       pollers.setCadences(toCadences(cadences))
       await reconcile()
     },
-    // The settings are saved either way: a failure to push or judge after them is said here.
-    levelsSaved: () => void monitor.publishBoard().catch((error: unknown) => console.error('eventwatch: pushing the live rows after new levels failed', error)),
+    levelsSaved: () => monitor.publishBoard(),
     // A rule switched off ends its alerts now, not at the next poll (the clock judges only time).
-    alertRulesSaved: () => {
-      for (const id of polled()) {
-        pollers.reevaluate(id).catch((error: unknown) => console.error('eventwatch: judging the alerts after new rules failed', error))
-      }
+    alertRulesSaved: async () => {
+      await Promise.all(polled().map((id) => pollers.reevaluate(id)))
     }
   })
   const users = new TeamUsers(team, clock)
@@ -165,7 +162,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     ...deskHandlers({ teamFile: options.teamFile ?? teamConfigFile(), secrets: options.secrets ?? osKeychain() }),
     ...teamHandlers(users, team.audit),
     ...screenHandlers(store, { polled, realConnectionPolled: () => pollers.sources.some((s) => !s.isDemo) }),
-    ...alertHandlers(db, {
+    ...alertHandlers(store, {
       clock,
       situation: () => monitor.situation(),
       changes: monitor.changes,
@@ -176,7 +173,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     ...pollingHandlers({ db, pollers, monitor, connections, limiter }),
     ...connectionHandlers({ db, store, connections, monitor, reconcile }),
     ...webhookHandlers(webhooks),
-    ...maintenanceHandlers({ store, monitor, clock, windowsInForce: (now) => windowsInForce(db, now) }),
+    ...maintenanceHandlers({ store, monitor, clock, windowsInForce: (now) => windowsInForce(store.read.maintenance, now) }),
     ...settings.handlers
   }, {
     // Every change, whoever made it, with its author: the team's audit list.

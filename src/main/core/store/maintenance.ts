@@ -5,7 +5,7 @@ import { repeatPhase, type MAINTENANCE_REPEATS } from '../../../shared/maintenan
 import type { Db } from './db'
 import { statement } from './statements'
 
-type Repeat = (typeof MAINTENANCE_REPEATS)[number]
+export type Repeat = (typeof MAINTENANCE_REPEATS)[number]
 
 export interface MaintenanceRecord {
   id: number

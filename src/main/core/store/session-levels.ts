@@ -8,13 +8,17 @@ import type { ReliabilityThresholds } from '../../../shared/settings'
 import { effectiveLevels } from '../health/health'
 import { storedOverrides, type StoredOverride } from './alert-overrides'
 import type { Db } from './db'
+import type { AlertReads } from './interface/alerts'
+import type { SettingsReads } from './interface/settings'
 import { getThresholds } from './settings'
 
 /** A session without an override: not muted, judged by the settings' levels. */
 export const NO_OVERRIDE: StoredOverride = { muted: false, thresholds: null }
 
-/** A connection's overrides by session id, as a book (or the Store, for one) reads them. */
-export const connectionOverrides = (db: Db, connectionId: string): Map<string, StoredOverride> => storedOverrides(db, connectionId)
+/** The connection's overrides by session id: what the book (and the Store's alerts.overrides) reads. */
+export function connectionOverrides(db: Db, connectionId: string): Map<string, StoredOverride> {
+  return storedOverrides(db, connectionId)
+}
 
 /** What a book answers from when it was read beforehand. */
 export interface ReadLevels {
@@ -67,4 +71,22 @@ export class LevelBook {
     const read = [...(this.read?.overrides.keys() ?? [])].join(', ') || 'none'
     throw new Error(`levels asked of connection ${connectionId}, but only the overrides of ${read} were read`)
   }
+}
+
+/** What the levels are read from through the Store: its reads, or a unit's own. */
+export interface LevelReads {
+  alerts: Pick<AlertReads, 'overrides'>
+  settings: SettingsReads
+}
+
+/** The session's override, read through the Store. */
+export async function overrideThrough(read: LevelReads, connectionId: string, eventSessionId: string | null): Promise<StoredOverride> {
+  if (eventSessionId === null) return NO_OVERRIDE
+  return (await read.alerts.overrides(connectionId)).get(eventSessionId) ?? NO_OVERRIDE
+}
+
+/** The levels that apply to the session, as LevelBook.levels decides them, read through the Store. */
+export async function levelsThrough(read: LevelReads, connectionId: string, eventSessionId: string | null): Promise<EffectiveLevels> {
+  const override = await overrideThrough(read, connectionId, eventSessionId)
+  return effectiveLevels(override.thresholds, await read.settings.get('thresholds'))
 }

@@ -33,6 +33,15 @@ export function sessionsWithViewerLists(db: Db, connectionId: string): Set<strin
 }
 
 /** A viewer sample for the unit detection (units.ts). */
+/** When the session's complete viewer list was fetched, or null when none is held. */
+export function viewerListFetchedAt(db: Db, connectionId: string, eventSessionId: string): number | null {
+  const row = statement(
+    db,
+    'SELECT fetched_at AS at FROM viewer_lists WHERE connection_id = ? AND event_session_id = ? AND staged_at IS NULL'
+  ).get(connectionId, eventSessionId) as { at: number } | undefined
+  return row?.at ?? null
+}
+
 export interface ViewerSample {
   viewing: number
   spanMs: number

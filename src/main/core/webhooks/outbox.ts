@@ -1,8 +1,8 @@
 // The webhook outbox as alert changes see it (alerts/alert-changes.ts): each change queues its
-// deliveries inside its own transaction, so an alert is never on record without them; after the
-// commit the deliverer is woken to send them now rather than at its next look.
+// deliveries inside its own unit of work (`tx.webhooks.enqueue`), so an alert is never on record
+// without them; after the commit the deliverer is woken to send them now rather than at its next look.
 import type { AlertsChanged } from '../../../shared/alerts'
-import type { Db } from '../store/db'
+import type { Tx } from '../store/interface/store'
 import { enqueueAlertEvents } from './enqueue'
 
 /** What an alert change announces, as the alerts' push carries it less the situation. */
@@ -12,11 +12,9 @@ type Announced = Omit<AlertsChanged, 'situation'>
 export class WebhookOutbox {
   private deliverer: { kick(): void } | null = null
 
-  constructor(private readonly db: Db) {}
-
-  queue(announcement: Announced, at: { now: number; connectionsPolled: number }): number {
+  async queue(tx: Tx, announcement: Announced, at: { now: number; connectionsPolled: number }): Promise<number> {
     try {
-      return enqueueAlertEvents(this.db, { ...announcement, situation: { connectionsPolled: at.connectionsPolled } }, at.now)
+      return await enqueueAlertEvents(tx, { ...announcement, situation: { connectionsPolled: at.connectionsPolled } }, at.now)
     } catch (error) {
       // Said as what failed: the alert change that rolls back with it is reported with this.
       throw new Error(`webhook deliveries could not be queued: ${error instanceof Error ? error.message : String(error)}`, { cause: error })

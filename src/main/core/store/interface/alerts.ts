@@ -4,10 +4,13 @@
 // of the unit's own state (on SQLite the unit holds the write lock from its start).
 import type { AlertEndKind } from '../../../../shared/alert-end'
 import type { Alert, AlertSeverity, AlertState, SnoozeChoice } from '../../../../shared/alerts'
-import type { AlertQuery, insertAlert, OpenAlert, OpenSessionAlert, OpenSiteAlert, OpenState } from '../alerts'
+import type { AlertQuery, insertAlert, OpenAlert, OpenSessionAlert, OpenSiteAlert, OpenState, unresolvedAlerts } from '../alerts'
 import type { StoredOverride } from '../alert-overrides'
 
 export type { AlertQuery, OpenAlert, OpenSessionAlert, OpenSiteAlert, OpenState, StoredOverride }
+
+/** An alert not yet resolved, of any connection. */
+export type UnresolvedAlert = ReturnType<typeof unresolvedAlerts>[number]
 
 /** A new alert (pending or firing) as the rules open it, with its first transition's value. */
 export type NewAlert = Parameters<typeof insertAlert>[2]
@@ -34,10 +37,18 @@ export interface AlertReads {
   openAboutSessions(): Promise<OpenSessionAlert[]>
   /** The session's site alerts not resolved and past pending, by site. */
   openAboutSites(connectionId: string, eventSessionId: string): Promise<Map<string, OpenSiteAlert>>
-  /** The operator's overrides (muted, own levels) of the connection's sessions, by session id. */
-  overrides(connectionId: string): Promise<Map<string, StoredOverride>>
   /** Until when notifications are paused, or null when they are not. */
   pausedUntil(now: number): Promise<number | null>
+  /** Every alert not yet resolved, across connections. */
+  unresolved(): Promise<UnresolvedAlert[]>
+  /** The alerts with these ids, as the alerts view shows them (ids that are gone are skipped). */
+  many(ids: readonly number[]): Promise<Alert[]>
+  /** The connections whose monitor-blind alert is open, by name. */
+  blind(): Promise<{ connectionId: string; connectionName: string }[]>
+  /** The alerts firing critical, not acknowledged: what repeats. */
+  firingCriticals(): Promise<{ id: number; firedAt: number }[]>
+  /** The connection's per-session overrides (muted, own levels), by session id. */
+  overrides(connectionId: string): Promise<Map<string, StoredOverride>>
 }
 
 export interface AlertStore extends AlertReads {
@@ -53,6 +64,6 @@ export interface AlertStore extends AlertReads {
   snooze(id: number, choice: SnoozeChoice, actor: string | null, now: number): Promise<void>
   /** Pauses notifications for `minutes`; 0 lifts the pause. */
   pause(minutes: number, now: number): Promise<void>
-  /** A session's override; one that changes nothing (not muted, no levels) is removed. */
-  setOverride(connectionId: string, eventSessionId: string, override: StoredOverride): Promise<void>
+  /** A session's override; one that changes nothing (not muted, no levels) is deleted. */
+  setOverride(connectionId: string, eventSessionId: string, next: StoredOverride): Promise<void>
 }

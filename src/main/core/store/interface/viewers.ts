@@ -20,6 +20,8 @@ export interface ViewerWindowQuery {
 export interface ViewerReads {
   /** Sessions of the connection whose viewer list is stored. */
   sessionsWithLists(connectionId: string): Promise<Set<string>>
+  /** When the session's complete list was fetched, or null when none is held. */
+  listFetchedAt(connectionId: string, eventSessionId: string): Promise<number | null>
   /** One page of a list, sorted and filtered; `total` counts every matching viewer. */
   page(connectionId: string, eventSessionId: string, query: ViewerPageQuery): Promise<ViewerPage>
   /** A list's viewers as `eventwatch export` writes them, a window at a time (ordered by start, then id). */

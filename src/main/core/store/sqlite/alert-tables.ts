@@ -2,8 +2,11 @@
 // today's synchronous store functions, each answered as a promise.
 import {
   acknowledgeAlert,
+  blindConnections,
   deleteAlert,
+  firingCriticals,
   getAlert,
+  getAlerts,
   insertAlert,
   lastResolvedTimes,
   listAlerts,
@@ -15,14 +18,25 @@ import {
   openSiteAlerts,
   pauseNotifications,
   setAlertStreak,
-  snoozeAlert
+  snoozeAlert,
+  unresolvedAlerts
 } from '../alerts'
 import { writeOverride } from '../alert-overrides'
+import { connectionOverrides } from '../session-levels'
 import type { Db } from '../db'
 import type { AlertStore } from '../interface/alerts'
 import type { MaintenanceStore } from '../interface/maintenance'
 import type { WebhookStore } from '../interface/webhooks'
-import { deleteMaintenance, getMaintenance, insertMaintenance, listMaintenance } from '../maintenance'
+import {
+  deleteMaintenance,
+  getMaintenance,
+  insertMaintenance,
+  listMaintenance,
+  longestMaintenance,
+  onceInForce,
+  repeatCandidates,
+  repeatZones
+} from '../maintenance'
 import {
   deleteWebhook,
   dueHeadOf,
@@ -37,7 +51,6 @@ import {
   outboxStats,
   pruneOutbox
 } from '../webhooks'
-import { connectionOverrides } from '../session-levels'
 import type { Runners } from './runners'
 
 export function alertTable(db: Db, { read, write }: Runners): AlertStore {
@@ -49,8 +62,12 @@ export function alertTable(db: Db, { read, write }: Runners): AlertStore {
     openCounts: () => read(() => openAlertCounts(db)),
     openAboutSessions: () => read(() => openSessionAlerts(db)),
     openAboutSites: (c, s) => read(() => openSiteAlerts(db, c, s)),
-    overrides: (c) => read(() => connectionOverrides(db, c)),
     pausedUntil: (now) => read(() => notificationsPausedUntil(db, now)),
+    unresolved: () => read(() => unresolvedAlerts(db)),
+    many: (ids) => read(() => getAlerts(db, ids)),
+    blind: () => read(() => blindConnections(db)),
+    firingCriticals: () => read(() => firingCriticals(db)),
+    overrides: (c) => read(() => connectionOverrides(db, c)),
     insert: (c, alert, now) => write(() => insertAlert(db, c, alert, now)),
     move: (id, m, now) => write(() => moveAlert(db, id, m.state, m.severity, m.value, m.note, now, m.summary, m.endKind)),
     setStreak: (id, streak) => write(() => setAlertStreak(db, id, streak)),
@@ -58,7 +75,7 @@ export function alertTable(db: Db, { read, write }: Runners): AlertStore {
     acknowledge: (id, note, actor, now) => write(() => acknowledgeAlert(db, id, note, now, actor)),
     snooze: (id, choice, actor, now) => write(() => snoozeAlert(db, id, choice, now, actor)),
     pause: (minutes, now) => write(() => pauseNotifications(db, minutes, now)),
-    setOverride: (c, s, override) => write(() => writeOverride(db, c, s, override))
+    setOverride: (c, s, next) => write(() => writeOverride(db, c, s, next))
   }
 }
 
@@ -83,6 +100,10 @@ export function maintenanceTable(db: Db, { read, write }: Runners): MaintenanceS
   return {
     list: () => read(() => listMaintenance(db)),
     get: (id) => read(() => getMaintenance(db, id)),
+    longest: (repeat) => read(() => longestMaintenance(db, repeat)),
+    onceInForce: (now, longest) => read(() => onceInForce(db, now, longest)),
+    zones: (repeat) => read(() => repeatZones(db, repeat)),
+    repeatCandidates: (lookup) => read(() => repeatCandidates(db, lookup)),
     add: (window, createdBy, now) => write(() => insertMaintenance(db, window, now, createdBy)),
     remove: (id) => write(() => deleteMaintenance(db, id))
   }

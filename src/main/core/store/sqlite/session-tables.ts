@@ -39,7 +39,7 @@ import {
 } from '../sessions'
 import * as settings from '../settings'
 import { finishSyncRun, lastFinishedSyncRun, listSyncRuns, startSyncRun } from '../sync-runs'
-import { sessionsWithViewerLists, viewerUnitSample } from '../viewers'
+import { sessionsWithViewerLists, viewerListFetchedAt, viewerUnitSample } from '../viewers'
 import type { Runners } from './runners'
 
 export function connectionTable(db: Db, { read, write }: Runners): ConnectionStore {
@@ -82,6 +82,7 @@ export function snapshotTable(db: Db, { read }: Runners): SnapshotReads {
 export function viewerTable(db: Db, { read }: Runners): ViewerReads {
   return {
     sessionsWithLists: (c) => read(() => sessionsWithViewerLists(db, c)),
+    listFetchedAt: (c, s) => read(() => viewerListFetchedAt(db, c, s)),
     page: (c, s, q) => read(() => viewerPage(db, c, s, q)),
     // Bounded as a page is: an export window never holds more than MAX_PAGE viewers.
     window: (q) => read(() => exportChunk(db, { ...q, ...pageBounds(q.limit, q.offset), kind: 'viewers' })),

@@ -25,8 +25,6 @@ export interface SqliteStoreOptions {
    * converted"). Two writing connections on one thread would wait for each other's lock.
    */
   writer?: Db
-  /** Shown the read-only connection the store opens, before it runs anything (a test logs its statements). */
-  watchReader?: (reader: Db) => void
 }
 
 export interface SqliteStore extends Store {
@@ -50,7 +48,6 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   let reader: Connection
   try {
     reader = { db: openDatabase(file, { ...binding, readonly: true }), queue: new SerialQueue() }
-    options.watchReader?.(reader.db)
   } catch (error) {
     if (ownsWriter) writer.db.close()
     throw error
