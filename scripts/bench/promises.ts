@@ -3,7 +3,9 @@
 //   - the poll path: one poll of 20 live sessions (their list page, then each one's record and
 //     snapshot), as today (21 transactions, one per call) and as one unit of work; and as the
 //     converted poller stores it (sync/fetched.ts: the list in one unit, the round in another);
-//   - a viewer page (100 viewers of a 5,000-viewer list, sorted by reliability, offsets cycling).
+//   - a viewer page (100 viewers of a 5,000-viewer list, sorted by reliability, offsets cycling),
+//     read alone and as the screen answers it (each row judged, its site named): before, on the Db
+//     (the handler as it was); after, screenHandlers through the Store (loadVerdicts, store.read).
 // Each on its own fresh file cache; rounds alternate sync and Store: medians of the per-call
 // wall-clock times, and the process's CPU per call (which other work on the cores moves less).
 // The figures are references (no goal): they say what converting a caller costs.
@@ -13,7 +15,11 @@ import { join } from 'node:path'
 import type { EventSessionRecord } from '../../src/main/core/api/schemas'
 import { upsertConnection } from '../../src/main/core/store/connections'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
+import { screenHandlers } from '../../src/main/core/app/screen-handlers'
+import { Verdicts } from '../../src/main/core/app/verdicts'
 import { viewerPage } from '../../src/main/core/store/queries'
+import { siteNameBook } from '../../src/main/core/store/site-names'
+import { localContext } from '../../src/main/core/team/local-actor'
 import { storeSessionList, storeSessionSnapshot } from '../../src/main/core/store/sessions'
 import { openSqliteStore, type SqliteStore } from '../../src/main/core/store/sqlite/sqlite-store'
 import { storeViewerList } from '../../src/main/core/store/viewers'
@@ -90,7 +96,9 @@ export async function benchPromises(): Promise<Figure[]> {
     storeUnit: newSeries(),
     pollerUnits: newSeries(),
     syncPage: newSeries(),
-    storePage: newSeries()
+    storePage: newSeries(),
+    syncScreen: newSeries(),
+    storeScreen: newSeries()
   }
   const opened: { db: Db; store: SqliteStore }[] = []
   try {
@@ -146,12 +154,30 @@ export async function benchPromises(): Promise<Figure[]> {
       const page = (n: number) => ({ sort: 'reliabilityScore' as const, descending: true, limit: 100, offset: (n * 100) % viewers.length })
       await time(times.syncPage, (n) => void viewerPage(sync.db, CONNECTION, fixture.listSession, page(n)), PAGES, 0)
       await time(times.storePage, async (n) => void (await async.store.read.viewers.page(CONNECTION, fixture.listSession, page(n))), PAGES, 0)
+      // The screen's answer: before, the handler on the Db; after, the handler through the Store.
+      const screenBefore = (n: number) => {
+        const verdicts = new Verdicts(sync.db)
+        const answer = viewerPage(sync.db, CONNECTION, fixture.listSession, page(n))
+        const sites = siteNameBook(sync.db)
+        return {
+          ...answer,
+          rows: answer.rows.map((row) => ({
+            ...row,
+            siteName: row.siteCode === null ? null : (sites.get(row.siteCode) ?? null),
+            ...verdicts.judge(CONNECTION, fixture.listSession, row.reliabilityScore)
+          }))
+        }
+      }
+      const screens = screenHandlers(async.store, { polled: () => [CONNECTION], realConnectionPolled: () => true })
+      await time(times.syncScreen, (n) => void screenBefore(n), PAGES, 0)
+      await time(times.storeScreen, async (n) => void (await screens.viewerPage({ connectionId: CONNECTION, eventSessionId: fixture.listSession, ...page(n) }, localContext())), PAGES, 0)
       const last = (series: Series, n: number): string => us(median(series.wall.slice(-n)))
       log(
         `promises: round ${round + 1}/${ROUNDS}: poll ${last(times.syncPoll, POLLS)} sync, ${last(times.storePoll, POLLS)} Store; ` +
           `poll as one unit ${last(times.syncUnit, POLLS)} sync, ${last(times.storeUnit, POLLS)} Store; ` +
           `poll as the poller stores it ${last(times.pollerUnits, POLLS)} Store; ` +
-          `viewer page ${last(times.syncPage, PAGES)} sync, ${last(times.storePage, PAGES)} Store`
+          `viewer page ${last(times.syncPage, PAGES)} sync, ${last(times.storePage, PAGES)} Store; ` +
+          `as the screen answers it ${last(times.syncScreen, PAGES)} sync, ${last(times.storeScreen, PAGES)} Store`
       )
     }
   } finally {
@@ -176,6 +202,7 @@ export async function benchPromises(): Promise<Figure[]> {
     ...pair('a poll, one unit', times.syncUnit, times.storeUnit),
     // Against today's 21 transactions: what converting the poll path (sync/) costs, or saves.
     ...pair('the poll path, before (21 transactions) and after (2 units)', times.syncPoll, times.pollerUnits),
-    ...pair('a viewer page of 100', times.syncPage, times.storePage)
+    ...pair('a viewer page of 100', times.syncPage, times.storePage),
+    ...pair('a viewer page as the screen answers it (verdicts, site names)', times.syncScreen, times.storeScreen)
   ]
 }

@@ -47,7 +47,7 @@ describe('site alerts', () => {
     expect(open.map((a) => [a.rule, a.site])).toEqual([['site-reliability', String(site)]])
     expect(pushes.at(-1)?.situation).toMatchObject({ firing: 1, worst: 'critical' })
     // The drill-down's site breakdown flags that site, and only it.
-    const rows = await screenHandlers(db, { polled: () => ['c1'], realConnectionPolled: () => true }).breakdown({
+    const rows = await screenHandlers(storeOn(db), { polled: () => ['c1'], realConnectionPolled: () => true }).breakdown({
       connectionId: 'c1',
       eventSessionId: victim.eventSessionId,
       dimension: 'site'

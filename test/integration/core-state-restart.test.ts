@@ -184,8 +184,8 @@ describe('the monitor across a restart', () => {
     expect(c.revision).toBeGreaterThan(b.revision)
     expect(first.pushes.at(-1)?.situation).toMatchObject({ epoch: b.epoch, revision: c.revision })
     // The board, likewise.
-    expect(second.monitor.board.current().epoch).toBe(second.monitor.epoch)
-    expect(first.monitor.board.current().epoch).toBe(second.monitor.epoch)
+    expect((await second.monitor.board.current()).epoch).toBe(second.monitor.epoch)
+    expect((await first.monitor.board.current()).epoch).toBe(second.monitor.epoch)
   })
 })
 

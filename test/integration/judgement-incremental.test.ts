@@ -69,7 +69,7 @@ describe('the judgement after a unit of work', () => {
     expect(after).toHaveLength(1)
     expect(after[0]!.rows.map((r) => r.eventSessionId)).toEqual([one])
     expect(after[0]).toMatchObject({ removed: [], liveCount: LIVE })
-    expect(group.monitor.board.current().sessions).toHaveLength(LIVE)
+    expect((await group.monitor.board.current()).sessions).toHaveLength(LIVE)
   }, 60_000)
 
   it('still judges every session when every one changed or may have: a pass, the rules saved, the levels saved', async () => {
@@ -92,7 +92,7 @@ describe('the judgement after a unit of work', () => {
 
     // Saving the levels: every row's health may change (start.ts: levelsSaved).
     since = reads()
-    group.monitor.publishBoard()
+    await group.monitor.publishBoard()
     read = since()
     expect(read.rules).toEqual([])
     expect([...read.rows].sort()).toEqual(everyOne)

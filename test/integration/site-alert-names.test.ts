@@ -57,19 +57,19 @@ describe('a site alert by its name', () => {
     expect(fired?.summary).toMatch(new RegExp(`^Site ${site}: reliability \\d+(\\.\\d)? for \\d+ viewers`))
 
     // The session's row: its own verdict good, and the office's line (by code while unnamed).
-    const rowOf = () => group.monitor.board.sessions().find((s) => s.eventSessionId === victim.eventSessionId)!
-    expect(rowOf().health).toBe('good')
-    expect(rowOf().siteAlert).toMatchObject({ site: String(site), label: `Site ${site}`, severity: 'critical', state: 'firing' })
-    expect(rowOf().siteAlert?.reliability).toBeLessThan(40)
-    expect(group.monitor.board.sessions().filter((s) => s.siteAlert).map((s) => s.eventSessionId)).toEqual([victim.eventSessionId])
+    const rowOf = async () => (await group.monitor.board.sessions()).find((s) => s.eventSessionId === victim.eventSessionId)!
+    expect((await rowOf()).health).toBe('good')
+    expect((await rowOf()).siteAlert).toMatchObject({ site: String(site), label: `Site ${site}`, severity: 'critical', state: 'firing' })
+    expect((await rowOf()).siteAlert?.reliability).toBeLessThan(40)
+    expect((await group.monitor.board.sessions()).filter((s) => s.siteAlert).map((s) => s.eventSessionId)).toEqual([victim.eventSessionId])
 
     // Named now, after the alert fired: every text reads by the name.
     setSiteName(db, site, OFFICE)
     const codeWords = new RegExp(`\\bSite ${site}\\b`)
     const [alert] = listAlerts(db, {}, timers.now).filter((a) => a.state !== 'resolved')
     expect(alert?.summary).toMatch(new RegExp(`^${OFFICE}: reliability \\d+(\\.\\d)? for \\d+ viewers, below the site critical level 60; the session 9\\d`))
-    expect(rowOf().siteAlert?.label).toBe(OFFICE)
-    expect(rowOf().alert?.summary).toMatch(new RegExp(`^${OFFICE}: `))
+    expect((await rowOf()).siteAlert?.label).toBe(OFFICE)
+    expect((await rowOf()).alert?.summary).toMatch(new RegExp(`^${OFFICE}: `))
 
     const [event] = await alertEventsOf(storeOn(db).read, { fired: [alert!], resolved: [], changed: [] })
     for (const format of ['json', 'teams', 'slack'] as const) {
@@ -85,7 +85,7 @@ describe('a site alert by its name', () => {
       { now: timers.now, desktop: false, permission: 'granted', pageHidden: false }
     )
     expect(browser?.body).toMatch(new RegExp(`^${OFFICE}: `))
-    const report = reportHtml(buildSessionReport(db, target.id, victim.eventSessionId, timers.now)!)
+    const report = reportHtml((await buildSessionReport(storeOn(db).read, target.id, victim.eventSessionId, timers.now))!)
     expect(report).toContain(`${OFFICE}: reliability`)
     expect(report).not.toMatch(codeWords)
     // One connection polled, as the situation says: its sessions are named without it.

@@ -9,7 +9,7 @@ import { join, relative } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AlertEvaluator } from '../../src/main/core/alerts/evaluator'
 import { setSessionOverride } from '../../src/main/core/alerts/overrides'
-import { Verdicts } from '../../src/main/core/app/verdicts'
+import { loadVerdicts, Verdicts } from '../../src/main/core/app/verdicts'
 import type { ViewerRecord } from '../../src/main/core/api/schemas'
 import { getAlerts, listAlerts } from '../../src/main/core/store/alerts'
 import { upsertConnection } from '../../src/main/core/store/connections'
@@ -92,6 +92,19 @@ describe("a session's own levels", () => {
     expect(book.levels('c1', 'own')).toEqual({ warning: 80, critical: 70, source: 'session' })
     expect(book.levels('c1', 'plain')).toEqual({ warning: 95, critical: 90, source: 'settings' })
     expect(book.levels('c1', null)).toEqual({ warning: 95, critical: 90, source: 'settings' })
+  })
+
+  it('are what verdicts read through the Store resolve, and no connection is judged by levels not read', async () => {
+    const [mine, every] = await Promise.all([loadVerdicts(store.read, ['c1']), loadVerdicts(store.read)])
+    const cache = new Verdicts(db)
+    for (const verdicts of [mine, every]) {
+      expect(verdicts.levels('c1', 'own')).toEqual({ warning: 80, critical: 70, source: 'session' })
+      expect(verdicts.levels('c1', 'plain')).toEqual(cache.levels('c1', 'plain'))
+      expect(verdicts.judge('c1', 'own', 75)).toEqual({ reliability: 75, health: 'warning' })
+    }
+    // Every connection read: one not among them was removed, and has no override.
+    expect(every.override('gone', 'own')).toEqual({ muted: false, thresholds: null })
+    expect(() => mine.override('c2', 'own')).toThrow('levels asked of connection c2, but only the overrides of c1 were read')
   })
 
   it("change the session's condition, its site condition, its webhook level and its health alike", async () => {

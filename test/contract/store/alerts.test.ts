@@ -95,6 +95,18 @@ eachBackend('alerts', (subject) => {
     expect(await store.read.alerts.pausedUntil(T0 + MINUTE)).toBeNull()
   })
 
+  it('names the session’s open site alerts by site, past pending only', async () => {
+    const store = await withSession()
+    const site = (code: string, state: 'pending' | 'firing') =>
+      firing({ rule: 'site-reliability', site: code, state, summary: `site ${code} at 40` })
+    const fired = await store.withTransaction((tx) => tx.alerts.insert('A', site('311', 'firing'), T0))
+    await store.withTransaction((tx) => tx.alerts.insert('A', site('312', 'pending'), T0))
+    expect(await store.read.alerts.openAboutSites('A', 's')).toEqual(
+      new Map([['311', { id: fired, state: 'firing', severity: 'critical', summary: 'site 311 at 40' }]])
+    )
+    expect(await store.read.alerts.openAboutSites('A', 'other')).toEqual(new Map())
+  })
+
   it('reads what the alert path needs across connections: the unresolved, several by id, the blind, the criticals to repeat', async () => {
     const store = await withSession()
     await withConnection(store, 'B', 'Tenant B')

@@ -1,5 +1,6 @@
 // Sessions and snapshots: what each poll stored, read back by the board, the rules and History.
 import { expect, it } from 'vitest'
+import { MAX_PAGE } from '../../../src/main/core/store/interface/viewers'
 import { eachBackend } from './backends'
 import { MINUTE, sessionRecord, T0, withConnection } from './fixtures'
 
@@ -79,5 +80,35 @@ eachBackend('sessions and snapshots', (subject) => {
     expect(seen).toEqual(ended.map((r) => r.eventSessionId))
     // No page holds more than the most a page may: asking for more gets that most.
     expect((await store.read.sessions.past({ sort: 'started', limit: 5_000 })).rows).toHaveLength(1_000)
+  })
+
+  it('counts the sessions cached and those of them live, across connections', async () => {
+    const { store } = subject()
+    await withConnection(store, 'A')
+    await withConnection(store, 'B')
+    expect(await store.read.sessions.counts()).toEqual({ stored: 0, live: 0 })
+    await store.withTransaction(async (tx) => {
+      await tx.sessions.storeList('A', [sessionRecord('a1', T0), sessionRecord('a-ended', T0, { hasEnded: true })], T0)
+      await tx.sessions.storeList('B', [sessionRecord('b1', T0)], T0)
+    })
+    expect(await store.read.sessions.counts()).toEqual({ stored: 3, live: 2 })
+  })
+
+  it('exports a session under the API’s field names, and its snapshots a bounded window at a time', async () => {
+    const { store } = subject()
+    await withConnection(store, 'A')
+    const polls = Array.from({ length: 1_005 }, (_, i) => T0 + i * MINUTE)
+    await store.withTransaction(async (tx) => {
+      for (const at of polls) await tx.sessions.storeSnapshot('A', sessionRecord('s', T0, { updatedAt: new Date(at).toISOString() }), at)
+    })
+    expect(await store.read.sessions.exported('A', 's')).toMatchObject({ eventSessionId: 's', eventName: 'Event s', hasEnded: false })
+    expect(await store.read.sessions.exported('A', 'none')).toBeNull()
+    const second = await store.read.snapshots.exportWindow({ connectionId: 'A', eventSessionId: 's', offset: 1, limit: 2 })
+    expect(second.total).toBe(1_005)
+    expect(second.records).toHaveLength(2)
+    // As much as asked, up to a page: never the whole session's snapshots at once.
+    const all = await store.read.snapshots.exportWindow({ connectionId: 'A', eventSessionId: 's', offset: 0, limit: 5_000 })
+    expect(all.records).toHaveLength(MAX_PAGE)
+    expect(all.total).toBe(1_005)
   })
 })

@@ -80,4 +80,12 @@ eachBackend('viewers', (subject) => {
     const rows = await store.read.viewers.breakdown('A', 'big', 'deviceType')
     expect(Object.fromEntries(rows.map((r) => [r.key, r.viewers]))).toEqual({ desktop: LIST / 2, mobile: LIST / 2 })
   })
+
+  it('reads one viewer by id with every field, and null for one the list does not hold', async () => {
+    const { store } = await seeded()
+    const viewer = await store.read.viewers.viewer('A', 'big', viewerRecord(42, T0).viewerId)
+    expect(viewer).toMatchObject({ viewerId: viewerRecord(42, T0).viewerId, deviceType: 'desktop', reliabilityScore: viewerRecord(42, T0).reliabilityScore })
+    expect(await store.read.viewers.viewer('A', 'big', 'nobody')).toBeNull()
+    expect(await store.read.viewers.viewer('A', 'none', viewerRecord(42, T0).viewerId)).toBeNull()
+  })
 })

@@ -4,6 +4,7 @@
 import { Option, type Command } from 'commander'
 import { buildSessionReport } from '../../core/app/session-report'
 import { defaultDbFile } from '../../core/paths'
+import { heldReads } from '../../core/store/sqlite/held-reads'
 import { reportHtml } from '../../core/report/report-html'
 import { CliError } from '../errors'
 import { locate, withCache } from './export'
@@ -26,7 +27,7 @@ export function registerReport(program: Command): void {
     .action((opts: ReportOptions) =>
       withCache({ db: opts.db, format: 'json' }, async (db) => {
         const where = locate(db, opts.db, opts.session, opts.connection)
-        const report = buildSessionReport(db, where.connectionId, opts.session, Date.now())
+        const report = await buildSessionReport(heldReads(db), where.connectionId, opts.session, Date.now())
         if (!report) throw new CliError(`no session "${opts.session}" in the cache at ${opts.db}.`)
         const text = opts.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : reportHtml(report)
         if (!process.stdout.write(text)) await new Promise((resolve) => process.stdout.once('drain', resolve))

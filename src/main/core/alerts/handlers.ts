@@ -21,7 +21,7 @@ export interface AlertHandlerDeps {
   /** Pushes what changed with the new situation, and returns that situation. */
   publishAlerts(change: Applied, announcement: Announcement): Promise<AlertSituation>
   /** Pushes the live rows again: a session's levels decide its health. */
-  publishBoard(): void
+  publishBoard(): Promise<void>
   /** Judges the connection's alerts again now (no poll) and pushes what changed, rows included. */
   reevaluate(connectionId: string): Promise<void>
 }
@@ -39,7 +39,7 @@ export function alertHandlers(store: Store, deps: AlertHandlerDeps): AlertHandle
     const { applied, announcement } = await deps.changes.commit(now, (tx) => made(tx.alerts), (tx) => context.auditIn?.(tx.team.audit))
     const situation = await deps.publishAlerts(applied, announcement)
     // The session's row shows its alert's state: it follows at once, not at the next poll.
-    if (id !== null) deps.publishBoard()
+    if (id !== null) await deps.publishBoard()
     return alertsPage(store.read, {}, situation, now)
   }
   return {

@@ -1,13 +1,18 @@
 // A session's story (store/queries/viewer-story.ts) as the screens and the report receive it:
 // times as ISO instants, every bucket's reliability on 0–100 with its health, judged here once.
 import type { SessionStory } from '../../../shared/session-story'
-import type { Db } from '../store/db'
+import type { ViewerReads } from '../store/interface/viewers'
 import { isoOrNull } from '../store/queries/sql'
-import { viewerStory } from '../store/queries/viewer-story'
 import type { Verdicts } from './verdicts'
 
-export function judgedStory(db: Db, verdicts: Verdicts, connectionId: string, eventSessionId: string, maxPoints?: number): SessionStory {
-  const story = viewerStory(db, connectionId, eventSessionId, { maxPoints })
+export async function judgedStory(
+  read: { viewers: Pick<ViewerReads, 'story'> },
+  verdicts: Verdicts,
+  connectionId: string,
+  eventSessionId: string,
+  maxPoints?: number
+): Promise<SessionStory> {
+  const story = await read.viewers.story(connectionId, eventSessionId, { maxPoints })
   if (!story) return null
   const { peak, points, ...figures } = story
   return {

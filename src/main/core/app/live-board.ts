@@ -3,27 +3,27 @@
 // every unit of work it pushes the rows that changed and those that left, with a revision, so
 // the faces patch themselves instead of asking again. After a poll it builds only the rows of the
 // sessions the poll touched; a change that concerns every row (levels, the connections polled)
-// builds them all.
+// builds them all. It reads through the Store (what has been committed) and counts its revisions
+// there; pushes go out one at a time, each compared with the one before.
 import type { SessionAlert } from '../../../shared/alerts'
 import type { LiveBoard as LiveBoardPayload, LiveSession, SessionsChanged } from '../../../shared/domain'
 import { sessionKey, type SessionKey } from '../../../shared/schema-parts'
 import type { CoolingCondition } from '../alerts/evaluator'
 import type { TouchedSessions } from '../sync/touched'
 import { namedSiteSummary } from '../../../shared/site-label'
-import { openSessionAlerts, type OpenSessionAlert } from '../store/alerts'
-import type { Db } from '../store/db'
-import { siteNameBook } from '../store/site-names'
-import { beginEpoch, currentRevision, nextRevision } from '../store/revisions'
-import { countSessions, latestSnapshot, liveSessionRows, sessionRow, type SessionRow } from '../store/sessions'
+import type { OpenSessionAlert } from '../store/alerts'
+import type { ReadTx, Store } from '../store/interface/store'
+import { siteNameBookOf } from '../store/site-names'
+import type { SessionRow } from '../store/sessions'
 import { siteAlertsBySession } from './site-alerts'
-import { Verdicts } from './verdicts'
+import { loadVerdicts } from './verdicts'
 
 export interface LiveBoardDeps {
-  /** The count the revisions are of (shared/revisions.ts): new with every board, begun as a row. */
+  /** The count the revisions are of (shared/revisions.ts): new with every board, begun as a row
+   *  by its owner (the Monitor) before the board's first push. */
   epoch: string
   /** The connections being polled: only their sessions are live on the board. */
   polled(): readonly string[]
-  cooling(): readonly CoolingCondition[]
   emit(payload: SessionsChanged): void
   clock?: () => number
 }
@@ -38,7 +38,7 @@ const mostPressing = (a: SessionAlert, b: SessionAlert): SessionAlert =>
 function alertsBySession(
   open: readonly OpenSessionAlert[],
   cooling: readonly CoolingCondition[],
-  siteNames: () => Map<number, string>
+  siteNames: ReadonlyMap<number, string>
 ): Map<string, SessionAlert> {
   const by = new Map<string, SessionAlert>()
   const offer = (key: string, alert: SessionAlert): void => {
@@ -48,7 +48,7 @@ function alertsBySession(
   for (const a of open) offer(sessionKey(a), { id: a.id, rule: a.rule, state: a.state, severity: a.severity, summary: a.summary })
   for (const c of cooling) {
     // Held back, it was never stored: its site is named here, as the store names a stored one's.
-    const summary = c.site === null ? c.summary : namedSiteSummary(c.summary, c.site, siteNames().get(Number(c.site)))
+    const summary = c.site === null ? c.summary : namedSiteSummary(c.summary, c.site, siteNames.get(Number(c.site)))
     offer(sessionKey(c), { id: null, rule: c.rule, state: 'cooldown', severity: c.severity, summary })
   }
   return by
@@ -67,77 +67,67 @@ export class LiveBoard {
   private published = new Map<string, PublishedRow>()
   private counts = { live: -1, stored: -1 }
   private readonly clock: () => number
+  /** The push under way: the next one compares with what it pushed, so they go one at a time. */
+  private publishing: Promise<void> = Promise.resolve()
 
   constructor(
-    private readonly db: Db,
+    private readonly store: Store,
     private readonly deps: LiveBoardDeps
   ) {
     this.clock = deps.clock ?? Date.now
-    // A new board: the faces' copies are diffs of another one's pushes.
-    beginEpoch(db, 'board', deps.epoch)
   }
 
-  /** Grows with every push (a row: every core on the file counts on, store/revisions.ts); a board
-   *  read answers the revision it is current with. */
-  get revision(): number {
-    return currentRevision(this.db, 'board')?.revision ?? 0
-  }
-
-  sessions(): LiveSession[] {
-    const polled = new Set(this.deps.polled())
-    return this.decorate(liveSessionRows(this.db).filter((row) => polled.has(row.connection_id)))
+  async sessions(): Promise<LiveSession[]> {
+    return this.reading((read) => this.liveIn(read))
   }
 
   /** Any one cached session (live or past) as the drill-down shows it; null when not cached. */
-  session(connectionId: string, eventSessionId: string): LiveSession | null {
-    const row = sessionRow(this.db, connectionId, eventSessionId)
-    return row ? (this.decorate([row])[0] ?? null) : null
-  }
-
-  /** The core's verdicts on each row: score, health, levels, the most pressing alert, the worst
-   *  site alert firing, the newest snapshot. */
-  private decorate(rows: readonly SessionRow[]): LiveSession[] {
-    const verdicts = new Verdicts(this.db)
-    // Only these rows' alerts: a site alert's figure is read from its session's viewer list.
-    const keys = new Set(rows.map((row) => sessionKey({ connectionId: row.connection_id, eventSessionId: row.event_session_id })))
-    const open = openSessionAlerts(this.db).filter((a) => keys.has(sessionKey(a)))
-    let names: Map<number, string> | undefined
-    const alerts = alertsBySession(open, this.deps.cooling(), () => (names ??= siteNameBook(this.db)))
-    const siteAlerts = siteAlertsBySession(this.db, open, verdicts)
-    return rows.map((row) => {
-      const session = verdicts.session(row)
-      const latest = latestSnapshot(this.db, row.connection_id, row.event_session_id)
-      return {
-        ...session,
-        alert: alerts.get(sessionKey(session)) ?? null,
-        siteAlert: siteAlerts.get(sessionKey(session)) ?? null,
-        latestPoint: latest ? verdicts.point(row.connection_id, latest) : null
-      }
+  async session(connectionId: string, eventSessionId: string): Promise<LiveSession | null> {
+    return this.reading(async (read) => {
+      const row = await read.sessions.row(connectionId, eventSessionId)
+      return row ? ((await this.decorate(read, [row]))[0] ?? null) : null
     })
   }
 
-  current(): LiveBoardPayload {
-    const stamp = currentRevision(this.db, 'board')
-    return { revision: stamp?.revision ?? 0, epoch: stamp?.epoch ?? this.deps.epoch, sessions: this.sessions() }
+  /** The board as a face first reads it, with the revision it is current with. */
+  async current(): Promise<LiveBoardPayload> {
+    return this.reading(async (read) => {
+      const stamp = await read.coreState.revision('board')
+      return { revision: stamp?.revision ?? 0, epoch: stamp?.epoch ?? this.deps.epoch, sessions: await this.liveIn(read) }
+    })
   }
 
   /**
    * Pushes what changed since the last push (nothing when nothing did): of every row, or, after a
-   * unit of work (`only`), of the sessions it touched — the other rows are as last pushed.
+   * unit of work (`only`), of the sessions it touched — the other rows are as last pushed. Pushes
+   * go one at a time, each after the one before it.
    */
-  publish(only?: TouchedRows): void {
+  publish(only?: TouchedRows): Promise<void> {
+    const pushed = this.publishing.catch(() => undefined).then(() => this.push(only))
+    this.publishing = pushed
+    return pushed
+  }
+
+  /** Settles once every push asked for so far has (stop, tests). */
+  async pushed(): Promise<void> {
+    await this.publishing.catch(() => undefined)
+  }
+
+  private async push(only?: TouchedRows): Promise<void> {
     const partial = only?.touched.all ? undefined : only
-    const sessions = partial ? this.touchedSessions(partial) : this.sessions()
+    const { sessions, counts } = await this.reading(async (read) => ({
+      sessions: partial ? await this.touchedSessions(read, partial) : await this.liveIn(read),
+      counts: await read.sessions.counts()
+    }))
     const next = partial ? this.withoutTouched(partial) : new Map<string, PublishedRow>()
     for (const s of sessions) next.set(sessionKey(s), { key: { connectionId: s.connectionId, eventSessionId: s.eventSessionId }, json: JSON.stringify(s) })
     const rows = sessions.filter((s) => this.published.get(sessionKey(s))?.json !== next.get(sessionKey(s))?.json)
     const removed = [...this.published].filter(([id]) => !next.has(id)).map(([, row]) => row.key)
-    const counts = countSessions(this.db)
     const countsChanged = counts.live !== this.counts.live || counts.stored !== this.counts.stored
     this.published = next
     this.counts = counts
     if (rows.length === 0 && removed.length === 0 && !countsChanged) return
-    const stamp = nextRevision(this.db, 'board')
+    const stamp = await this.store.withTransaction((tx) => tx.coreState.nextRevision('board'))
     this.deps.emit({
       ...stamp,
       at: new Date(this.clock()).toISOString(),
@@ -148,10 +138,47 @@ export class LiveBoard {
     })
   }
 
+  /** The board's reads: single reads, each of what has been committed (as the board read before
+   *  the Store: a read-only unit round every publish would cost the poll path a unit more). */
+  private reading<T>(work: (read: ReadTx) => Promise<T>): Promise<T> {
+    return work(this.store.read)
+  }
+
+  /** The live rows of the connections polled. */
+  private async liveIn(read: ReadTx): Promise<LiveSession[]> {
+    const polled = new Set(this.deps.polled())
+    return this.decorate(read, (await read.sessions.live()).filter((row) => polled.has(row.connection_id)))
+  }
+
+  /** The core's verdicts on each row: score, health, levels, the most pressing alert, the worst
+   *  site alert firing, the newest snapshot. */
+  private async decorate(read: ReadTx, rows: readonly SessionRow[]): Promise<LiveSession[]> {
+    const verdicts = await loadVerdicts(read, rows.map((row) => row.connection_id))
+    // Only these rows' alerts: a site alert's figure is read from its session's viewer list.
+    const keys = new Set(rows.map((row) => sessionKey({ connectionId: row.connection_id, eventSessionId: row.event_session_id })))
+    const open = (await read.alerts.openAboutSessions()).filter((a) => keys.has(sessionKey(a)))
+    const cooling = await read.coreState.cooling()
+    // Read only when a condition held back names a site.
+    const names = cooling.some((c) => c.site !== null) ? siteNameBookOf(await read.sites.names()) : new Map<number, string>()
+    const alerts = alertsBySession(open, cooling, names)
+    const siteAlerts = await siteAlertsBySession(read.viewers, open, verdicts)
+    const latest = await Promise.all(rows.map((row) => read.snapshots.latest(row.connection_id, row.event_session_id)))
+    return rows.map((row, i) => {
+      const session = verdicts.session(row)
+      const point = latest[i]
+      return {
+        ...session,
+        alert: alerts.get(sessionKey(session)) ?? null,
+        siteAlert: siteAlerts.get(sessionKey(session)) ?? null,
+        latestPoint: point ? verdicts.point(row.connection_id, point) : null
+      }
+    })
+  }
+
   /** The live rows of the sessions touched, when their connection is polled. */
-  private touchedSessions({ connectionId, touched }: TouchedRows): LiveSession[] {
+  private async touchedSessions(read: ReadTx, { connectionId, touched }: TouchedRows): Promise<LiveSession[]> {
     if (!this.deps.polled().includes(connectionId)) return []
-    return this.decorate(liveSessionRows(this.db, connectionId).filter((row) => touched.has(row.event_session_id)))
+    return this.decorate(read, (await read.sessions.live(connectionId)).filter((row) => touched.has(row.event_session_id)))
   }
 
   /** The rows as last pushed, less the touched sessions' (each is live again only if it still is). */

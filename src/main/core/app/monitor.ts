@@ -18,9 +18,8 @@ import type { CoreStateStore } from '../store/interface/core-state'
 import type { Store } from '../store/interface/store'
 import type { EventHub } from './event-hub'
 import { LiveBoard, type TouchedRows } from './live-board'
-import { Verdicts } from './verdicts'
+import { loadVerdicts } from './verdicts'
 import { CriticalRepeats, type RepeatSteps } from '../alerts/repeat'
-import { coolingConditions } from '../store/alert-cooling'
 import { beginEpoch } from '../store/revisions'
 import type { Revised } from '../../../shared/revisions'
 import { TouchedSessions } from '../sync/touched'
@@ -62,20 +61,20 @@ export class Monitor {
 
   constructor(
     private readonly db: Db,
-    /** The alerts' reads and units of work (the board still reads the Db). */
+    /** The alerts' and the live board's reads and units of work. */
     readonly store: Store,
     private readonly hub: EventHub,
     private readonly deps: MonitorDeps
   ) {
     beginEpoch(db, 'alerts', this.epoch)
+    // A new board too: the faces' copies are diffs of another one's pushes.
+    beginEpoch(db, 'board', this.epoch)
     this.changes = new AlertChanges(store, deps.outbox, () => deps.polled().length)
-    // Until the app has a Verdicts of the Store (app/verdicts.ts), one on the Db, made before each unit.
-    this.evaluator = new AlertEvaluator(store, async () => new Verdicts(db), deps.clock, this.changes)
-    this.board = new LiveBoard(db, {
+    // The verdicts of each evaluation, read through the Store before its unit (app/verdicts.ts).
+    this.evaluator = new AlertEvaluator(store, () => loadVerdicts(store.read), deps.clock, this.changes)
+    this.board = new LiveBoard(store, {
       epoch: this.epoch,
       polled: deps.polled,
-      // Synchronous while the board is (the evaluator's own are read through the Store).
-      cooling: () => coolingConditions(db),
       emit: (payload) => hub.emit('sessionsChanged', payload),
       clock: deps.clock
     })
@@ -117,6 +116,7 @@ export class Monitor {
     if (connectionId !== undefined) await this.judging.get(connectionId)
     else while (this.judging.size > 0) await Promise.all(this.judging.values())
     await this.pushing.catch(() => undefined)
+    await this.board.pushed()
   }
 
   private async judge(connectionId: string, lastSuccessAt: number | null, touched: TouchedSessions): Promise<void> {
@@ -126,7 +126,7 @@ export class Monitor {
     try {
       await this.settle(await this.evaluator.evaluate(connectionId, lastSuccessAt, scope))
     } finally {
-      this.board.publish({ connectionId, touched: scope })
+      await this.board.publish({ connectionId, touched: scope })
     }
     // Reached only when both went through.
     this.owed.set(connectionId, new TouchedSessions())
@@ -141,7 +141,7 @@ export class Monitor {
       // A connection more or fewer changes how sessions are named away from their connection.
       if (evaluation.any || this.deps.polled().length !== this.polledPushed) await this.publishAlerts(evaluation, evaluation.announcement)
     } finally {
-      this.board.publish()
+      await this.board.publish()
     }
   }
 
@@ -197,8 +197,8 @@ export class Monitor {
   }
 
   /** Pushes the rows that changed: every row, or those of the sessions a unit touched. */
-  publishBoard(only?: TouchedRows): void {
-    this.board.publish(only)
+  publishBoard(only?: TouchedRows): Promise<void> {
+    return this.board.publish(only)
   }
 
   /** A poller's status changed: the situation follows when a connection became (un)confirmed. */

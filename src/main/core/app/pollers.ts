@@ -189,7 +189,7 @@ export class PollerGroup {
   async reevaluate(connectionId: string): Promise<void> {
     const poller = this.pollerOf(connectionId)
     if (poller) await this.monitor.afterWork(connectionId, poller.currentStatus.lastUpdateAt)
-    else this.monitor.publishBoard()
+    else await this.monitor.publishBoard()
   }
 
   /** The poller of a polled connection, if it is polled. */
@@ -282,9 +282,16 @@ export class PollerGroup {
       connectionId: source.target.id,
       ...(this.options.clock ? { clock: this.options.clock } : {}),
       viewerStore: this.viewerStore(),
-      onWork: (_kind, touched) => this.monitor.publishBoard({ connectionId: source.target.id, touched })
+      onWork: (_kind, touched) =>
+        void this.monitor.publishBoard({ connectionId: source.target.id, touched }).catch((error: unknown) => {
+          console.error('eventwatch: pushing the live rows of a fetched range failed', error)
+        })
     })
-    return once.fetchRange(from, to)
+    try {
+      return await once.fetchRange(from, to)
+    } finally {
+      await this.monitor.board.pushed()
+    }
   }
 
   /** The newest poll the cache remembers of the connections polled now: this run's, else what

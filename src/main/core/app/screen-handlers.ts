@@ -1,20 +1,18 @@
 // The operator's screens' requests: named queries over the cache only, so every one of them
 // works offline. The store answers with what the service said; the verdicts (scores on 0–100,
 // health under the session's levels) are added here, once. Arguments are validated by the
-// contract before they get here.
+// contract before they get here. Every read goes through the Store, a page at a time; an answer
+// made of many reads (a report) reads one state of the cache, in a read-only unit.
 import type { RequestHandlers } from '../../../shared/contract'
-import type { Db } from '../store/db'
-import { exportChunk, viewerDetail } from '../store/export-chunks'
-import { breakdown, pastSessions, snapshotsForChart, viewerPage } from '../store/queries'
+import type { ExportChunk } from '../../../shared/screens'
+import type { ChunkQuery } from '../store/export-chunks'
+import type { ReadTx, Store } from '../store/interface/store'
 import { isoOrNull } from '../store/queries/sql'
-import { connectionScales } from '../store/reliability-scales'
-import { newestPollAt } from '../store/sessions'
-import { breakdownKeyName, listSiteNames, setSiteName, siteNameBook } from '../store/site-names'
-import { openSiteAlerts } from '../store/alerts'
+import { breakdownKeyName, siteNameBookOf } from '../store/site-names'
 import { reportHtml } from '../report/report-html'
 import { judgedStory } from './judged-story'
 import { buildSessionReport } from './session-report'
-import { Verdicts } from './verdicts'
+import { loadVerdicts, readScales, type Verdicts } from './verdicts'
 
 type ScreenHandlers = Pick<
   RequestHandlers,
@@ -34,83 +32,101 @@ export interface ScreenDeps {
   realConnectionPolled(): boolean
 }
 
-export function screenHandlers(db: Db, deps: ScreenDeps): ScreenHandlers {
-  const chart = (verdicts: Verdicts, connectionId: string, eventSessionId: string, options: { from?: number; maxPoints?: number }) => {
-    const series = snapshotsForChart(db, connectionId, eventSessionId, options)
+/** One window of an export as the drill-down's Export asks for it: never more than a page. */
+async function exportWindow(read: ReadTx, { kind, ...query }: ChunkQuery): Promise<ExportChunk> {
+  if (kind === 'viewers') return read.viewers.window(query)
+  if (kind === 'snapshots') return read.snapshots.exportWindow(query)
+  const session = await read.sessions.exported(query.connectionId, query.eventSessionId)
+  const records = session === null ? [] : [session]
+  return { records: records.slice(query.offset, query.offset + query.limit), total: records.length }
+}
+
+export function screenHandlers(store: Store, deps: ScreenDeps): ScreenHandlers {
+  const read = store.read
+  const sites = async () => siteNameBookOf(await read.sites.names())
+  const chart = async (verdicts: Verdicts, connectionId: string, eventSessionId: string, options: { from?: number; maxPoints?: number }) => {
+    const series = await read.snapshots.chart(connectionId, eventSessionId, options)
     return { ...series, points: series.points.map((p) => verdicts.point(connectionId, p)) }
   }
   return {
-    sessionChart: ({ connectionId, eventSessionId, from, maxPoints }) =>
-      chart(new Verdicts(db), connectionId, eventSessionId, { from: ms(from), maxPoints }),
-    sessionStory: ({ connectionId, eventSessionId, maxPoints }) => judgedStory(db, new Verdicts(db), connectionId, eventSessionId, maxPoints),
-    sessionReport: ({ connectionId, eventSessionId, format }) => {
-      const report = buildSessionReport(db, connectionId, eventSessionId, Date.now())
+    sessionChart: async ({ connectionId, eventSessionId, from, maxPoints }) =>
+      chart(await loadVerdicts(read, [connectionId]), connectionId, eventSessionId, { from: ms(from), maxPoints }),
+    sessionStory: async ({ connectionId, eventSessionId, maxPoints }) =>
+      judgedStory(read, await loadVerdicts(read, [connectionId]), connectionId, eventSessionId, maxPoints),
+    sessionReport: async ({ connectionId, eventSessionId, format }) => {
+      const report = await store.withTransaction((tx) => buildSessionReport(tx, connectionId, eventSessionId, Date.now()), { readOnly: true })
       if (!report) return null
       return { text: format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : reportHtml(report) }
     },
-    liveTrends: ({ sessions, from, maxPoints }) => {
-      const verdicts = new Verdicts(db)
+    liveTrends: async ({ sessions, from, maxPoints }) => {
+      const verdicts = await loadVerdicts(read, sessions.map((s) => s.connectionId))
       const options = { from: ms(from), maxPoints: maxPoints ?? TREND_POINTS }
-      return {
-        trends: sessions.map(({ connectionId, eventSessionId }) => ({
-          connectionId,
-          eventSessionId,
-          points: chart(verdicts, connectionId, eventSessionId, options).points
-        }))
+      const trends = []
+      for (const { connectionId, eventSessionId } of sessions) {
+        trends.push({ connectionId, eventSessionId, points: (await chart(verdicts, connectionId, eventSessionId, options)).points })
       }
+      return { trends }
     },
-    viewerPage: ({ connectionId, eventSessionId, ...query }) => {
-      const verdicts = new Verdicts(db)
-      const page = viewerPage(db, connectionId, eventSessionId, query)
-      const sites = siteNameBook(db)
+    viewerPage: async ({ connectionId, eventSessionId, ...query }) => {
+      const [verdicts, page, names] = await Promise.all([
+        loadVerdicts(read, [connectionId]),
+        read.viewers.page(connectionId, eventSessionId, query),
+        sites()
+      ])
       return {
         ...page,
         rows: page.rows.map((row) => ({
           ...row,
-          siteName: row.siteCode === null ? null : (sites.get(row.siteCode) ?? null),
+          siteName: row.siteCode === null ? null : (names.get(row.siteCode) ?? null),
           ...verdicts.judge(connectionId, eventSessionId, row.reliabilityScore)
         }))
       }
     },
-    viewerDetail: ({ connectionId, eventSessionId, viewerId }) => {
-      const viewer = viewerDetail(db, connectionId, eventSessionId, viewerId)
+    viewerDetail: async ({ connectionId, eventSessionId, viewerId }) => {
+      const viewer = await read.viewers.viewer(connectionId, eventSessionId, viewerId)
       if (!viewer) return null
       const raw = typeof viewer.reliabilityScore === 'number' ? viewer.reliabilityScore : null
-      return { viewer, ...new Verdicts(db).judge(connectionId, eventSessionId, raw) }
+      return { viewer, ...(await loadVerdicts(read, [connectionId])).judge(connectionId, eventSessionId, raw) }
     },
-    breakdown: ({ connectionId, eventSessionId, dimension }) => {
-      const verdicts = new Verdicts(db)
-      const sites = siteNameBook(db)
-      const alerts = dimension === 'site' ? openSiteAlerts(db, connectionId, eventSessionId) : new Map()
-      return breakdown(db, connectionId, eventSessionId, dimension).map((row) => {
+    breakdown: async ({ connectionId, eventSessionId, dimension }) => {
+      const [verdicts, names, alerts, rows] = await Promise.all([
+        loadVerdicts(read, [connectionId]),
+        sites(),
+        dimension === 'site' ? read.alerts.openAboutSites(connectionId, eventSessionId) : new Map<string, never>(),
+        read.viewers.breakdown(connectionId, eventSessionId, dimension)
+      ])
+      return rows.map((row) => {
         const { reliability, health } = verdicts.judge(connectionId, eventSessionId, row.avgReliability)
         const alert = (row.key === null ? undefined : alerts.get(row.key)) ?? null
-        return { ...row, name: breakdownKeyName(sites, dimension, row.key), avgReliability: reliability, health, alert }
+        return { ...row, name: breakdownKeyName(names, dimension, row.key), avgReliability: reliability, health, alert }
       })
     },
-    pastSessions: ({ from, to, ...query }) => {
-      const scales = connectionScales(db)
-      const verdicts = new Verdicts(db, scales)
+    pastSessions: async ({ from, to, ...query }) => {
+      const scales = await readScales(read)
       const polled = new Set(deps.polled())
-      const page = pastSessions(db, {
-        ...query,
-        from: ms(from),
-        to: ms(to),
-        // Once a real connection is polled, the demo's sessions stay out unless asked for by name.
-        excludeDemo: query.connectionId === undefined && deps.realConnectionPolled(),
-        scaledConnectionIds: [...scales.values()].filter((s) => s.value === '0-1').map((s) => s.connectionId)
-      })
+      const [page, newest] = await Promise.all([
+        read.sessions.past({
+          ...query,
+          from: ms(from),
+          to: ms(to),
+          // Once a real connection is polled, the demo's sessions stay out unless asked for by name.
+          excludeDemo: query.connectionId === undefined && deps.realConnectionPolled(),
+          scaledConnectionIds: [...scales.values()].filter((s) => s.value === '0-1').map((s) => s.connectionId)
+        }),
+        read.sessions.newestPollAt()
+      ])
+      const verdicts = await loadVerdicts(read, page.rows.map((row) => row.connectionId), scales)
       return {
         ...page,
         rows: page.rows.map((row) => ({ ...verdicts.of(row), watched: polled.has(row.connectionId) })),
-        cachedAsOf: isoOrNull(newestPollAt(db))
+        cachedAsOf: isoOrNull(newest)
       }
     },
-    exportChunk: (query) => exportChunk(db, query),
-    listSiteNames: () => listSiteNames(db),
-    setSiteName: ({ code, name }) => {
-      setSiteName(db, code, name)
-      return listSiteNames(db)
+    exportChunk: (query) => exportWindow(read, query),
+    listSiteNames: () => read.sites.names(),
+    setSiteName: async ({ code, name }) => {
+      await store.withTransaction((tx) => tx.sites.setName(code, name))
+      return read.sites.names()
     }
   }
 }

@@ -2,15 +2,13 @@
 // hall — audience, quality, where it hurt, the alert timeline — from the cache alone, with every
 // verdict decided by the core as the screens show it. `eventwatch report` prints it as JSON or
 // as self-contained HTML (report-html.ts); the drill-down's "Report…" saves the same.
-import { listAlerts } from '../store/alerts'
-import { getDisplaySettings } from '../store/settings'
-import { breakdownKeyName, siteNameBook } from '../store/site-names'
-import { resolveUnits } from '../store/units'
-import type { Db } from '../store/db'
-import { breakdown, BREAKDOWN_DIMENSIONS, pastSessions, snapshotsForChart, type BreakdownDimension } from '../store/queries'
+import { breakdownKeyName, siteNameBookOf } from '../store/site-names'
+import { detectsUnits, unitsOf } from '../store/units'
+import type { ReadTx } from '../store/interface/store'
+import { BREAKDOWN_DIMENSIONS, type BreakdownDimension } from '../store/queries'
 import type { ReportGroup, ReportPoint, SessionReport } from '../report/session-report-shape'
 import { judgedStory } from './judged-story'
-import { Verdicts } from './verdicts'
+import { loadVerdicts, type Verdicts } from './verdicts'
 
 /** Points of the report's timeline: enough for a printed page. */
 const TIMELINE_POINTS = 120
@@ -19,18 +17,25 @@ const WORST_GROUPS = 5
 /** Every alert the cache kept about the session, however old. */
 const ALL_HISTORY_HOURS = 24 * 366 * 20
 
-/** The report of a cached session; null when the cache has no such session. */
-export function buildSessionReport(db: Db, connectionId: string, eventSessionId: string, now: number): SessionReport | null {
-  const verdicts = new Verdicts(db)
-  const row = pastSessions(db, { connectionId, search: eventSessionId, includeLive: true, sort: 'started', limit: 1000 }).rows.find(
-    (r) => r.eventSessionId === eventSessionId
-  )
+/** The report of a cached session; null when the cache has no such session. `read`: a read-only
+ *  unit's (the report is of one state of the cache), or a read snapshot's (`eventwatch report`). */
+export async function buildSessionReport(read: ReadTx, connectionId: string, eventSessionId: string, now: number): Promise<SessionReport | null> {
+  const past = await read.sessions.past({ connectionId, search: eventSessionId, includeLive: true, sort: 'started', limit: 1000 })
+  const row = past.rows.find((r) => r.eventSessionId === eventSessionId)
   if (!row) return null
+  const verdicts = await loadVerdicts(read, [connectionId])
   const session = verdicts.of(row)
-  const story = judgedStory(db, verdicts, connectionId, eventSessionId, TIMELINE_POINTS)
+  const story = await judgedStory(read, verdicts, connectionId, eventSessionId, TIMELINE_POINTS)
   // Only snapshots of polls made while it was live: the service's figures after its end are no audience.
   const live = { to: row.endedObservedAt === null ? undefined : Date.parse(row.endedObservedAt) }
-  const timeline = timelineOf(db, verdicts, connectionId, eventSessionId, story, live)
+  const timeline = await timelineOf(read, verdicts, connectionId, eventSessionId, story, live)
+  const sites = siteNameBookOf(await read.sites.names())
+  const whereItHurt: [BreakdownDimension, ReportGroup[]][] = []
+  for (const dimension of BREAKDOWN_DIMENSIONS) {
+    whereItHurt.push([dimension, await worstGroups(read, verdicts, sites, connectionId, eventSessionId, dimension)])
+  }
+  const alerts = await read.alerts.list({ connectionId, eventSessionId, historyHours: ALL_HISTORY_HOURS, limit: 1000 }, now)
+  const snapshots = (await read.snapshots.chart(connectionId, eventSessionId, { ...live, maxPoints: 1 })).total
   const lowest = timeline.points.reduce<ReportPoint | null>(
     (worst, p) => (p.reliability !== null && (worst === null || p.reliability < (worst.reliability ?? Infinity)) ? p : worst),
     null
@@ -65,32 +70,30 @@ export function buildSessionReport(db: Db, connectionId: string, eventSessionId:
     },
     quality: {
       lowest: lowest && lowest.reliability !== null ? { reliability: lowest.reliability, at: new Date(lowest.at).toISOString(), health: lowest.health } : null,
-      snapshots: snapshotsForChart(db, connectionId, eventSessionId, { ...live, maxPoints: 1 }).total
+      snapshots
     },
-    whereItHurt: Object.fromEntries(
-      BREAKDOWN_DIMENSIONS.map((dimension) => [dimension, worstGroups(db, verdicts, connectionId, eventSessionId, dimension)])
-    ) as Record<BreakdownDimension, ReportGroup[]>,
-    alerts: listAlerts(db, { connectionId, eventSessionId, historyHours: ALL_HISTORY_HOURS, limit: 1000 }, now)
+    whereItHurt: Object.fromEntries(whereItHurt) as Record<BreakdownDimension, ReportGroup[]>,
+    alerts: alerts
       .map(({ rule, severity, state, summary, firedAt, resolvedAt, endReason, endKind, transitions }) => ({
         rule, severity, state, summary, firedAt, resolvedAt, endReason, endKind,
         acknowledgements: transitions.filter((t) => t.state === 'acknowledged').map((t) => ({ by: t.by ?? null, at: t.at, note: t.note }))
       }))
       .sort((a, b) => (a.firedAt ?? '').localeCompare(b.firedAt ?? '')),
     timeline,
-    units: unitsOf(db)
+    units: await reportUnits(read)
   }
 }
 
 /** The snapshots when there are enough to draw, else the viewer list's story. */
-function timelineOf(
-  db: Db,
+async function timelineOf(
+  read: ReadTx,
   verdicts: Verdicts,
   connectionId: string,
   eventSessionId: string,
-  story: ReturnType<typeof judgedStory>,
+  story: Awaited<ReturnType<typeof judgedStory>>,
   live: { to?: number }
-): SessionReport['timeline'] {
-  const chart = snapshotsForChart(db, connectionId, eventSessionId, { ...live, maxPoints: TIMELINE_POINTS })
+): Promise<SessionReport['timeline']> {
+  const chart = await read.snapshots.chart(connectionId, eventSessionId, { ...live, maxPoints: TIMELINE_POINTS })
   if (chart.points.length >= 2) {
     return {
       source: 'snapshots',
@@ -107,9 +110,15 @@ function timelineOf(
   return { source: null, points: [] }
 }
 
-function worstGroups(db: Db, verdicts: Verdicts, connectionId: string, eventSessionId: string, dimension: BreakdownDimension): ReportGroup[] {
-  const sites = siteNameBook(db)
-  return breakdown(db, connectionId, eventSessionId, dimension)
+async function worstGroups(
+  read: ReadTx,
+  verdicts: Verdicts,
+  sites: Map<number, string>,
+  connectionId: string,
+  eventSessionId: string,
+  dimension: BreakdownDimension
+): Promise<ReportGroup[]> {
+  return (await read.viewers.breakdown(connectionId, eventSessionId, dimension))
     .slice(0, WORST_GROUPS)
     .map((row) => {
       const { reliability, health } = verdicts.judge(connectionId, eventSessionId, row.avgReliability)
@@ -117,7 +126,8 @@ function worstGroups(db: Db, verdicts: Verdicts, connectionId: string, eventSess
     })
 }
 
-function unitsOf(db: Db): SessionReport['units'] {
-  const units = resolveUnits(db, getDisplaySettings(db))
+async function reportUnits(read: ReadTx): Promise<SessionReport['units']> {
+  const display = await read.settings.get('display')
+  const units = unitsOf(display, detectsUnits(display) ? await read.viewers.unitSample() : [])
   return { traffic: units.trafficUnit.value, viewerTime: units.viewerTimeUnit.value }
 }

@@ -17,7 +17,7 @@ export interface SettingsPlace {
   /** New cadences were saved (polling restarts on them, unless the command line fixed them). */
   cadencesSaved(cadences: CadenceSettings): Promise<void>
   /** New reliability levels were saved: the live rows' health changes at once. */
-  levelsSaved(): void
+  levelsSaved(): Promise<void>
   /** New alert rules were saved: a rule switched off ends its alerts now, not at the next poll. */
   alertRulesSaved(): Promise<void>
 }
@@ -122,7 +122,7 @@ export function settingsHandlers(place: SettingsPlace): SettingsPart {
         })
         if (savedCadences) await place.cadencesSaved(savedCadences)
         await push(false)
-        if (thresholds) place.levelsSaved()
+        if (thresholds) await place.levelsSaved()
         if (alertRules) await place.alertRulesSaved()
         return settingsFor(context)
       }

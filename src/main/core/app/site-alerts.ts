@@ -8,8 +8,7 @@ import { sessionKey } from '../../../shared/schema-parts'
 import { siteLabel } from '../../../shared/site-label'
 import { siteSamplesOf } from '../alerts/site-samples'
 import type { OpenSessionAlert } from '../store/alerts'
-import type { Db } from '../store/db'
-import { breakdown } from '../store/queries/breakdown'
+import type { ViewerReads } from '../store/interface/viewers'
 import type { Verdicts } from './verdicts'
 
 type FiringSiteAlert = OpenSessionAlert & { site: string; state: 'firing' | 'acknowledged' }
@@ -25,9 +24,12 @@ function worse(a: SiteAlert, b: SiteAlert): number {
 
 const oneDecimal = (n: number): number => Math.round(n * 10) / 10
 
-/** Each session's worst firing site alert, by sessionKey. Synchronous on the Db while the board
- *  that asks (live-board.ts) is: it moves to the Store with the board. */
-export function siteAlertsBySession(db: Db, open: readonly OpenSessionAlert[], verdicts: Verdicts): Map<string, SiteAlert> {
+/** Each session's worst firing site alert, by sessionKey. */
+export async function siteAlertsBySession(
+  viewers: Pick<ViewerReads, 'breakdown'>,
+  open: readonly OpenSessionAlert[],
+  verdicts: Verdicts
+): Promise<Map<string, SiteAlert>> {
   const bySession = new Map<string, FiringSiteAlert[]>()
   for (const alert of open.filter(isFiringSiteAlert)) {
     const key = sessionKey(alert)
@@ -37,7 +39,7 @@ export function siteAlertsBySession(db: Db, open: readonly OpenSessionAlert[], v
   for (const [key, alerts] of bySession) {
     const first = alerts[0]!
     // Read once per session, and only for sessions with a site alert firing (the sums are kept).
-    const sites = breakdown(db, first.connectionId, first.eventSessionId, 'site')
+    const sites = await viewers.breakdown(first.connectionId, first.eventSessionId, 'site')
     const samples = siteSamplesOf(sites, (raw) => verdicts.score(first.connectionId, raw))
     const now = new Map(samples.map((s) => [s.site, s.reliability]))
     const candidates = alerts.map((a): SiteAlert => {

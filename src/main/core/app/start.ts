@@ -160,7 +160,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   const dispatch = createDispatch({
     ...deskHandlers({ teamFile: options.teamFile ?? teamConfigFile(), secrets: options.secrets ?? osKeychain() }),
     ...teamHandlers(users, team.audit),
-    ...screenHandlers(db, { polled, realConnectionPolled: () => pollers.sources.some((s) => !s.isDemo) }),
+    ...screenHandlers(store, { polled, realConnectionPolled: () => pollers.sources.some((s) => !s.isDemo) }),
     ...alertHandlers(store, {
       clock,
       situation: () => monitor.situation(),

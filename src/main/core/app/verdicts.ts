@@ -1,8 +1,8 @@
 // What the core decides of every session, viewer, breakdown row and chart point it hands out, and
 // of every score the alert rules judge: the score on 0–100 (by its connection's own scale) and its
 // health under the levels that apply (the session's override, else the settings). One instance per
-// answer or evaluation: the scales, levels and overrides are read once, lazily, so a page of a
-// thousand rows costs a few queries, not one each.
+// answer or evaluation: `loadVerdicts` reads the scales, levels and overrides through the Store
+// first (a few reads, not one per row), then every verdict is answered synchronously.
 import type { ChartPoint } from '../../../shared/chart-point'
 import type { Session } from '../../../shared/domain'
 import type { EffectiveLevels, Health, ReliabilityScale } from '../../../shared/reliability'
@@ -10,31 +10,67 @@ import { healthOf } from '../health/health'
 import { toHundred } from '../health/scale'
 import type { StoredOverride } from '../store/alert-overrides'
 import type { Db } from '../store/db'
-import { connectionScales, scaleOf, type ScaleBook } from '../store/reliability-scales'
+import type { AlertReads } from '../store/interface/alerts'
+import type { ConnectionReads } from '../store/interface/connections'
+import type { SettingsReads } from '../store/interface/settings'
+import { connectionScales, scaleBookOf, scaleOf, type ScaleBook } from '../store/reliability-scales'
 import type { SnapshotPoint } from '../store/queries/snapshots-chart'
-import { LevelBook } from '../store/session-levels'
+import { LevelBook, type ReadLevels } from '../store/session-levels'
 import type { SessionRow, SnapshotRow } from '../store/sessions'
 
 /** A stored snapshot, or a bucket of them, with the service's own reliabilityScore. */
 export type RawPoint = SnapshotRow & Partial<Pick<SnapshotPoint, 'minReliabilityScore' | 'maxViewersCount' | 'samples'>>
 
+/** What verdicts are decided from, read before any is asked for. */
+export interface VerdictFacts extends ReadLevels {
+  scales: ScaleBook
+}
+
+/** What `loadVerdicts` reads: `store.read`, or a unit's `tx`. */
+export interface VerdictReads {
+  connections: Pick<ConnectionReads, 'scaleFacts'>
+  alerts: Pick<AlertReads, 'overrides'>
+  settings: SettingsReads
+}
+
+/** Each connection's reliability scale, decided from what the Store holds of it. */
+export const readScales = async (read: Pick<VerdictReads, 'connections'>): Promise<ScaleBook> => scaleBookOf(await read.connections.scaleFacts())
+
+/**
+ * The verdicts of one answer or evaluation: reads the scales, the settings' levels and the
+ * overrides of `connectionIds` (every connection's when none are named), then answers at once.
+ * `scales`: when the caller has read them already. Asked about a connection whose overrides it did
+ * not read, it throws rather than judge by the wrong levels.
+ */
+export async function loadVerdicts(read: VerdictReads, connectionIds?: Iterable<string>, scales?: ScaleBook): Promise<Verdicts> {
+  const [book, thresholds] = await Promise.all([scales ?? readScales(read), read.settings.get('thresholds')])
+  const ids = connectionIds === undefined ? [...book.keys()] : [...new Set(connectionIds)]
+  const overrides = new Map(await Promise.all(ids.map(async (id) => [id, await read.alerts.overrides(id)] as const)))
+  return new Verdicts({ scales: book, thresholds, overrides, everyConnection: connectionIds === undefined })
+}
+
 const iso = (ms: number): string => new Date(ms).toISOString()
 
 export class Verdicts {
   private book: ScaleBook | undefined
+  private readonly db: Db | undefined
   private readonly levelBook: LevelBook
 
-  /** `book`: the scales, when the caller has read them already. */
-  constructor(
-    private readonly db: Db,
-    book?: ScaleBook
-  ) {
-    this.book = book
-    this.levelBook = new LevelBook(db)
+  /** From what loadVerdicts read; or, until the alert engine reads through the Store, from the
+   *  synchronous cache, lazily (`book`: the scales, when the caller has read them already). */
+  constructor(from: VerdictFacts | Db, book?: ScaleBook) {
+    if ('everyConnection' in from) {
+      this.book = from.scales
+      this.levelBook = new LevelBook(from)
+    } else {
+      this.db = from
+      this.book = book
+      this.levelBook = new LevelBook(from)
+    }
   }
 
   scale(connectionId: string): ReliabilityScale {
-    this.book ??= connectionScales(this.db)
+    this.book ??= connectionScales(this.db!)
     return scaleOf(this.book, connectionId)
   }
 

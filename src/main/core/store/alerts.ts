@@ -389,17 +389,21 @@ export function pauseNotifications(db: Db, minutes: number, now: number): void {
   }
 }
 
+/** A site alert of a session, open and past pending. */
+export interface OpenSiteAlert {
+  id: number
+  state: string
+  severity: AlertSeverity
+  summary: string
+}
+
 /** A session's open site alerts, by site: the drill-down's site breakdown flags those sites. */
-export function openSiteAlerts(
-  db: Db,
-  connectionId: string,
-  eventSessionId: string
-): Map<string, { id: number; state: string; severity: AlertSeverity; summary: string }> {
+export function openSiteAlerts(db: Db, connectionId: string, eventSessionId: string): Map<string, OpenSiteAlert> {
   const rows = statement(
     db,
     `SELECT id, site, state, severity, summary FROM alerts
      WHERE connection_id = ? AND event_session_id = ? AND rule = 'site-reliability' AND resolved_at IS NULL AND state <> 'pending'`
-  ).all(connectionId, eventSessionId) as { id: number; site: string; state: string; severity: AlertSeverity; summary: string }[]
+  ).all(connectionId, eventSessionId) as (OpenSiteAlert & { site: string })[]
   return new Map(rows.map(({ site, ...alert }) => [site, alert]))
 }
 

@@ -2,6 +2,7 @@
 // settings' (health/health.ts decides which). The alert rules, the live rows' health and the
 // webhook bodies all read them here, so an override changes them alike. A book reads the
 // settings once and each connection's overrides once, lazily: a page of rows costs a few queries.
+// A book built from what was read through the Store beforehand (app/verdicts.ts) reads nothing.
 import type { EffectiveLevels } from '../../../shared/reliability'
 import type { ReliabilityThresholds } from '../../../shared/settings'
 import { effectiveLevels } from '../health/health'
@@ -19,18 +20,39 @@ export function connectionOverrides(db: Db, connectionId: string): Map<string, S
   return storedOverrides(db, connectionId)
 }
 
+/** What a book answers from when it was read beforehand. */
+export interface ReadLevels {
+  /** The settings' levels. */
+  thresholds: ReliabilityThresholds
+  /** The sessions' overrides, by connection id then session id: of every connection read. */
+  overrides: ReadonlyMap<string, ReadonlyMap<string, StoredOverride>>
+  /** Whether every connection's were read (one not among them has none: it was removed). */
+  everyConnection: boolean
+}
+
 export class LevelBook {
   private settings: ReliabilityThresholds | undefined
-  private readonly overridesBy = new Map<string, Map<string, StoredOverride>>()
+  private readonly overridesBy = new Map<string, ReadonlyMap<string, StoredOverride>>()
+  private readonly db: Db | undefined
+  private readonly read: ReadLevels | undefined
 
-  constructor(private readonly db: Db) {}
+  /** On the cache (read lazily), or on what was read beforehand. */
+  constructor(from: Db | ReadLevels) {
+    if ('everyConnection' in from) {
+      this.read = from
+      this.settings = from.thresholds
+      for (const [connectionId, overrides] of from.overrides) this.overridesBy.set(connectionId, overrides)
+    } else {
+      this.db = from
+    }
+  }
 
   /** The session's override (muted, its own levels); none for a connection's own alert (null). */
   override(connectionId: string, eventSessionId: string | null): StoredOverride {
     if (eventSessionId === null) return NO_OVERRIDE
     let overrides = this.overridesBy.get(connectionId)
     if (!overrides) {
-      overrides = connectionOverrides(this.db, connectionId)
+      overrides = this.overridesOf(connectionId)
       this.overridesBy.set(connectionId, overrides)
     }
     return overrides.get(eventSessionId) ?? NO_OVERRIDE
@@ -38,8 +60,16 @@ export class LevelBook {
 
   /** The levels that apply to the session: its own, else the settings'. */
   levels(connectionId: string, eventSessionId: string | null): EffectiveLevels {
-    this.settings ??= getThresholds(this.db)
+    this.settings ??= getThresholds(this.db!)
     return effectiveLevels(this.override(connectionId, eventSessionId).thresholds, this.settings)
+  }
+
+  private overridesOf(connectionId: string): ReadonlyMap<string, StoredOverride> {
+    if (this.db) return connectionOverrides(this.db, connectionId)
+    // Read beforehand: a connection not read is a removed one, or a question nobody prepared for.
+    if (this.read?.everyConnection) return new Map()
+    const read = [...(this.read?.overrides.keys() ?? [])].join(', ') || 'none'
+    throw new Error(`levels asked of connection ${connectionId}, but only the overrides of ${read} were read`)
   }
 }
 

@@ -17,8 +17,11 @@ export function listSiteNames(db: Db): SiteName[] {
 
 /** The names as a lookup, for labelling many rows at once. */
 export function siteNameBook(db: Db): Map<number, string> {
-  return new Map(listSiteNames(db).map((s) => [s.code, s.name]))
+  return siteNameBookOf(listSiteNames(db))
 }
+
+/** The names read beforehand (store.read.sites.names) as a lookup. */
+export const siteNameBookOf = (names: readonly SiteName[]): Map<number, string> => new Map(names.map((s) => [s.code, s.name]))
 
 /** Why a code or name cannot be kept, in words; null when it can. */
 export function siteNameProblem(code: number, name: string | null): string | null {

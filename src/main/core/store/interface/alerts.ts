@@ -4,10 +4,10 @@
 // of the unit's own state (on SQLite the unit holds the write lock from its start).
 import type { AlertEndKind } from '../../../../shared/alert-end'
 import type { Alert, AlertSeverity, AlertState, SnoozeChoice } from '../../../../shared/alerts'
-import type { AlertQuery, insertAlert, OpenAlert, OpenSessionAlert, OpenState, unresolvedAlerts } from '../alerts'
+import type { AlertQuery, insertAlert, OpenAlert, OpenSessionAlert, OpenSiteAlert, OpenState, unresolvedAlerts } from '../alerts'
 import type { StoredOverride } from '../alert-overrides'
 
-export type { AlertQuery, OpenAlert, OpenSessionAlert, OpenState, StoredOverride }
+export type { AlertQuery, OpenAlert, OpenSessionAlert, OpenSiteAlert, OpenState, StoredOverride }
 
 /** An alert not yet resolved, of any connection. */
 export type UnresolvedAlert = ReturnType<typeof unresolvedAlerts>[number]
@@ -35,6 +35,8 @@ export interface AlertReads {
   list(query: AlertQuery, now: number): Promise<Alert[]>
   openCounts(): Promise<{ state: OpenState; severity: AlertSeverity; n: number }[]>
   openAboutSessions(): Promise<OpenSessionAlert[]>
+  /** The session's site alerts not resolved and past pending, by site. */
+  openAboutSites(connectionId: string, eventSessionId: string): Promise<Map<string, OpenSiteAlert>>
   /** Until when notifications are paused, or null when they are not. */
   pausedUntil(now: number): Promise<number | null>
   /** Every alert not yet resolved, across connections. */

@@ -1,5 +1,6 @@
 // The sessions and snapshots concern of the Store: what each poll saw, one row per session and
 // one snapshot per session per poll.
+import type { ExportChunk } from '../../../../shared/screens'
 import type { EventSessionRecord } from '../../api/schemas'
 import type { Page, PastSession, PastSessionsQuery } from '../queries/past-sessions'
 import type { ChartOptions, ChartSeries } from '../queries/snapshots-chart'
@@ -16,6 +17,10 @@ export interface SessionReads {
   newestPollAt(connectionId?: string): Promise<number | null>
   /** A page of past sessions: at most the query's limit (1,000 at most) rows. */
   past(query: PastSessionsQuery): Promise<Page<PastSession>>
+  /** How many sessions are cached, and how many of them are live (every connection's). */
+  counts(): Promise<{ stored: number; live: number }>
+  /** The session as `eventwatch export sessions` writes it (the API's field names); null when not cached. */
+  exported(connectionId: string, eventSessionId: string): Promise<Record<string, unknown> | null>
 }
 
 export interface SessionStore extends SessionReads {
@@ -31,4 +36,7 @@ export interface SnapshotReads {
   latest(connectionId: string, eventSessionId: string): Promise<SnapshotRow | null>
   /** A chart's points: at most `maxPoints` (buckets when there are more snapshots). */
   chart(connectionId: string, eventSessionId: string, options?: ChartOptions): Promise<ChartSeries>
+  /** The session's snapshots as `eventwatch export snapshots` writes them, a window at a time
+   *  (oldest first, at most MAX_PAGE); `total` counts them all. */
+  exportWindow(query: { connectionId: string; eventSessionId: string; offset: number; limit: number }): Promise<ExportChunk>
 }

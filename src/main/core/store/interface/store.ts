@@ -9,6 +9,7 @@ import type { MaintenanceReads, MaintenanceStore } from './maintenance'
 import type { RunReads, RunStore } from './runs'
 import type { SessionReads, SessionStore, SnapshotReads } from './sessions'
 import type { SettingsReads, SettingsStore } from './settings'
+import type { SiteReads, SiteStore } from './sites'
 import type { TeamReads, TeamTables } from './team'
 import type { ViewerReads } from './viewers'
 import type { WebhookReads, WebhookStore } from './webhooks'
@@ -26,6 +27,7 @@ export interface Tx {
   runs: RunStore
   team: TeamTables
   coreState: CoreStateStore
+  sites: SiteStore
 }
 
 /** Reads outside any unit: each is one statement and sees what has been committed. */
@@ -41,6 +43,7 @@ export interface ReadTx {
   runs: RunReads
   team: TeamReads
   coreState: CoreStateReads
+  sites: SiteReads
 }
 
 export interface UnitOptions {

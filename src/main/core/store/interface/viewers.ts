@@ -26,6 +26,8 @@ export interface ViewerReads {
   page(connectionId: string, eventSessionId: string, query: ViewerPageQuery): Promise<ViewerPage>
   /** A list's viewers as `eventwatch export` writes them, a window at a time (ordered by start, then id). */
   window(query: ViewerWindowQuery): Promise<ExportChunk>
+  /** One viewer of the list, every field as `window` gives it; null when the list holds none by that id. */
+  viewer(connectionId: string, eventSessionId: string, viewerId: string): Promise<Record<string, unknown> | null>
   breakdown(connectionId: string, eventSessionId: string, dimension: BreakdownDimension): Promise<BreakdownRow[]>
   story(connectionId: string, eventSessionId: string, options?: StoryOptions): Promise<ViewerStory | null>
   /** A few viewers of each list, to guess the service's units. */

@@ -13,7 +13,7 @@ import {
 } from '../connections'
 import type { Db } from '../db'
 import { listDiagnostics, recordDiagnostic } from '../diagnostics'
-import { exportChunk } from '../export-chunks'
+import { exportChunk, viewerDetail } from '../export-chunks'
 import type { ConnectionStore } from '../interface/connections'
 import type { RunStore } from '../interface/runs'
 import type { SessionStore, SnapshotReads } from '../interface/sessions'
@@ -26,6 +26,8 @@ import { pageBounds } from '../queries/sql'
 import { viewerPage } from '../queries/viewer-page'
 import { viewerStory } from '../queries/viewer-story'
 import {
+  countSessions,
+  exportSessions,
   latestSnapshot,
   liveSessionIds,
   liveSessionRows,
@@ -61,6 +63,8 @@ export function sessionTable(db: Db, { read, write }: Runners): SessionStore {
     liveIds: (c) => read(() => liveSessionIds(db, c)),
     newestPollAt: (c) => read(() => newestPollAt(db, c)),
     past: (q) => read(() => pastSessions(db, q)),
+    counts: () => read(() => countSessions(db)),
+    exported: (c, s) => read(() => exportSessions(db, { connectionId: c, eventSessionId: s })[0] ?? null),
     storeList: (c, records, at) => write(() => storeSessionList(db, c, records, at)),
     storeSnapshot: (c, record, at) => write(() => storeSessionSnapshot(db, c, record, at))
   }
@@ -70,7 +74,8 @@ export function snapshotTable(db: Db, { read }: Runners): SnapshotReads {
   return {
     since: (c, s, since) => read(() => snapshotsSince(db, c, s, since)),
     latest: (c, s) => read(() => latestSnapshot(db, c, s)),
-    chart: (c, s, options) => read(() => snapshotsForChart(db, c, s, options))
+    chart: (c, s, options) => read(() => snapshotsForChart(db, c, s, options)),
+    exportWindow: (q) => read(() => exportChunk(db, { ...q, ...pageBounds(q.limit, q.offset), kind: 'snapshots' }))
   }
 }
 
@@ -81,6 +86,7 @@ export function viewerTable(db: Db, { read }: Runners): ViewerReads {
     page: (c, s, q) => read(() => viewerPage(db, c, s, q)),
     // Bounded as a page is: an export window never holds more than MAX_PAGE viewers.
     window: (q) => read(() => exportChunk(db, { ...q, ...pageBounds(q.limit, q.offset), kind: 'viewers' })),
+    viewer: (c, s, viewerId) => read(() => viewerDetail(db, c, s, viewerId)),
     breakdown: (c, s, dimension) => read(() => breakdown(db, c, s, dimension)),
     story: (c, s, options) => read(() => viewerStory(db, c, s, options)),
     unitSample: () => read(() => viewerUnitSample(db))

@@ -1,6 +1,6 @@
 // Every concern of a Tx on one SQLite connection, answering through `runners` (a unit's, which
 // refuse once it has ended, or the plain reads'). Each concern's table is built when first used:
-// a unit touches one or two of the eleven, and it is built for every unit.
+// a unit touches one or two of the twelve, and it is built for every unit.
 import type { Db } from '../db'
 import type { Tx } from '../interface/store'
 import { alertTable, maintenanceTable, webhookTable } from './alert-tables'
@@ -8,6 +8,7 @@ import type { Runners } from './runners'
 import { connectionTable, runTable, sessionTable, settingsTable, snapshotTable, viewerTable } from './session-tables'
 import { teamTables } from './team-tables'
 import { coreStateTable } from './core-state-table'
+import { siteTable } from './site-table'
 
 class SqliteTables implements Tx {
   private built: Partial<Tx> = {}
@@ -53,6 +54,9 @@ class SqliteTables implements Tx {
   }
   get coreState() {
     return this.table('coreState', coreStateTable)
+  }
+  get sites() {
+    return this.table('sites', siteTable)
   }
 }
 
