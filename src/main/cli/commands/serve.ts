@@ -57,7 +57,7 @@ export function registerServe(program: Command): void {
       cadences: cadencesFor(opts.interval),
       ...(opts.demoIncident !== undefined ? { demoIncidentAfterSeconds: opts.demoIncident } : {}),
       ...(opts.demoLive !== undefined ? { demoLiveSessions: opts.demoLive } : {}),
-      ...(named ? { sources: async (_db, store) => [await resolveSource(store, opts)] } : {})
+      ...(named ? { sources: async (store) => [await resolveSource(store, opts)] } : {})
     })
     // The default port may be taken (a second Eventwatch); a port the user chose may not.
     const portChosen = command.getOptionValueSource('port') === 'cli' || team !== undefined

@@ -64,7 +64,7 @@ async function startSyncCore(
   const core = await startAppCore({
     dbFile: opts.db,
     cadences: cadencesFor(opts.interval),
-    sources: async (_db, store) => [await resolveSource(store, opts)],
+    sources: async (store) => [await resolveSource(store, opts)],
     ...(opts.deadline !== undefined ? { passDeadlineMs: opts.deadline * 1000 } : {}),
     ...headless
   })

@@ -100,7 +100,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   const limiter = new RequestLimiter({ maxInFlight: 4, perSecond: 10 })
 
   const chooseSources = async (): Promise<DataSource[]> => {
-    if (options.sources) return options.sources(db, store)
+    if (options.sources) return options.sources(store)
     const saved = await enabledSavedSources(store, connections, limiter)
     if (saved.length > 0) return saved
     const incident = options.demoIncidentAfterSeconds

@@ -1,7 +1,6 @@
 // The core as every face sees it: requests in, results and pushed events out.
 import type { EventName, EventPayload, RequestArgs, RequestContext, RequestName, RequestResult } from '../../../shared/contract'
 import type { Result } from '../../../shared/result'
-import type { Db } from '../store/db'
 import type { Store } from '../store/interface/store'
 import type { Timers } from '../../../shared/timers'
 import type { Cadences } from '../sync/poller'
@@ -56,7 +55,7 @@ export interface AppCoreOptions {
    *  demo simulator, no retention job, no webhook deliveries; requests and the audit log as ever. */
   polling?: boolean
   /** What to poll instead of the saved connections (the CLI's `serve --connection …`). */
-  sources?: (db: Db, store: Store) => Promise<DataSource[]>
+  sources?: (store: Store) => Promise<DataSource[]>
   /** Passes only when asked (LocalAppCore.completePasses), none on the cadences: `eventwatch sync --once`. */
   passesOnRequest?: boolean
   /** Bound on one full pass (`eventwatch sync --deadline`; sync-pass.ts's default when absent). */
