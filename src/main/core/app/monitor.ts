@@ -5,7 +5,8 @@
 // alerts and their rows; the others have not changed. A connection's first judgement, the clock
 // finding something due and an operator's change judge every session. The alerts go through the
 // Store (docs/store.md): one judgement of a connection at a time, and one alerts push at a time,
-// in the order of their revisions.
+// in the order of their revisions; each push's revision is taken with what it announces as rows
+// (alert_changes), for a core that did not hear it.
 import { randomUUID } from 'node:crypto'
 import type { AlertSituation } from '../../../shared/alerts'
 import { AlertEvaluator, type Evaluation } from '../alerts/evaluator'
@@ -226,8 +227,8 @@ export class Monitor {
   }
 }
 
-/** The revision of an alerts push, with what it announces as rows (alert_changes), in the unit
- *  that takes it: a reader of the rows (another core, a server after a NOTIFY) misses no push. */
+/** The revision of an alerts push, with the alerts it names as rows (alert_changes), in the unit
+ *  that takes it: a reader of the rows (another core, a server after a NOTIFY) misses none. */
 async function stampPush(rows: CoreStateStore, said: Announcement, at: number): Promise<Revised> {
   const stamp = await rows.nextRevision('alerts')
   await rows.recordAlertChanges(stamp, changeIdsOf(said), at)
