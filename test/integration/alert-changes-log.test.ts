@@ -4,9 +4,6 @@
 // `alertChangesSince`, a page at a time, exactly the revisions, epochs and alert ids those
 // `alertsChanged` pushes carried, without having heard any of them.
 import { afterEach, describe, expect, it } from 'vitest'
-import { ReportingClient } from '../../src/main/core/api/client'
-import { EventHub } from '../../src/main/core/app/event-hub'
-import { PollerGroup } from '../../src/main/core/app/pollers'
 import { ALERT_CHANGE_KINDS, type AlertChangeRow } from '../../src/main/core/store/alert-change-log'
 import { openSqliteStore } from '../../src/main/core/store/sqlite/sqlite-store'
 import { setAlertRules } from '../../src/main/core/store/settings'
@@ -14,17 +11,17 @@ import { startSimulator } from '../../src/main/core/simulator/server'
 import type { AlertsChanged } from '../../src/shared/alerts'
 import { T0 } from '../support/fake-clock'
 import { ManualTimers } from '../support/manual-timers'
-import { simulatorCache } from '../support/simulator-connection'
-import { storeOn } from '../support/store-on'
+import { pollSimulator } from '../support/polled-simulator'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
-/** The rows a push leaves: one per alert id it names, by kind. */
-function rowsOf(push: AlertsChanged, at: number): AlertChangeRow[] {
+/** The rows a push leaves: one per alert id it names, by kind, at the time it was pushed. */
+function rowsOf(push: AlertsChanged): AlertChangeRow[] {
   const { epoch, revision } = push.situation
+  const at = Date.parse(push.situation.at)
   const ids = { ...push, fired: push.fired.map((a) => a.id), resolved: push.resolved.map((a) => a.id), changed: push.changed.map((a) => a.id), repeated: push.repeated.map((a) => a.id) }
   return ALERT_CHANGE_KINDS.flatMap((kind) => [...new Set(ids[kind])].map((alertId) => ({ epoch, revision, alertId, kind, at })))
 }
@@ -36,19 +33,8 @@ describe('alert changes as rows', () => {
     const timers = new ManualTimers(T0)
     const sim = await startSimulator({ clock: timers.clock, liveSessions: 2, endedSessions: 0, viewersPerSession: 50, churnSessions: false, randomIncidents: false })
     cleanups.push(() => sim.close())
-    const { db, target } = simulatorCache(sim)
+    const { db, pushes, advance, group } = await pollSimulator(sim, timers, cleanups)
     setAlertRules(db, { repeatCritical: { enabled: true, everyMinutes: 1 } })
-    const client = new ReportingClient(target, async () => sim.credentials, { clock: timers.clock, retry: { sleep: async () => undefined, maxAttempts: 2 } })
-    const hub = new EventHub()
-    const pushes: { at: number; push: AlertsChanged }[] = []
-    hub.subscribe((name, payload) => {
-      if (name === 'alertsChanged') pushes.push({ at: timers.now, push: payload as AlertsChanged })
-    })
-    const group = new PollerGroup(db, storeOn(db), hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
-    await group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
-    cleanups.push(() => group.stop())
-    await group.idle()
-    const advance = (ms: number) => timers.advance(ms, () => group.idle())
     await advance(60_000)
 
     const victim = sim.world.sessions.filter((s) => !s.hasEnded)[0]!.eventSessionId
@@ -58,10 +44,9 @@ describe('alert changes as rows', () => {
     await advance(3 * 60_000) // resolves
     await group.idle()
 
-    const said = pushes.map((p) => p.push)
     // The pushes say every kind a reader must follow here.
-    expect(said.some((p) => p.fired.length > 0) && said.some((p) => p.repeated.length > 0) && said.some((p) => p.resolved.length > 0)).toBe(true)
-    const announced = pushes.flatMap(({ push, at }) => rowsOf(push, at)).sort(inLogOrder)
+    expect(pushes.some((p) => p.fired.length > 0) && pushes.some((p) => p.repeated.length > 0) && pushes.some((p) => p.resolved.length > 0)).toBe(true)
+    const announced = pushes.flatMap(rowsOf).sort(inLogOrder)
 
     // Another store on the file, that heard none of it, reads on page by page from revision 0.
     const other = openSqliteStore(db.name)
@@ -75,6 +60,6 @@ describe('alert changes as rows', () => {
     expect(read).toEqual(announced)
     // Each push's revision holds its rows, and a push with none (the situation alone) has none.
     const revisionsWithRows = new Set(read.map((row) => row.revision))
-    for (const push of said) expect(revisionsWithRows.has(push.situation.revision)).toBe(rowsOf(push, 0).length > 0)
+    for (const push of pushes) expect(revisionsWithRows.has(push.situation.revision)).toBe(rowsOf(push).length > 0)
   }, 60_000)
 })
