@@ -18,6 +18,7 @@ import { DEFAULT_RETENTION, setRetentionSettings, type RetentionSettings } from 
 import { storeViewerList } from '../../src/main/core/store/viewers'
 import { insertAlert, moveAlert } from '../../src/main/core/store/alerts'
 import { listAudit, recordAudit } from '../../src/main/core/store/audit'
+import { alertChangesSince, recordAlertChanges } from '../../src/main/core/store/alert-change-log'
 
 const NOW = Date.parse('2026-09-01T00:00:00Z')
 const DAY = 86_400_000
@@ -158,6 +159,21 @@ describe('pruneOnce', () => {
       { table: 'audit_log', rows: 1 }
     ])
     expect(auditActions()).toEqual(['change 0 days ago', 'change 10 days ago', 'change 364 days ago'])
+  })
+
+  it('forgets what alerts pushes announced after 7 days, whatever the settings, in batches (alert_changes, issue 25)', () => {
+    const ages = [30, 8, 7.5, 6.9, 0]
+    ages.forEach((days, i) => recordAlertChanges(db, { epoch: 'e1', revision: i + 1 }, { fired: [i], resolved: [], changed: [i, 100], removed: [], repeated: [] }, NOW - days * DAY))
+    const batches: PruneBatch[] = []
+    const forever: RetentionSettings = { snapshotsDays: null, viewerListsDays: null, sessionsDays: null, alertsDays: null, auditDays: null }
+    const result = pruneOnce(db, forever, NOW, { batchSize: 4, onBatch: (b) => batches.push(b) })
+    expect(result).toMatchObject({ alertChanges: 9 })
+    expect(batches.filter((b) => b.table === 'alert_changes')).toEqual([
+      { table: 'alert_changes', rows: 4 },
+      { table: 'alert_changes', rows: 4 },
+      { table: 'alert_changes', rows: 1 }
+    ])
+    expect([...new Set(alertChangesSince(db, 0, 100).map((r) => r.revision))]).toEqual([4, 5])
   })
 
   it('null everywhere keeps everything', () => {

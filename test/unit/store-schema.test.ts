@@ -15,6 +15,7 @@ import { pruneOnce } from '../../src/main/core/store/retention'
 import { latestSnapshot, liveSessionRows, storeSessionList, storeSessionSnapshot } from '../../src/main/core/store/sessions'
 import { connectionScaleFacts, upsertConnection } from '../../src/main/core/store/connections'
 import { storeViewerList } from '../../src/main/core/store/viewers'
+import { alertChangesSince } from '../../src/main/core/store/alert-change-log'
 
 const T0 = Date.parse('2026-01-05T10:00:00Z')
 let dir: string
@@ -228,12 +229,19 @@ describe('the screens’ queries use their indexes', () => {
     expect(again.join('\n')).not.toMatch(/SEARCH v /)
   })
 
-  it('retention: snapshots_by_time, viewer_lists_by_fetched, sessions_past_all_by_start, alerts_by_resolved, audit_log_by_at', () => {
+  it('retention: snapshots_by_time, viewer_lists_by_fetched, sessions_past_all_by_start, alerts_by_resolved, audit_log_by_at, alert_changes_by_time', () => {
     const all = plans((db) => pruneOnce(db, { snapshotsDays: 1, viewerListsDays: 1, sessionsDays: 1, alertsDays: 1, auditDays: 1 }, T0 + 10 * 86_400_000)).join('\n')
     expect(all).toMatch(/alerts_by_resolved \(resolved_at<\?\)/)
     expect(all).toMatch(/snapshots_by_time \(taken_at<\?\)/)
     expect(all).toMatch(/viewer_lists_by_fetched \(fetched_at<\?\)/)
     expect(all).toMatch(/sessions_past_all_by_start \(has_ended=\? AND started_at<\?\)/)
     expect(all).toMatch(/audit_log_by_at \(at<\?\)/)
+    expect(all).toMatch(/alert_changes_by_time \(at<\?\)/)
+  })
+
+  it("what pushes announced since a revision: alert_changes_by_revision, no sort of its own", () => {
+    const page = plans((db) => alertChangesSince(db, 0, 10)).join('\n')
+    expect(page).toMatch(/alert_changes_by_revision \(revision>\?\)/)
+    expect(page).not.toMatch(/TEMP B-TREE FOR ORDER BY/)
   })
 })

@@ -1,11 +1,12 @@
 // The core's state as rows: revisions with their epoch, the pause of polling, what a cooldown
-// holds back, what the rules judged, where a critical stands on its repeat grid. Each is what a
-// restarted core, or a second store on the same data (another process or server), reads back.
+// holds back, what the rules judged, where a critical stands on its repeat grid, what each alerts
+// push announced. Each is what a restarted core, or a second store on the same data (another
+// process or server), reads back.
 import { expect, it } from 'vitest'
-import type { CoolingCondition } from '../../../src/main/core/store/interface/core-state'
+import type { AlertChangeIds, CoolingCondition } from '../../../src/main/core/store/interface/core-state'
 import type { NewAlert } from '../../../src/main/core/store/interface/alerts'
 import { eachBackend } from './backends'
-import { sessionRecord, T0, withConnection } from './fixtures'
+import { MINUTE, sessionRecord, T0, withConnection } from './fixtures'
 
 const held = (eventSessionId: string, over: Partial<CoolingCondition> = {}): CoolingCondition => ({
   connectionId: 'A',
@@ -27,6 +28,8 @@ const firing = (eventSessionId: string): NewAlert => ({
   value: 40,
   streak: 1
 })
+
+const announced = (over: Partial<AlertChangeIds>): AlertChangeIds => ({ fired: [], resolved: [], changed: [], removed: [], repeated: [], ...over })
 
 eachBackend('core state', (subject) => {
   it('counts a revision once across every store on the data, and goes on from it in a new epoch', async () => {
@@ -108,5 +111,101 @@ eachBackend('core state', (subject) => {
     expect(await store.read.coreState.repeatSteps()).toEqual(new Map([[one!, 2], [two!, 0]]))
     await store.withTransaction((tx) => tx.coreState.saveRepeatSteps(new Map([[two!, 1]])))
     expect(await store.read.coreState.repeatSteps()).toEqual(new Map([[two!, 1]]))
+  })
+
+  it('records what each push announced under its revision and epoch; another store reads it back in revision order', async () => {
+    const { store, openOther } = subject()
+    await store.withTransaction((tx) => tx.coreState.beginEpoch('alerts', 'e1'))
+    // Pushes as a core makes them: the revision and what it announces in one unit.
+    const push = (said: AlertChangeIds, at: number) =>
+      store.withTransaction(async (tx) => {
+        const stamp = await tx.coreState.nextRevision('alerts')
+        await tx.coreState.recordAlertChanges(stamp, said, at)
+        return stamp
+      })
+    await push(announced({ fired: [7], changed: [7, 3] }), T0)
+    await push(announced({}), T0 + 1) // a push of the situation alone: no rows
+    // A restarted core: a new epoch, the count goes on.
+    await store.withTransaction((tx) => tx.coreState.beginEpoch('alerts', 'e2'))
+    await push(announced({ resolved: [7], removed: [9], repeated: [3], changed: [7, 7] }), T0 + 2)
+    const other = await openOther()
+    const row = (epoch: string, revision: number, alertId: number, kind: string, at: number) => ({ epoch, revision, alertId, kind, at })
+    expect(await other.read.coreState.alertChangesSince(0, 100)).toEqual([
+      row('e1', 1, 3, 'changed', T0),
+      row('e1', 1, 7, 'changed', T0),
+      row('e1', 1, 7, 'fired', T0),
+      row('e2', 3, 7, 'changed', T0 + 2),
+      row('e2', 3, 9, 'removed', T0 + 2),
+      row('e2', 3, 3, 'repeated', T0 + 2),
+      row('e2', 3, 7, 'resolved', T0 + 2)
+    ])
+    // Since a revision: only the pushes after it, whatever epoch they are of.
+    expect((await other.read.coreState.alertChangesSince(1, 100)).map((r) => [r.epoch, r.revision])).toEqual([
+      ['e2', 3],
+      ['e2', 3],
+      ['e2', 3],
+      ['e2', 3]
+    ])
+    expect(await other.read.coreState.alertChangesSince(3, 100)).toEqual([])
+  })
+
+  it('reads in revision order whatever order the rows were written in', async () => {
+    const { store } = subject()
+    await store.withTransaction(async (tx) => {
+      await tx.coreState.recordAlertChanges({ epoch: 'e1', revision: 12 }, announced({ fired: [1] }), T0)
+      await tx.coreState.recordAlertChanges({ epoch: 'e1', revision: 10 }, announced({ fired: [2] }), T0)
+      await tx.coreState.recordAlertChanges({ epoch: 'e1', revision: 11 }, announced({ fired: [3] }), T0)
+    })
+    expect((await store.read.coreState.alertChangesSince(0, 100)).map((r) => [r.revision, r.alertId])).toEqual([
+      [10, 2],
+      [11, 3],
+      [12, 1]
+    ])
+  })
+
+  it('reads a page of at most `limit` rows in whole pushes; a push larger than a page comes alone and whole', async () => {
+    const { store } = subject()
+    const ids = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i)
+    await store.withTransaction(async (tx) => {
+      await tx.coreState.recordAlertChanges({ epoch: 'e1', revision: 1 }, announced({ changed: ids(100, 2) }), T0)
+      await tx.coreState.recordAlertChanges({ epoch: 'e1', revision: 2 }, announced({ changed: ids(200, 2) }), T0)
+      await tx.coreState.recordAlertChanges({ epoch: 'e1', revision: 3 }, announced({ changed: ids(300, 5) }), T0)
+      await tx.coreState.recordAlertChanges({ epoch: 'e1', revision: 4 }, announced({ changed: ids(400, 1) }), T0)
+    })
+    const revisions = async (since: number, limit: number) => (await store.read.coreState.alertChangesSince(since, limit)).map((r) => r.revision)
+    expect(await revisions(0, 3)).toEqual([1, 1]) // revision 2 would not fit whole
+    expect(await revisions(0, 4)).toEqual([1, 1, 2, 2])
+    expect(await revisions(2, 3)).toEqual([3, 3, 3, 3, 3]) // larger than a page: alone and whole
+    expect(await revisions(3, 3)).toEqual([4])
+    // Reading on from each page's last revision reads every row once.
+    const read: number[] = []
+    for (let since = 0, page = await revisions(since, 4); page.length > 0; since = page.at(-1)!, page = await revisions(since, 4)) read.push(...page)
+    expect(read).toEqual([1, 1, 2, 2, 3, 3, 3, 3, 3, 4])
+  })
+
+  it('records nothing of a unit that rolls back, nor takes its revision', async () => {
+    const { store } = subject()
+    await store.withTransaction((tx) => tx.coreState.beginEpoch('alerts', 'e1'))
+    await expect(
+      store.withTransaction(async (tx) => {
+        const stamp = await tx.coreState.nextRevision('alerts')
+        await tx.coreState.recordAlertChanges(stamp, announced({ fired: [1], changed: [1] }), T0)
+        throw new Error('the push could not be read')
+      })
+    ).rejects.toThrow('the push could not be read')
+    expect(await store.read.coreState.alertChangesSince(0, 100)).toEqual([])
+    expect(await store.read.coreState.revision('alerts')).toEqual({ epoch: 'e1', revision: 0 })
+  })
+
+  it('prunes the changes recorded before a time, at most `limit` at a time', async () => {
+    const { store } = subject()
+    await store.withTransaction(async (tx) => {
+      await tx.coreState.recordAlertChanges({ epoch: 'e1', revision: 1 }, announced({ fired: [1], changed: [1, 2] }), T0)
+      await tx.coreState.recordAlertChanges({ epoch: 'e1', revision: 2 }, announced({ resolved: [1] }), T0 + MINUTE)
+    })
+    expect(await store.withTransaction((tx) => tx.coreState.pruneAlertChanges(T0 + MINUTE, 2))).toBe(2)
+    expect(await store.withTransaction((tx) => tx.coreState.pruneAlertChanges(T0 + MINUTE, 2))).toBe(1)
+    expect(await store.withTransaction((tx) => tx.coreState.pruneAlertChanges(T0 + MINUTE, 2))).toBe(0)
+    expect(await store.read.coreState.alertChangesSince(0, 100)).toEqual([{ epoch: 'e1', revision: 2, alertId: 1, kind: 'resolved', at: T0 + MINUTE }])
   })
 })

@@ -6,6 +6,7 @@ import { sessionKey } from '../../../shared/schema-parts'
 import { silencingWindow, windowsNamed } from './maintenance'
 import { windowsInForce } from './maintenance-in-force'
 import type { AlertQuery } from '../store/interface/alerts'
+import type { AlertChangeIds } from '../store/interface/core-state'
 import type { ReadTx } from '../store/interface/store'
 import type { CoolingCondition } from './evaluator'
 import { decideSituation, type UnconfirmedConnection } from './situation'
@@ -49,6 +50,15 @@ export async function alertsPage(read: AlertReading, query: AlertQuery, situatio
 /** What an alert change announces: every alert it changed, less what a maintenance window holds
  *  back (named in `silenced`). The push adds the situation; the outbox queues its webhook events. */
 export type Announcement = Omit<AlertsChanged, 'situation'>
+
+/** The ids an announcement names, by what happened to them: the rows its push leaves (alert_changes). */
+export const changeIdsOf = (said: Announcement): AlertChangeIds => ({
+  fired: said.fired.map((a) => a.id),
+  resolved: said.resolved.map((a) => a.id),
+  changed: said.changed.map((a) => a.id),
+  removed: said.removed,
+  repeated: said.repeated.map((a) => a.id)
+})
 
 /** The announcement of one evaluation or action: every alert that changed, so faces patch and group them. */
 export async function announcementOf(read: AlertReading, change: Applied, now: number): Promise<Announcement> {

@@ -5,11 +5,12 @@
 // alerts and their rows; the others have not changed. A connection's first judgement, the clock
 // finding something due and an operator's change judge every session. The alerts go through the
 // Store (docs/store.md): one judgement of a connection at a time, and one alerts push at a time,
-// in the order of their revisions.
+// in the order of their revisions; each push's revision is taken with what it announces as rows
+// (alert_changes), for a core that did not hear it.
 import { randomUUID } from 'node:crypto'
 import type { AlertSituation } from '../../../shared/alerts'
 import { AlertEvaluator, type Evaluation } from '../alerts/evaluator'
-import { announce, announcementOf, readSituation, type Announcement } from '../alerts/page'
+import { announce, announcementOf, changeIdsOf, readSituation, type Announcement } from '../alerts/page'
 import { AlertChanges, type AlertOutbox } from '../alerts/alert-changes'
 import type { UnconfirmedConnection } from '../alerts/situation'
 import { nothingApplied, type Applied } from '../alerts/apply'
@@ -167,17 +168,17 @@ export class Monitor {
         if ((await this.store.read.coreState.repeatSteps()).size > 0) await this.store.withTransaction((tx) => new CriticalRepeats(stepsOf(tx.coreState)).clear())
         return
       }
-      // The steps announced and the revision of their push commit together: no repeat twice.
+      // The steps announced, the revision of their push and what it says commit together: no repeat twice.
       const due = await this.store.withTransaction(async (tx) => {
-        const repeats = new CriticalRepeats(stepsOf(tx.coreState))
-        const ids = await repeats.due(await tx.alerts.firingCriticals(), rule.everyMinutes * 60_000, this.deps.clock())
-        return ids.length === 0 ? null : { ids, stamp: await tx.coreState.nextRevision('alerts') }
+        const now = this.deps.clock()
+        const ids = await new CriticalRepeats(stepsOf(tx.coreState)).due(await tx.alerts.firingCriticals(), rule.everyMinutes * 60_000, now)
+        if (ids.length === 0) return null
+        const said = await announce(tx, { changed: [], removed: [], fired: [], resolved: [], repeated: await tx.alerts.many(ids) }, now)
+        return { said, stamp: await stampPush(tx.coreState, said, now) }
       })
       if (!due) return
       const situation = await this.pushedSituation(due.stamp)
-      const alerts = await this.store.read.alerts.many(due.ids)
-      const repeated = await announce(this.store.read, { changed: [], removed: [], fired: [], resolved: [], repeated: alerts }, this.deps.clock())
-      this.hub.emit('alertsChanged', { ...repeated, situation })
+      this.hub.emit('alertsChanged', { ...due.said, situation })
     })
   }
 
@@ -188,9 +189,9 @@ export class Monitor {
     this.unconfirmedPushed = JSON.stringify(this.deps.unconfirmed())
     this.polledPushed = this.deps.polled().length
     return this.inTurn(async () => {
-      const stamp = await this.store.withTransaction((tx) => tx.coreState.nextRevision('alerts'))
-      const situation = await this.pushedSituation(stamp)
       const said = announcement ?? (await announcementOf(this.store.read, change, this.deps.clock()))
+      const stamp = await this.store.withTransaction((tx) => stampPush(tx.coreState, said, this.deps.clock()))
+      const situation = await this.pushedSituation(stamp)
       this.hub.emit('alertsChanged', { ...said, situation })
       return situation
     })
@@ -224,6 +225,14 @@ export class Monitor {
     this.situationPushed = withoutRevision(situation)
     return situation
   }
+}
+
+/** The revision of an alerts push, with the alerts it names as rows (alert_changes), in the unit
+ *  that takes it: a reader of the rows (another core, a server after a NOTIFY) misses none. */
+async function stampPush(rows: CoreStateStore, said: Announcement, at: number): Promise<Revised> {
+  const stamp = await rows.nextRevision('alerts')
+  await rows.recordAlertChanges(stamp, changeIdsOf(said), at)
+  return stamp
 }
 
 /** Each critical's step on its repeat grid, as rows of the unit of work they are read and written in. */

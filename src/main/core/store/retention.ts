@@ -11,8 +11,10 @@
 // - Alert history (alertsDays): resolved alerts that resolved before the cutoff, with their
 //   transitions (ON DELETE CASCADE); an open alert is never pruned, whatever its age.
 // - The audit log (auditDays): entries made before the cutoff, `batchSize` per transaction.
+// - The alerts pushes' changes (alert_changes): after ALERT_CHANGES_KEPT_DAYS, whatever the settings.
 // Live sessions are never pruned. Note: a sync re-lists sessions within its look-back window, so
 // a retention shorter than the look-back would see them back-filled.
+import { pruneAlertChanges } from './alert-change-log'
 import { pruneAudit } from './audit'
 import type { Db } from './db'
 import { compact, type CompactOptions, type CompactResult } from './compact'
@@ -23,6 +25,11 @@ export const DEFAULT_BATCH_SIZE = 5000
 const DAY_MS = 86_400_000
 /** Lists examined per viewer-list transaction (lists are few and small rows). */
 const LISTS_PER_LOOK = 100
+/** How long what each alerts push announced is kept (alert_changes). Its readers are behind by a
+ *  little: another core, or a server that lost its NOTIFY connection or was down for a weekend and
+ *  reads what changed since the revision it holds. A reader further behind reads the alerts whole;
+ *  the alerts themselves are kept for `alertsDays`. */
+export const ALERT_CHANGES_KEPT_DAYS = 7
 
 export interface PruneCounts {
   snapshots: number
@@ -34,13 +41,15 @@ export interface PruneCounts {
   alerts: number
   /** Audit log entries pruned. */
   auditEntries: number
+  /** Alert changes pruned (what pushes announced, alert_changes). */
+  alertChanges: number
   /** Transactions run. */
   batches: number
 }
 
 /** One transaction's work, for progress and for tests that check batches stay bounded. */
 export interface PruneBatch {
-  table: 'snapshots' | 'viewer_lists' | 'sessions' | 'alerts' | 'audit_log'
+  table: 'snapshots' | 'viewer_lists' | 'sessions' | 'alerts' | 'audit_log' | 'alert_changes'
   rows: number
   /** For viewer lists: the viewers they held. */
   viewers?: number
@@ -55,7 +64,7 @@ export interface PruneResult extends PruneCounts {
   compact: CompactResult
 }
 
-export const emptyCounts = (): PruneCounts => ({ snapshots: 0, viewerLists: 0, viewers: 0, sessions: 0, alerts: 0, auditEntries: 0, batches: 0 })
+export const emptyCounts = (): PruneCounts => ({ snapshots: 0, viewerLists: 0, viewers: 0, sessions: 0, alerts: 0, auditEntries: 0, alertChanges: 0, batches: 0 })
 const cutoff = (now: number, days: number | null): number | null => (days === null ? null : now - days * DAY_MS)
 
 // Expired sessions: ended, started before @cutoff (index sessions_past_all_by_start).
@@ -164,6 +173,9 @@ export function* pruneSteps(db: Db, settings: RetentionSettings, now: number, op
 
   const auditBefore = cutoff(now, settings.auditDays)
   if (auditBefore !== null) yield* repeatedly('audit_log', () => pruneAudit(db, auditBefore, batchSize))
+
+  const changesBefore = now - ALERT_CHANGES_KEPT_DAYS * DAY_MS
+  yield* repeatedly('alert_changes', () => pruneAlertChanges(db, changesBefore, batchSize))
   return counts
 }
 
@@ -178,6 +190,7 @@ export function countBatch(counts: PruneCounts, batch: PruneBatch): void {
   if (batch.table === 'sessions') counts.sessions += batch.rows
   if (batch.table === 'alerts') counts.alerts += batch.rows
   if (batch.table === 'audit_log') counts.auditEntries += batch.rows
+  if (batch.table === 'alert_changes') counts.alertChanges += batch.rows
 }
 
 /** Prunes everything due at `now`, back to back, then checkpoints and reclaims space. */

@@ -4,12 +4,13 @@
 // polling, the conditions a cooldown holds back, what the rules judged of each session, and where
 // each critical stands on its repeat grid.
 import type { Revised } from '../../../../shared/revisions'
+import type { AlertChangeIds, AlertChangeKind, AlertChangeRow } from '../alert-change-log'
 import type { CoolingCondition } from '../alert-cooling'
 import type { Judged, JudgedMark } from '../alert-judged'
 import type { PausedPolling, StoredPollerStatus } from '../poller-status'
 import type { RevisionName } from '../revisions'
 
-export type { CoolingCondition, Judged, JudgedMark, PausedPolling, RevisionName, StoredPollerStatus }
+export type { AlertChangeIds, AlertChangeKind, AlertChangeRow, CoolingCondition, Judged, JudgedMark, PausedPolling, RevisionName, StoredPollerStatus }
 
 export interface CoreStateReads {
   /** The revision of `name` now, in its epoch; null before any epoch was begun. */
@@ -24,6 +25,9 @@ export interface CoreStateReads {
   judged(connectionId: string): Promise<Map<string, Judged>>
   /** Per alert id: the repeat step last announced. */
   repeatSteps(): Promise<Map<number, number>>
+  /** What the alerts pushes after `revision` announced, in revision order and whole pushes: at
+   *  most `limit` rows (one push larger than that comes alone). Each row says its epoch. */
+  alertChangesSince(revision: number, limit: number): Promise<AlertChangeRow[]>
 }
 
 export interface CoreStateStore extends CoreStateReads {
@@ -43,4 +47,8 @@ export interface CoreStateStore extends CoreStateReads {
   saveJudged(connectionId: string, observed: readonly string[], marks: readonly JudgedMark[]): Promise<void>
   /** The repeat steps become `next`: the alerts it names get their step, the others none. */
   saveRepeatSteps(next: ReadonlyMap<number, number>): Promise<void>
+  /** Records what the push stamped `stamp` announces: in the unit that took its revision. */
+  recordAlertChanges(stamp: Revised, changes: AlertChangeIds, at: number): Promise<void>
+  /** Forgets changes recorded before `before`, at most `limit`; how many went. */
+  pruneAlertChanges(before: number, limit: number): Promise<number>
 }

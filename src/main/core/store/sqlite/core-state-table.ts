@@ -1,5 +1,6 @@
 // The core's state rows of a Tx on one SQLite connection: the synchronous store functions,
 // each answered as a promise.
+import { alertChangesSince, pruneAlertChanges, recordAlertChanges } from '../alert-change-log'
 import { coolingConditions, forgetCoolingExcept, replaceCooling } from '../alert-cooling'
 import { judgedOf, saveJudged } from '../alert-judged'
 import { repeatSteps, saveRepeatSteps } from '../alert-repeat-steps'
@@ -17,6 +18,7 @@ export function coreStateTable(db: Db, { read, write }: Runners): CoreStateStore
     cooling: () => read(() => coolingConditions(db)),
     judged: (c) => read(() => judgedOf(db, c)),
     repeatSteps: () => read(() => repeatSteps(db)),
+    alertChangesSince: (revision, limit) => read(() => alertChangesSince(db, revision, limit)),
     beginEpoch: (name, epoch) => write(() => beginEpoch(db, name, epoch)),
     nextRevision: (name) => write(() => nextRevision(db, name)),
     setPollingPaused: (paused, now, c) => write(() => setPollingPaused(db, paused, now, c)),
@@ -24,6 +26,8 @@ export function coreStateTable(db: Db, { read, write }: Runners): CoreStateStore
     replaceCooling: (c, held) => write(() => replaceCooling(db, c, held)),
     forgetCoolingExcept: (polled) => write(() => forgetCoolingExcept(db, polled)),
     saveJudged: (c, observed, marks) => write(() => saveJudged(db, c, observed, marks)),
-    saveRepeatSteps: (next) => write(() => saveRepeatSteps(db, next))
+    saveRepeatSteps: (next) => write(() => saveRepeatSteps(db, next)),
+    recordAlertChanges: (stamp, changes, at) => write(() => recordAlertChanges(db, stamp, changes, at)),
+    pruneAlertChanges: (before, limit) => write(() => pruneAlertChanges(db, before, limit))
   }
 }
