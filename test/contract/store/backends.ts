@@ -1,6 +1,7 @@
 // The backends the store contract runs against. Each test file of this folder describes one
-// concern through `eachBackend`, against the Store interface only; a backend added here (the
-// PostgreSQL store of docs/scaling-plan.md) must pass every one of them unchanged.
+// concern through `eachBackend`, against the Store interface only; every backend must pass every
+// one of them unchanged. PostgreSQL runs on the cluster the contract project's globalSetup
+// starts (test/support/postgres-global-setup.ts), a fresh database per test.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,8 +9,10 @@ import { afterEach, beforeEach, describe } from 'vitest'
 import type { ViewerRecord } from '../../../src/main/core/api/schemas'
 import { openDatabase } from '../../../src/main/core/store/db'
 import type { Store } from '../../../src/main/core/store/interface/store'
+import { openPgStore } from '../../../src/main/core/store/postgres/pg-store'
 import { openSqliteStore } from '../../../src/main/core/store/sqlite/sqlite-store'
 import { storeViewerList } from '../../../src/main/core/store/viewers'
+import { freshDatabase } from '../../support/postgres-databases'
 
 export interface StoreUnderTest {
   store: Store
@@ -22,6 +25,9 @@ export interface StoreUnderTest {
 interface Backend {
   name: string
   open(): Promise<{ subject: StoreUnderTest; close(): Promise<void> }>
+  /** Concerns this backend does not implement yet, each with why: their files are skipped for
+   *  it, by name, in the run's output. The one place a backend may fall short, never silently. */
+  pending?: Record<string, string>
 }
 
 /** SQLite on a real temporary file, as the app opens its cache. */
@@ -57,11 +63,54 @@ const sqlite: Backend = {
   }
 }
 
-const BACKENDS: Backend[] = [sqlite]
+/** PostgreSQL: a fresh database on the test run's cluster, dropped after. */
+const postgres: Backend = {
+  name: 'postgres',
+  async open() {
+    const database = await freshDatabase()
+    const stores: Store[] = []
+    const open = async (): Promise<Store> => {
+      const store = await openPgStore(database.url)
+      stores.push(store)
+      return store
+    }
+    const subject: StoreUnderTest = {
+      store: await open(),
+      openOther: open,
+      async seedViewerList() {
+        throw new Error('viewer lists cannot be written to PostgreSQL yet (a COPY StageBackend, issue 26)')
+      }
+    }
+    return {
+      subject,
+      async close() {
+        for (const store of stores) await store.close()
+        await database.drop()
+      }
+    }
+  },
+  // Issue 26 ports the concerns one by one (src/main/core/store/postgres/tables.ts).
+  pending: {
+    'sessions and snapshots': 'not ported yet',
+    viewers: 'not ported yet, nor the viewer list writer (a COPY StageBackend)',
+    alerts: 'not ported yet',
+    'core state': 'not ported yet',
+    sites: 'not ported yet',
+    connections: 'its tests store sessions, not ported yet',
+    'units of work': 'its tests store sessions and alerts, not ported yet'
+  }
+}
+
+const BACKENDS: Backend[] = [sqlite, postgres]
 
 /** Describes `concern` once per backend; `subject()` is a fresh, empty store for each test. */
 export function eachBackend(concern: string, tests: (subject: () => StoreUnderTest) => void): void {
   for (const backend of BACKENDS) {
+    const pending = backend.pending?.[concern]
+    if (pending !== undefined) {
+      describe.skip(`${backend.name} store: ${concern} (pending: ${pending})`, () => tests(() => subjectOutsideTest()))
+      continue
+    }
     describe(`${backend.name} store: ${concern}`, () => {
       let opened: Awaited<ReturnType<Backend['open']>> | undefined
       beforeEach(async () => {
@@ -71,10 +120,11 @@ export function eachBackend(concern: string, tests: (subject: () => StoreUnderTe
         await opened?.close()
         opened = undefined
       })
-      tests(() => {
-        if (!opened) throw new Error('no store: subject() is for inside a test')
-        return opened.subject
-      })
+      tests(() => opened?.subject ?? subjectOutsideTest())
     })
   }
+}
+
+function subjectOutsideTest(): never {
+  throw new Error('no store: subject() is for inside a test')
 }

@@ -1,0 +1,61 @@
+// Every concern of a Tx on PostgreSQL, answering through `runners` (a unit's client, which
+// refuses once the unit has ended, or the pool's single reads). Each concern's table is built
+// when first used, as on SQLite.
+import type { Tx } from '../interface/store'
+import { connectionTable } from './connection-table'
+import { maintenanceTable } from './maintenance-table'
+import { notPorted } from './not-ported'
+import { runTable } from './run-table'
+import { settingsTable } from './settings-table'
+import type { Runners } from './sql'
+import { teamTables } from './team-tables'
+import { webhookTable } from './webhook-table'
+
+class PgTables implements Tx {
+  private built: Partial<Tx> = {}
+
+  constructor(private readonly runners: Runners) {}
+
+  private table<K extends keyof Tx>(concern: K, build: (runners: Runners) => Tx[K]): Tx[K] {
+    return (this.built[concern] ??= build(this.runners)) as Tx[K]
+  }
+
+  get connections() {
+    return this.table('connections', connectionTable)
+  }
+  get sessions() {
+    return this.table('sessions', () => notPorted<Tx['sessions']>('sessions'))
+  }
+  get snapshots() {
+    return this.table('snapshots', () => notPorted<Tx['snapshots']>('snapshots'))
+  }
+  get viewers() {
+    return this.table('viewers', () => notPorted<Tx['viewers']>('viewers'))
+  }
+  get alerts() {
+    return this.table('alerts', () => notPorted<Tx['alerts']>('alerts'))
+  }
+  get settings() {
+    return this.table('settings', settingsTable)
+  }
+  get webhooks() {
+    return this.table('webhooks', webhookTable)
+  }
+  get maintenance() {
+    return this.table('maintenance', maintenanceTable)
+  }
+  get runs() {
+    return this.table('runs', runTable)
+  }
+  get team() {
+    return this.table('team', teamTables)
+  }
+  get coreState() {
+    return this.table('coreState', () => notPorted<Tx['coreState']>('coreState'))
+  }
+  get sites() {
+    return this.table('sites', () => notPorted<Tx['sites']>('sites'))
+  }
+}
+
+export const pgTables = (runners: Runners): Tx => new PgTables(runners)
