@@ -6,7 +6,9 @@ import { connectionTable } from './connection-table'
 import { maintenanceTable } from './maintenance-table'
 import { notPorted } from './not-ported'
 import { runTable } from './run-table'
+import { sessionTable } from './session-table'
 import { settingsTable } from './settings-table'
+import { snapshotReads } from './snapshot-reads'
 import type { Runners } from './sql'
 import { teamTables } from './team-tables'
 import { webhookTable } from './webhook-table'
@@ -24,10 +26,10 @@ class PgTables implements Tx {
     return this.table('connections', connectionTable)
   }
   get sessions() {
-    return this.table('sessions', () => notPorted<Tx['sessions']>('sessions'))
+    return this.table('sessions', sessionTable)
   }
   get snapshots() {
-    return this.table('snapshots', () => notPorted<Tx['snapshots']>('snapshots'))
+    return this.table('snapshots', ({ read }) => snapshotReads(read))
   }
   get viewers() {
     return this.table('viewers', () => notPorted<Tx['viewers']>('viewers'))
