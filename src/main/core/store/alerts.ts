@@ -223,7 +223,8 @@ export function acknowledgeAlert(db: Db, id: number, note: string | null, now: n
   })()
 }
 
-const SNOOZE_MS: Record<Exclude<SnoozeChoice, 'session-end'>, number> = { '15m': 15 * 60_000, '1h': 60 * 60_000, '4h': 4 * 60 * 60_000 }
+/** How long each timed snooze lasts. */
+export const SNOOZE_MS: Record<Exclude<SnoozeChoice, 'session-end'>, number> = { '15m': 15 * 60_000, '1h': 60 * 60_000, '4h': 4 * 60 * 60_000 }
 
 /** Snoozed: quiet for a while, or until its session ends (when it resolves anyway). */
 export function snoozeAlert(db: Db, id: number, choice: SnoozeChoice, now: number, actor: string | null = null): void {

@@ -2,6 +2,7 @@
 // refuses once the unit has ended, or the pool's single reads). Each concern's table is built
 // when first used, as on SQLite.
 import type { Tx } from '../interface/store'
+import { alertTable } from './alert-table'
 import { connectionTable } from './connection-table'
 import { maintenanceTable } from './maintenance-table'
 import { notPorted } from './not-ported'
@@ -35,7 +36,7 @@ class PgTables implements Tx {
     return this.table('viewers', () => notPorted<Tx['viewers']>('viewers'))
   }
   get alerts() {
-    return this.table('alerts', () => notPorted<Tx['alerts']>('alerts'))
+    return this.table('alerts', alertTable)
   }
   get settings() {
     return this.table('settings', settingsTable)
