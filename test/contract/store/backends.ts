@@ -91,9 +91,7 @@ const postgres: Backend = {
   },
   // Issue 26 ports the concerns one by one (src/main/core/store/postgres/tables.ts).
   pending: {
-    viewers: 'not ported yet, nor the viewer list writer (a COPY StageBackend)',
-    'core state': 'not ported yet',
-    sites: 'not ported yet'
+    viewers: 'not ported yet, nor the viewer list writer (a COPY StageBackend)'
   }
 }
 

@@ -4,12 +4,14 @@
 import type { Tx } from '../interface/store'
 import { alertTable } from './alert-table'
 import { connectionTable } from './connection-table'
+import { coreStateTable } from './core-state-table'
 import { maintenanceTable } from './maintenance-table'
 import { notPorted } from './not-ported'
 import { runTable } from './run-table'
 import { sessionTable } from './session-table'
-import { settingsTable } from './settings-table'
 import { snapshotReads } from './snapshot-reads'
+import { settingsTable } from './settings-table'
+import { siteTable } from './site-table'
 import type { Runners } from './sql'
 import { teamTables } from './team-tables'
 import { webhookTable } from './webhook-table'
@@ -54,10 +56,10 @@ class PgTables implements Tx {
     return this.table('team', teamTables)
   }
   get coreState() {
-    return this.table('coreState', () => notPorted<Tx['coreState']>('coreState'))
+    return this.table('coreState', coreStateTable)
   }
   get sites() {
-    return this.table('sites', () => notPorted<Tx['sites']>('sites'))
+    return this.table('sites', siteTable)
   }
 }
 
