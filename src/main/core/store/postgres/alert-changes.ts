@@ -2,7 +2,7 @@
 // operator's (acknowledge, snooze, pause, a session's override), as store/alerts.ts and
 // alert-overrides.ts write them. An operator's change locks the alert it reads before moving it,
 // so an evaluation on another server cannot move it in between.
-import { SNOOZE_MS } from '../alerts'
+import { refuseSnooze, SNOOZE_MS } from '../alerts'
 import type { AlertMove, AlertStore } from '../interface/alerts'
 import { alertRow } from './alert-reads'
 import { one, type Sql } from './sql'
@@ -76,12 +76,7 @@ export function alertWrites(read: Sql, write: Sql, locking: boolean): AlertWrite
     // Snoozed: quiet for a while, or until its session ends (when it resolves anyway).
     async snooze(id, choice, actor, now) {
       const alert = await alertRow(read, id, locking)
-      if (alert.state === 'resolved') throw new Error(`alert ${id} has already resolved`)
-      if (alert.state === 'pending') throw new Error(`alert ${id} has not fired yet`)
-      if (alert.state === 'muted') throw new Error(`alert ${id} belongs to a muted session`)
-      if (choice === 'session-end' && alert.event_session_id === null) {
-        throw new Error(`alert ${id} is about the connection, not a session: snooze it for a time instead`)
-      }
+      refuseSnooze(alert, choice)
       const until = choice === 'session-end' ? null : now + SNOOZE_MS[choice]
       const note = choice === 'session-end' ? 'until the session ends' : `for ${choice}`
       await move(write, id, { state: 'snoozed', severity: alert.severity, value: null, note }, now)

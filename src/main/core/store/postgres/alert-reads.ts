@@ -1,32 +1,12 @@
 // The alerts as the screens, the situation and the repeats read them, on PostgreSQL:
 // store/alerts.ts's reads in PostgreSQL's dialect. An alert's transitions are read for a whole
 // list in one statement (not one per alert: every call is a round trip here).
-import { COOLDOWN_END_KINDS, type AlertEndKind } from '../../../../shared/alert-end'
+import { COOLDOWN_END_KINDS } from '../../../../shared/alert-end'
 import type { Alert, AlertRuleId, AlertSeverity, AlertState, AlertTransition } from '../../../../shared/alerts'
 import { namedSiteSummary } from '../../../../shared/site-label'
-import { alertKey, AlertNotFoundError } from '../alerts'
+import { alertKey, AlertNotFoundError, alertOfRow, type ShownAlertRow as AlertRow } from '../alerts'
 import type { AlertReads, OpenSessionAlert, OpenSiteAlert, OpenState, StoredOverride, UnresolvedAlert } from '../interface/alerts'
-import { isoOrNull as iso } from '../queries/sql'
 import { all, one, type Sql } from './sql'
-
-export interface AlertRow {
-  id: number
-  rule: AlertRuleId
-  connection_id: string
-  connection_name: string
-  event_session_id: string | null
-  event_name: string | null
-  site: string | null
-  site_name: string | null
-  state: AlertState
-  severity: AlertSeverity
-  summary: string
-  opened_at: number
-  fired_at: number | null
-  resolved_at: number | null
-  snoozed_until: number | null
-  end_kind: AlertEndKind | null
-}
 
 /** A site alert's site name as it is now; a site that is no number has none (the CASE keeps the
  *  cast from ever seeing it: PostgreSQL's cast, unlike SQLite's, refuses '12abc'). */
@@ -55,30 +35,7 @@ async function withTransitions(sql: Sql, rows: AlertRow[]): Promise<Alert[]> {
     const transition = { ...t, at: new Date(t.at).toISOString(), ...(by === null ? {} : { by }) }
     byAlert.set(alert_id, [...(byAlert.get(alert_id) ?? []), transition])
   }
-  return rows.map((r) => toAlert(r, byAlert.get(r.id) ?? []))
-}
-
-function toAlert(r: AlertRow, transitions: AlertTransition[]): Alert {
-  const ended = transitions.findLast((t) => t.state === 'resolved')
-  return {
-    id: r.id,
-    rule: r.rule,
-    connectionId: r.connection_id,
-    connectionName: r.connection_name,
-    eventSessionId: r.event_session_id,
-    eventName: r.event_name,
-    site: r.site,
-    siteName: r.site_name,
-    state: r.state,
-    severity: r.severity,
-    summary: namedSiteSummary(r.summary, r.site, r.site_name),
-    firedAt: iso(r.fired_at),
-    resolvedAt: iso(r.resolved_at),
-    snoozedUntil: iso(r.snoozed_until),
-    endReason: r.state === 'resolved' ? (ended?.note ?? 'resolved') : null,
-    endKind: r.state === 'resolved' ? r.end_kind : null,
-    transitions
-  }
+  return rows.map((r) => alertOfRow(r, byAlert.get(r.id) ?? []))
 }
 
 /** The alert's row, locked when `lock` (an operator's change reads it to move it on). */
