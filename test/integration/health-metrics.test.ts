@@ -194,8 +194,11 @@ describe('probes without a token', () => {
     }
   })
 
-  it('lets nothing else in without a token: every other route, and the probes’ look-alikes, are refused', async () => {
-    const routes: { path: string; method?: string; body?: string }[] = [
+  it('lets nothing else in without a token: of every route, the two probes alone answer; their look-alikes are refused', async () => {
+    const routes: { path: string; method?: string; body?: string; open?: true }[] = [
+      { path: '/healthz', open: true },
+      { path: '/readyz', open: true },
+      { path: '/readyz?full=1', open: true },
       { path: '/' },
       { path: '/index.html' },
       { path: '/metrics' },
@@ -223,6 +226,11 @@ describe('probes without a token', () => {
         })
         const text = await response.text()
         const what = `${route.method ?? 'GET'} ${origin}${route.path}: ${response.status} ${text.slice(0, 120)}`
+        if (route.open) {
+          expect(response.status, what).toBe(200)
+          expect(text, what).toMatch(/^(ok|ready: schema \d+)\n$/)
+          continue
+        }
         // Refused: asked to sign in (401, or the sign-in page's redirect), never answered.
         expect([401, 303], what).toContain(response.status)
         if (response.status === 303) expect(response.headers.get('location'), what).toBe('/signin')
