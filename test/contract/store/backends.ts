@@ -1,6 +1,7 @@
 // The backends the store contract runs against. Each test file of this folder describes one
 // concern through `eachBackend`, against the Store interface only; a backend added here (the
 // PostgreSQL store of docs/scaling-plan.md) must pass every one of them unchanged.
+import Database from 'better-sqlite3'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -17,6 +18,8 @@ export interface StoreUnderTest {
   openOther(): Promise<Store>
   /** A complete viewer list, as the viewer writer stores it (lists are written outside the Store). */
   seedViewerList(connectionId: string, eventSessionId: string, viewers: ViewerRecord[], fetchedAt: number): Promise<void>
+  /** Stamps the data with another schema version, as a newer (or older) build would leave it. */
+  stampSchema(version: number): Promise<void>
 }
 
 interface Backend {
@@ -42,6 +45,15 @@ const sqlite: Backend = {
         const db = openDatabase(file)
         try {
           storeViewerList(db, connectionId, eventSessionId, viewers, fetchedAt, 1)
+        } finally {
+          db.close()
+        }
+      },
+      async stampSchema(version) {
+        // As another build's process would: its own connection, through SQLite.
+        const db = new Database(file)
+        try {
+          db.pragma(`user_version = ${version}`)
         } finally {
           db.close()
         }

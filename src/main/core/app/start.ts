@@ -37,6 +37,8 @@ import { webhookHandlers } from './webhook-handlers'
 import { maintenanceHandlers } from './maintenance-handlers'
 import { windowsInForce } from '../alerts/maintenance-in-force'
 import { typedFace } from './typed-face'
+import { CoreMetrics } from '../metrics/metrics'
+import { observability } from './observability'
 
 
 const toCadences = (s: CadenceSettings): Cadences => ({
@@ -83,6 +85,8 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
         )
   // Every alert fired, resolved or acknowledged is queued here in the transaction that records it.
   const outbox = new WebhookOutbox()
+  // What the process counts of itself: polls, their errors, open streams, push lag (GET /metrics).
+  const metrics = new CoreMetrics()
   const pollers = new PollerGroup(db, store, hub, options.cadences ?? cadencesFromSettings(), {
     // The headless face's (`eventwatch sync`): one pass when asked, its bound, its summary lines.
     passesOnRequest: options.passesOnRequest,
@@ -91,6 +95,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     clock,
     viewerStore,
     outbox,
+    metrics,
     ...(options.timers ? { timers: options.timers } : {})
   })
   const polled = (): string[] => pollers.sources.map((s) => s.target.id)
@@ -189,7 +194,16 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     // A core without polling sends nothing: what waits is sent by the next one that polls.
     deliverDue: async (signal) => (deliveries ? deliveries.deliverer.deliverDue(signal) : { waiting: (await store.read.webhooks.outboxHeads()).length }),
     users,
-    onEvent: (listener, context) => hub.subscribe(context ? settings.pushesFor(listener, context) : listener),
+    onEvent: (listener, context) => {
+      // Each face's subscription is an open stream (a page's event stream) until it unsubscribes.
+      const closed = metrics.streamOpened()
+      const unsubscribe = hub.subscribe(context ? settings.pushesFor(listener, context) : listener)
+      return () => {
+        closed()
+        unsubscribe()
+      }
+    },
+    observe: observability({ store, counters: metrics, connections: () => pollers.status().connections, clock }),
     recordProblem: ({ endpoint, message }) => {
       if (!closed) recordDiagnosticAside(store, { connectionId: null, at: clock(), kind: 'app', endpoint, message })
     },
