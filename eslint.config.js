@@ -105,6 +105,7 @@ const INNER_LAYERS = {
       net: { rank: 0, reach: [] },
       secrets: { rank: 0, reach: [] },
       health: { rank: 0, reach: [] }, // pure verdicts (scale, score, health levels)
+      metrics: { rank: 0, reach: [] }, // what the process counts of itself (GET /metrics), no I/O
       paths: { rank: 0, reach: [] }, // the file paths.ts
       'storage-faults': { rank: 0, reach: [] }, // the file storage-faults.ts: the cache file's faults in words
       api: { rank: 1, reach: [...CORE_BASE, 'storage-faults'] },

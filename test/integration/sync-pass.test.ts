@@ -158,6 +158,7 @@ function countingUnits(store: Store): { store: Store; units: { count: number } }
     store: {
       read: store.read,
       close: () => store.close(),
+      schema: () => store.schema(),
       withTransaction: (work, options) => {
         units.count++
         return store.withTransaction(work, options)

@@ -78,7 +78,8 @@ export function decideAccess(request: AccessRequest, policy: AccessPolicy): Acce
   } catch {
     return refuse(400, 'bad-request', 'Malformed request target.', false)
   }
-  const api = url.pathname === '/api' || url.pathname.startsWith('/api/')
+  // A script's routes (the app API, /metrics) are refused in so many words, never sent to sign in.
+  const api = url.pathname === '/api' || url.pathname.startsWith('/api/') || url.pathname === '/metrics'
   const { headers } = request
 
   if (!ownHosts(policy.port).includes(headers.host ?? '')) {

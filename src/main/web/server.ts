@@ -12,10 +12,12 @@ import type { AppCore } from '../core/app/types'
 import { BodyTooLargeError, readBody } from '../core/net/read-body'
 import { createAccessToken } from './access'
 import { openEventStream } from './event-stream'
+import { EXPOSITION_CONTENT_TYPE, exposition } from './exposition'
 import type { Admitted, Gate } from './gate'
 import { GuessLimiter } from './guess-limiter'
 import { localGate } from './local-gate'
 import { sendJson, sendText } from './respond'
+import { answerProbe, probeOf } from './probes'
 import { readStaticFile } from './static-files'
 import { teamGate } from './team-gate'
 import { certificateNames, isLoopbackHost, teamHosts } from './team-hosts'
@@ -112,13 +114,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       req.resume()
       return sendText(res, 400, 'Eventwatch: more than one Host header.\n')
     }
-    gate
-      .admit(req, res)
-      .then((admitted) => (admitted ? route(options, admitted, req, res) : undefined))
-      .catch((error: unknown) => {
-        if (!res.headersSent) sendJson(res, 500, fail('internal', error instanceof Error ? error.message : 'internal error'))
-        else res.end()
-      })
+    // A load balancer's health checks, answered to anyone (probes.ts): nothing else passes the gate.
+    const probe = probeOf(req)
+    const answering = probe
+      ? answerProbe(options.core, probe, req, res)
+      : gate.admit(req, res).then((admitted) => (admitted ? route(options, admitted, req, res) : undefined))
+    answering.catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, fail('internal', error instanceof Error ? error.message : 'internal error'))
+      else res.end()
+    })
   }
   const server: Server = team?.tls ? createHttpsServer({ cert: team.tls.cert, key: team.tls.key }, handle) : createServer(handle)
   const listenHost = team?.host ?? '127.0.0.1'
@@ -169,6 +173,14 @@ async function route(options: WebHostOptions, admitted: Admitted, req: IncomingM
     return sendJson(res, 200, await options.core.dispatch(name, args, context))
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, fail('method-not-allowed', 'Use GET.'))
+  // Any signed-in user (the loopback host: its token): the figures of this process.
+  if (url.pathname === '/metrics') {
+    if (!options.core.observe) return sendJson(res, 404, fail('not-found', 'This server keeps no metrics.'))
+    const text = exposition(await options.core.observe.metrics())
+    res.writeHead(200, { 'Content-Type': EXPOSITION_CONTENT_TYPE, 'Cache-Control': 'no-store' })
+    res.end(req.method === 'HEAD' ? undefined : text)
+    return
+  }
   const file = await readStaticFile(options.rendererDir, url.pathname)
   if (!file) return sendJson(res, 404, fail('not-found', 'Not found.'))
   res.writeHead(200, { 'Content-Type': file.contentType, 'Cache-Control': 'no-cache' })

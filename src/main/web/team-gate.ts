@@ -104,7 +104,8 @@ export function teamGate(options: TeamGateOptions): Gate {
         req.resume()
         return refuse(res, false, 400, 'bad-request', 'Malformed request target.')
       }
-      const api = url.pathname === '/api' || url.pathname.startsWith('/api/')
+      // A script's routes (the app API, /metrics) are refused in so many words, never sent to sign in.
+      const api = url.pathname === '/api' || url.pathname.startsWith('/api/') || url.pathname === '/metrics'
       const method = req.method ?? 'GET'
       if (!hosts.includes((req.headers.host ?? '').toLowerCase())) {
         req.resume()

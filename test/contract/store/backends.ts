@@ -2,6 +2,8 @@
 // concern through `eachBackend`, against the Store interface only; every backend must pass every
 // one of them unchanged. PostgreSQL runs on the cluster the contract project's globalSetup
 // starts (test/support/postgres-global-setup.ts), a fresh database per test.
+import Database from 'better-sqlite3'
+import pg from 'pg'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -20,6 +22,8 @@ export interface StoreUnderTest {
   openOther(): Promise<Store>
   /** A complete viewer list, as the viewer writer stores it (lists are written outside the Store). */
   seedViewerList(connectionId: string, eventSessionId: string, viewers: ViewerRecord[], fetchedAt: number): Promise<void>
+  /** Stamps the data with another schema version, as a newer (or older) build would leave it. */
+  stampSchema(version: number): Promise<void>
 }
 
 interface Backend {
@@ -51,6 +55,15 @@ const sqlite: Backend = {
         } finally {
           db.close()
         }
+      },
+      async stampSchema(version) {
+        // As another build's process would: its own connection, through SQLite.
+        const db = new Database(file)
+        try {
+          db.pragma(`user_version = ${version}`)
+        } finally {
+          db.close()
+        }
       }
     }
     return {
@@ -79,6 +92,20 @@ const postgres: Backend = {
       openOther: open,
       async seedViewerList() {
         throw new Error('viewer lists cannot be written to PostgreSQL yet (a COPY StageBackend, issue 26)')
+      },
+      async stampSchema(version) {
+        // As another build's server would: its own connection, its own row of schema_migrations.
+        const client = new pg.Client({ connectionString: database.url })
+        await client.connect()
+        try {
+          await client.query('DELETE FROM schema_migrations WHERE version > $1', [version])
+          await client.query(
+            "INSERT INTO schema_migrations (version, name) VALUES ($1, 'stamped by a test') ON CONFLICT (version) DO NOTHING",
+            [version]
+          )
+        } finally {
+          await client.end()
+        }
       }
     }
     return {

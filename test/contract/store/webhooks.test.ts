@@ -52,6 +52,31 @@ eachBackend('webhooks and the outbox', (subject) => {
     expect(await store.read.webhooks.stats('w1')).toMatchObject({ pending: 0, failed: 1, lastError: 'HTTP 503 again' })
   })
 
+  it('counts the deliveries waiting over every webhook, and says when the oldest was queued', async () => {
+    const { store } = subject()
+    expect(await store.read.webhooks.pending()).toEqual({ count: 0, oldestQueuedAt: null })
+    await store.withTransaction(async (tx) => {
+      await tx.webhooks.add(settings('Pager'), kept, 'w1', T0)
+      await tx.webhooks.add(settings('chat'), kept, 'w2', T0)
+      await tx.webhooks.enqueue(delivery('w1', 'a'), T0 + MINUTE)
+      await tx.webhooks.enqueue(delivery('w2', 'b'), T0 + 2 * MINUTE)
+      await tx.webhooks.enqueue(delivery('w2', 'c'), T0 + 3 * MINUTE)
+    })
+    expect(await store.read.webhooks.pending()).toEqual({ count: 3, oldestQueuedAt: T0 + MINUTE })
+    // Delivered, and given up on: neither waits any more.
+    const first = await store.read.webhooks.dueHead('w1', T0 + 5 * MINUTE)
+    const second = await store.read.webhooks.dueHead('w2', T0 + 5 * MINUTE)
+    await store.withTransaction(async (tx) => {
+      await tx.webhooks.delivered(first!.id, T0 + 5 * MINUTE)
+      await tx.webhooks.failed(second!.id, 'HTTP 410', T0 + 5 * MINUTE, null)
+    })
+    expect(await store.read.webhooks.pending()).toEqual({ count: 1, oldestQueuedAt: T0 + 3 * MINUTE })
+    // A retry still waits.
+    const third = await store.read.webhooks.dueHead('w2', T0 + 5 * MINUTE)
+    await store.withTransaction((tx) => tx.webhooks.failed(third!.id, 'HTTP 503', T0 + 5 * MINUTE, T0 + 6 * MINUTE))
+    expect(await store.read.webhooks.pending()).toEqual({ count: 1, oldestQueuedAt: T0 + 3 * MINUTE })
+  })
+
   it('takes a webhook’s waiting deliveries with it when removed', async () => {
     const { store } = subject()
     await store.withTransaction(async (tx) => {

@@ -24,7 +24,8 @@ export interface LiveBoardDeps {
   epoch: string
   /** The connections being polled: only their sessions are live on the board. */
   polled(): readonly string[]
-  emit(payload: SessionsChanged): void
+  /** `committedAt`: performance.now() when the unit that took its revision committed (the push lag). */
+  emit(payload: SessionsChanged, committedAt: number): void
   clock?: () => number
 }
 
@@ -128,14 +129,18 @@ export class LiveBoard {
     this.counts = counts
     if (rows.length === 0 && removed.length === 0 && !countsChanged) return
     const stamp = await this.store.withTransaction((tx) => tx.coreState.nextRevision('board'))
-    this.deps.emit({
-      ...stamp,
-      at: new Date(this.clock()).toISOString(),
-      liveCount: next.size,
-      storedCount: counts.stored,
-      rows,
-      removed
-    })
+    const committedAt = performance.now()
+    this.deps.emit(
+      {
+        ...stamp,
+        at: new Date(this.clock()).toISOString(),
+        liveCount: next.size,
+        storedCount: counts.stored,
+        rows,
+        removed
+      },
+      committedAt
+    )
   }
 
   /** The board's reads: single reads, each of what has been committed (as the board read before

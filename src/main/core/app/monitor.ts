@@ -34,6 +34,8 @@ export interface MonitorDeps {
   pollingPaused(): boolean
   /** Where alert changes queue their webhook events, in their own transaction (none: no webhooks). */
   outbox?: AlertOutbox
+  /** A push left for every face `seconds` after the commit it announces (the push lag, GET /metrics). */
+  pushed?: (event: 'alertsChanged' | 'sessionsChanged', seconds: number) => void
 }
 
 export class Monitor {
@@ -76,7 +78,10 @@ export class Monitor {
     this.board = new LiveBoard(store, {
       epoch: this.epoch,
       polled: deps.polled,
-      emit: (payload) => hub.emit('sessionsChanged', payload),
+      emit: (payload, committedAt) => {
+        hub.emit('sessionsChanged', payload)
+        this.pushedSince('sessionsChanged', committedAt)
+      },
       clock: deps.clock
     })
   }
@@ -177,9 +182,16 @@ export class Monitor {
         return { said, stamp: await stampPush(tx.coreState, said, now) }
       })
       if (!due) return
+      const committedAt = performance.now()
       const situation = await this.pushedSituation(due.stamp)
       this.hub.emit('alertsChanged', { ...due.said, situation })
+      this.pushedSince('alertsChanged', committedAt)
     })
+  }
+
+  /** The push has left (the hub hands it to every face at once): how long since its unit committed. */
+  private pushedSince(event: 'alertsChanged' | 'sessionsChanged', committedAt: number): void {
+    this.deps.pushed?.(event, (performance.now() - committedAt) / 1000)
   }
 
   /** Pushes the alerts that changed (possibly none: a pause changes only the situation), as
@@ -191,8 +203,10 @@ export class Monitor {
     return this.inTurn(async () => {
       const said = announcement ?? (await announcementOf(this.store.read, change, this.deps.clock()))
       const stamp = await this.store.withTransaction((tx) => stampPush(tx.coreState, said, this.deps.clock()))
+      const committedAt = performance.now()
       const situation = await this.pushedSituation(stamp)
       this.hub.emit('alertsChanged', { ...said, situation })
+      this.pushedSince('alertsChanged', committedAt)
       return situation
     })
   }

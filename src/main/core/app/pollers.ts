@@ -19,6 +19,7 @@ import type { EventHub } from './event-hub'
 import { Monitor } from './monitor'
 import { startBlindClock } from './blind-clock'
 import { realTimers } from '../../../shared/timers'
+import type { CoreMetrics } from '../metrics/metrics'
 
 export interface PollerGroupOptions {
   /** One clock for the pollers and the alert rules; tests move it by hand. */
@@ -34,6 +35,8 @@ export interface PollerGroupOptions {
   viewerStore?: ViewerListStore
   /** Where alert changes queue their webhook deliveries, in the same transaction (none: no webhooks). */
   outbox?: AlertOutbox
+  /** What the process counts of itself (GET /metrics): each poll and its failure, each push's lag. */
+  metrics?: CoreMetrics
 }
 
 /** What one connection's complete pass fetched. */
@@ -75,7 +78,8 @@ export class PollerGroup {
       polled: () => this.running.map((r) => r.source.target.id),
       unconfirmed: () => this.unconfirmed(),
       pollingPaused: () => this.pollingPaused(),
-      ...(options.outbox ? { outbox: options.outbox } : {})
+      ...(options.outbox ? { outbox: options.outbox } : {}),
+      ...(options.metrics ? { pushed: (event, seconds) => options.metrics!.pushed(event, seconds) } : {})
     })
   }
 
@@ -130,6 +134,7 @@ export class PollerGroup {
           this.monitor.statusChanged().catch((error: unknown) => console.error('eventwatch: pushing the situation failed', error))
         },
         onWork: (_kind, touched) => void afterWork(source, poller, touched),
+        onUnitEnded: (kind, failed) => this.options.metrics?.pollEnded(source.target, kind, failed),
         onConnectivity: (change) =>
           this.hub.emit('connectivityChanged', {
             connectionId: source.target.id,

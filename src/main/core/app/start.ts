@@ -13,7 +13,6 @@ import { inThreadViewerStore } from '../store/viewer-store'
 import { viewerStoreWithFallback } from '../store/viewer-store-fallback'
 import { RetentionJob } from '../store/retention-job'
 import { alertHandlers } from '../alerts/handlers'
-import { getCadenceSettings } from '../store/settings'
 import type { Cadences } from '../sync/poller'
 import { recordDiagnosticAside } from '../sync/pending-diagnostics'
 import type { CadenceSettings } from '../../../shared/settings'
@@ -37,6 +36,8 @@ import { webhookHandlers } from './webhook-handlers'
 import { maintenanceHandlers } from './maintenance-handlers'
 import { windowsInForce } from '../alerts/maintenance-in-force'
 import { typedFace } from './typed-face'
+import { CoreMetrics } from '../metrics/metrics'
+import { observability } from './observability'
 
 
 const toCadences = (s: CadenceSettings): Cadences => ({
@@ -62,15 +63,13 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     throw error
   }
   const hub = new EventHub()
-  // Cadences from the command line hold for the run; otherwise the stored settings.
-  const cadencesFromSettings = (): Partial<Cadences> => toCadences(getCadenceSettings(db))
   const clock = options.clock ?? Date.now
   const polling = options.polling ?? true
   // Viewer lists are stored on the cache writer's thread: a list of a million viewers never
   // blocks this one (the main process, or the browser host's server). A core without polling
   // (one CLI change) stores none: no writer thread for it.
   const viewerStore =
-    options.dbFile === ':memory:' || !polling
+    !polling
       ? inThreadViewerStore(db)
       : viewerStoreWithFallback(db, { file: options.dbFile, nativeBinding: options.nativeBinding }, (reason) =>
           recordDiagnosticAside(store, {
@@ -83,7 +82,11 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
         )
   // Every alert fired, resolved or acknowledged is queued here in the transaction that records it.
   const outbox = new WebhookOutbox()
-  const pollers = new PollerGroup(db, store, hub, options.cadences ?? cadencesFromSettings(), {
+  // What the process counts of itself: polls, their errors, open streams, push lag (GET /metrics).
+  const metrics = new CoreMetrics()
+  // Cadences from the command line hold for the run; otherwise the stored settings.
+  const cadences = options.cadences ?? toCadences(await store.read.settings.get('cadences'))
+  const pollers = new PollerGroup(db, store, hub, cadences, {
     // The headless face's (`eventwatch sync`): one pass when asked, its bound, its summary lines.
     passesOnRequest: options.passesOnRequest,
     passDeadlineMs: options.passDeadlineMs,
@@ -91,6 +94,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     clock,
     viewerStore,
     outbox,
+    metrics,
     ...(options.timers ? { timers: options.timers } : {})
   })
   const polled = (): string[] => pollers.sources.map((s) => s.target.id)
@@ -189,7 +193,16 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     // A core without polling sends nothing: what waits is sent by the next one that polls.
     deliverDue: async (signal) => (deliveries ? deliveries.deliverer.deliverDue(signal) : { waiting: (await store.read.webhooks.outboxHeads()).length }),
     users,
-    onEvent: (listener, context) => hub.subscribe(context ? settings.pushesFor(listener, context) : listener),
+    onEvent: (listener, context) => {
+      // Each face's subscription is an open stream (a page's event stream) until it unsubscribes.
+      const closed = metrics.streamOpened()
+      const unsubscribe = hub.subscribe(context ? settings.pushesFor(listener, context) : listener)
+      return () => {
+        closed()
+        unsubscribe()
+      }
+    },
+    observe: observability({ store, counters: metrics, connections: () => pollers.status().connections, clock }),
     recordProblem: ({ endpoint, message }) => {
       if (!closed) recordDiagnosticAside(store, { connectionId: null, at: clock(), kind: 'app', endpoint, message })
     },

@@ -8,6 +8,7 @@ import type { DataSource } from './demo-source'
 import type { CompletedPass, PollerGroupOptions } from './pollers'
 import type { SyncProgress } from '../sync/sync-pass'
 import type { TeamUsers } from '../team/users'
+import type { Observability } from './observability'
 
 export type EventListener = <E extends EventName>(name: E, payload: EventPayload<E>) => void
 
@@ -29,6 +30,9 @@ export interface AppCore {
   recordProblem(problem: { endpoint: string; message: string }): void
   /** The team server's users (absent on a core that is itself a team server's client). */
   users?: TeamDirectory
+  /** Readiness and the figures of this process (GET /readyz, /metrics): a core with a store of its
+   *  own has them; a team server's client has not. */
+  observe?: Observability
   /** Stops polling, closes the database and the embedded simulator. */
   close(): Promise<void>
 }

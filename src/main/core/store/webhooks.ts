@@ -111,6 +111,14 @@ export function outboxHeads(db: Db): { webhookId: string; dueAt: number }[] {
   ).all() as { webhookId: string; dueAt: number }[]
 }
 
+/** Deliveries waiting over every webhook, and when the oldest of them was queued. */
+export function outboxPending(db: Db): { count: number; oldestQueuedAt: number | null } {
+  return statement(db, `SELECT COUNT(*) AS count, MIN(created_at) AS oldestQueuedAt FROM webhook_outbox WHERE ${WAITING}`).get() as {
+    count: number
+    oldestQueuedAt: number | null
+  }
+}
+
 /** A webhook's head if it is due at `now`; null when it has none, or its head waits for a retry. */
 export function dueHeadOf(db: Db, webhookId: string, now: number): OutboxItem | null {
   const row = statement(

@@ -67,6 +67,9 @@ export interface PollerOptions {
    *  touched: the app judges those and pushes what changed. */
   onWork?: (kind: SyncRunKind, touched: TouchedSessions) => void
   onStatus?: (status: PollerStatus) => void
+  /** A unit of work ended (a pass or a round of details, not one stopped): `failed` when it could
+   *  not do its work — the service unreachable or refusing, or every request of it failed. */
+  onUnitEnded?: (kind: 'discovery' | 'once' | 'details', failed: boolean) => void
   onConnectivity?: (change: Connectivity) => void
   onProgress?: (progress: SyncProgress) => void
   /** Where viewer lists are stored (the cache writer's thread in the app); the owner closes it. */
@@ -356,6 +359,7 @@ export class Poller {
     const listingFailed = report.listed === 0 && report.problems.length > 0
     const detailsAllFailed = report.live > 0 && report.snapshots === 0 && report.problems.length > 0
     this.afterUnit(listingFailed || detailsAllFailed ? report.problems : [], report.problems[0])
+    this.options.onUnitEnded?.(pass.kind, listingFailed || detailsAllFailed)
     const now = this.clock()
     this.nextDetailAt = now + this.cadences.detailMs
     this.nextDiscoveryAt = now + (this.failures > 0 ? this.backoffMs() : this.cadences.discoveryMs)
@@ -392,6 +396,7 @@ export class Poller {
       error: report.problems[0]?.message ?? null
     })
     this.afterUnit(allFailed ? report.problems : [], report.problems[0])
+    this.options.onUnitEnded?.('details', allFailed)
     this.nextDetailAt = this.clock() + this.cadences.detailMs
     if (this.failures > 0) this.nextDiscoveryAt = this.clock() // let discovery own the back-off
     this.options.onDetails?.({ ...report, at: this.clock() })

@@ -51,6 +51,14 @@ export interface UnitOptions {
   readOnly?: boolean
 }
 
+/** The schema of the data a store serves: what the database carries now, and what this build makes. */
+export interface SchemaCheck {
+  /** The version the database says now (on SQLite, PRAGMA user_version). */
+  found: number
+  /** The newest version this build's migrations make. */
+  known: number
+}
+
 export interface Store {
   /**
    * Runs `work` as one unit of work: everything it writes through `tx` commits together when its
@@ -64,6 +72,12 @@ export interface Store {
   withTransaction<T>(work: (tx: Tx) => Promise<T>, options?: UnitOptions): Promise<T>
   /** Single reads, no unit: each sees what has been committed. */
   read: ReadTx
+  /**
+   * The schema version of the data, read afresh from the database itself — a round trip, not what
+   * was read at open (a server's readiness: GET /readyz). Rejects when the database cannot be
+   * reached or read (a StorageError in words, on SQLite).
+   */
+  schema(): Promise<SchemaCheck>
   /** Waits for the units under way, then closes the store; any later call rejects. */
   close(): Promise<void>
 }

@@ -22,6 +22,8 @@ export interface WebhookReads {
   /** The webhook's oldest waiting delivery if it is due at `now`, else null. */
   dueHead(webhookId: string, now: number): Promise<OutboxItem | null>
   stats(webhookId: string): Promise<OutboxStats>
+  /** Deliveries waiting (neither delivered nor given up), over every webhook, and when the oldest was queued. */
+  pending(): Promise<{ count: number; oldestQueuedAt: number | null }>
 }
 
 export interface WebhookStore extends WebhookReads {

@@ -12,7 +12,8 @@ import type pg from 'pg'
 import type { ReadTx, Store, Tx, UnitOptions } from '../interface/store'
 import { SerialQueue } from '../sqlite/serial-queue'
 import { nestedUnit, notInUnit, readOnlyUnit, storeClosed, unitEnded } from '../sqlite/unit-of-work-error'
-import { migratePg } from './migrate'
+import { migratePg, pgSchemaVersion } from './migrate'
+import { pgMigrations } from './migrations'
 import { pgFault } from './pg-faults'
 import { openPool, redactedUrl } from './pool'
 import { refusingSql, type Sql } from './sql'
@@ -115,6 +116,20 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
       readOnlyUnits.add(settled)
       void settled.then(() => readOnlyUnits.delete(settled))
       return running
+    },
+    async schema() {
+      if (closed) throw storeClosed()
+      const client = await pool.connect().catch((error: unknown) => {
+        throw pgFault(error, database) ?? error
+      })
+      try {
+        const found = await pgSchemaVersion(client)
+        return { found, known: pgMigrations.at(-1)?.version ?? 0 }
+      } catch (error) {
+        throw pgFault(error, database) ?? error
+      } finally {
+        client.release()
+      }
     },
     async close() {
       if (closed) return

@@ -57,6 +57,13 @@ export function webhookTable({ read, write }: Runners): WebhookStore {
       const row = await one<WebhookRow>(read, `${SELECT} WHERE lower(name) = lower($1)`, [name.trim()])
       return row ? toRecord(row) : null
     },
+    async pending() {
+      const row = await one<{ count: number; oldestQueuedAt: number | null }>(
+        read,
+        `SELECT count(*) AS count, min(created_at) AS "oldestQueuedAt" FROM webhook_outbox WHERE ${WAITING}`
+      )
+      return { count: row?.count ?? 0, oldestQueuedAt: row?.oldestQueuedAt ?? null }
+    },
     outboxHeads: () =>
       all<{ webhookId: string; dueAt: number }>(
         read,

@@ -49,6 +49,7 @@ import {
   markDelivered,
   markFailed,
   outboxHeads,
+  outboxPending,
   outboxStats,
   pruneOutbox
 } from '../webhooks'
@@ -89,6 +90,7 @@ export function webhookTable(db: Db, { read, write }: Runners): WebhookStore {
     outboxHeads: () => read(() => outboxHeads(db)),
     dueHead: (id, now) => read(() => dueHeadOf(db, id, now)),
     stats: (id) => read(() => outboxStats(db, id)),
+    pending: () => read(() => outboxPending(db)),
     add: (settings, kept, id, now) => write(() => insertWebhook(db, settings, kept, now, id)),
     remove: (id) => write(() => deleteWebhook(db, id)),
     enqueue: (delivery, now) => write(() => enqueueDelivery(db, delivery, now)),

@@ -12,6 +12,7 @@ import { openDatabase, type Db, type OpenOptions } from '../db'
 import { statement } from '../statements'
 import type { ReadTx, Store, Tx, UnitOptions } from '../interface/store'
 import { answerNow, refusing, type Runner } from './runners'
+import { schemaAfresh } from './schema-afresh'
 import { SerialQueue } from './serial-queue'
 import { sqliteTables } from './tables'
 import { awaitedElsewhere, nestedUnit, notInUnit, readOnlyUnit, storeClosed, unitEnded } from './unit-of-work-error'
@@ -119,6 +120,10 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
       if (inUnit.getStore()?.open) return Promise.reject(nestedUnit())
       const on = unitOptions.readOnly ? reader : writer
       return on.queue.run(() => unit(on, work, unitOptions.readOnly ?? false))
+    },
+    async schema() {
+      if (closed) throw storeClosed()
+      return schemaAfresh(file, options.nativeBinding)
     },
     async close() {
       if (closed) return

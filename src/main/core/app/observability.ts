@@ -1,0 +1,86 @@
+// A server's health and figures, decided here for every face that serves them (web/probes.ts,
+// GET /metrics): whether the database is reachable with a current schema (readiness), and the
+// metric families of this process — the counters the core keeps (core/metrics), each connection's
+// state as the core decided it, and the webhook outbox as the store holds it now.
+import type { ConnectionPollStatus } from '../../../shared/poll-status'
+import { CONNECTION_POLL_STATES } from '../../../shared/poll-status'
+import type { CoreMetrics, MetricFamily } from '../metrics/metrics'
+import { StorageError } from '../storage-faults'
+import type { Store } from '../store/interface/store'
+
+export type Readiness = { ready: true; schema: number } | { ready: false; reason: string }
+
+export interface Observability {
+  /** The database answers, and its schema is this build's: else why not, in one line. */
+  ready(): Promise<Readiness>
+  /** Every figure of this process now. */
+  metrics(): Promise<MetricFamily[]>
+}
+
+/** A probe answers within this, or says the database did not. */
+export const READY_WITHIN_MS = 2000
+
+export interface ObservabilityDeps {
+  store: Store
+  counters: CoreMetrics
+  /** Each connection's status as the core decided it (PollerGroup.status().connections). */
+  connections(): ConnectionPollStatus[]
+  clock(): number
+}
+
+export function observability(deps: ObservabilityDeps): Observability {
+  return {
+    ready: () => readiness(deps.store),
+    async metrics() {
+      const pending = await deps.store.read.webhooks.pending()
+      const connections = deps.connections()
+      const oldestAge = pending.oldestQueuedAt === null ? 0 : Math.max(0, (deps.clock() - pending.oldestQueuedAt) / 1000)
+      return [
+        ...deps.counters.families(),
+        {
+          name: 'eventwatch_connection_state',
+          help: 'Each polled (or switched off) connection\'s state as the core decided it: 1 for its state now, 0 for the others.',
+          type: 'gauge',
+          samples: connections.flatMap((c) =>
+            CONNECTION_POLL_STATES.map((state) => ({
+              labels: { connection_id: c.connectionId, connection_name: c.connectionName, state },
+              value: c.state === state ? 1 : 0
+            }))
+          )
+        },
+        { name: 'eventwatch_webhook_outbox_depth', help: 'Webhook deliveries waiting in the outbox (neither delivered nor given up), over every webhook.', type: 'gauge', samples: [{ labels: {}, value: pending.count }] },
+        {
+          name: 'eventwatch_webhook_outbox_oldest_pending_age_seconds',
+          help: 'How long the oldest waiting webhook delivery has waited since it was queued (0 when none waits).',
+          type: 'gauge',
+          samples: [{ labels: {}, value: oldestAge }]
+        }
+      ]
+    }
+  }
+}
+
+/** Asks the store for the schema afresh; the reason says what is wrong in one line, without the
+ *  cache's path (a probe answers anyone who can reach the port). */
+export async function readiness(store: Store, withinMs = READY_WITHIN_MS): Promise<Readiness> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the database did not answer within ${withinMs / 1000} s`)), withinMs)
+  })
+  try {
+    const { found, known } = await Promise.race([store.schema(), late])
+    if (found > known) return { ready: false, reason: `the database's schema is ${found}, newer than this build's ${known}: upgrade this server` }
+    if (found < known) return { ready: false, reason: `the database's schema is ${found}, older than this build's ${known}: it has not been migrated` }
+    return { ready: true, schema: found }
+  } catch (error) {
+    return { ready: false, reason: `the database cannot be read: ${oneLine(error)}` }
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+function oneLine(error: unknown): string {
+  let words = error instanceof Error ? error.message : String(error)
+  if (error instanceof StorageError && error.file) words = words.split(error.file).join('the cache file')
+  return words.replace(/\s+/g, ' ').trim()
+}
