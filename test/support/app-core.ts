@@ -206,5 +206,5 @@ export async function coreWithConnections(
   const dbFile = join(dir, 'cache.db')
   const secrets = testKeychain(cleanups)
   const ids = await saveConnections(dbFile, secrets, saved)
-  return { ids, dbFile, secrets, ...(await startSettled(cleanups, { dbFile, secrets, ...options })) }
+  return { ids, dbFile, secrets, ...(await startSettled(cleanups, { db: dbFile, secrets, ...options })) }
 }

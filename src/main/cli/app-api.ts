@@ -13,7 +13,7 @@ import { CliError, exitCodeOf } from './errors'
 export type FlagNames = Readonly<Record<string, string>>
 
 export async function withAppCore<T>(dbFile: string, work: (core: AppCore) => Promise<T>): Promise<T> {
-  const core = await startAppCore({ dbFile, polling: false })
+  const core = await startAppCore({ db: dbFile, polling: false })
   try {
     return await work(core)
   } finally {

@@ -53,7 +53,7 @@ export function registerServe(program: Command): void {
     // With a connection on the command line, poll just that one; else the saved ones (or the demo).
     const named = namesAConnection(opts)
     const core = await startAppCore({
-      dbFile: opts.db,
+      db: opts.db,
       cadences: cadencesFor(opts.interval),
       ...(opts.demoIncident !== undefined ? { demoIncidentAfterSeconds: opts.demoIncident } : {}),
       ...(opts.demoLive !== undefined ? { demoLiveSessions: opts.demoLive } : {}),

@@ -62,7 +62,7 @@ async function startSyncCore(
   headless: Pick<AppCoreOptions, 'passesOnRequest' | 'onPolled'>
 ): Promise<LocalAppCore> {
   const core = await startAppCore({
-    dbFile: opts.db,
+    db: opts.db,
     cadences: cadencesFor(opts.interval),
     sources: async (store) => [await resolveSource(store, opts)],
     ...(opts.deadline !== undefined ? { passDeadlineMs: opts.deadline * 1000 } : {}),

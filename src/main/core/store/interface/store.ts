@@ -6,6 +6,7 @@ import type { AlertReads, AlertStore } from './alerts'
 import type { ConnectionReads, ConnectionStore } from './connections'
 import type { CoreStateReads, CoreStateStore } from './core-state'
 import type { MaintenanceReads, MaintenanceStore } from './maintenance'
+import type { RetentionStore } from './retention'
 import type { RunReads, RunStore } from './runs'
 import type { SessionReads, SessionStore, SnapshotReads } from './sessions'
 import type { SettingsReads, SettingsStore } from './settings'
@@ -28,6 +29,8 @@ export interface Tx {
   team: TeamTables
   coreState: CoreStateStore
   sites: SiteStore
+  /** Forgetting what the settings no longer keep, a batch per call (store/retention.ts runs them). */
+  retention: RetentionStore
 }
 
 /** Reads outside any unit: each is one statement and sees what has been committed. */

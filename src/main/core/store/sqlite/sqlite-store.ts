@@ -31,6 +31,12 @@ export interface SqliteStoreOptions {
 export interface SqliteStore extends Store {
   /** The cache file. */
   readonly file: string
+  /**
+   * Runs `work` on the writing connection between two units, never inside one (in the writer's
+   * queue): what SQLite alone does, outside any unit — compaction after retention, viewer lists
+   * stored on this thread. For store/ only: the rest of the core knows the Store.
+   */
+  onWriter<T>(work: (db: Db) => T): Promise<T>
 }
 
 interface Connection {
@@ -124,6 +130,10 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     async schema() {
       if (closed) throw storeClosed()
       return schemaAfresh(file, options.nativeBinding)
+    },
+    onWriter(work) {
+      if (closed) return Promise.reject(storeClosed())
+      return writer.queue.run(async () => answer(() => work(writer.db)))
     },
     async close() {
       if (closed) return
