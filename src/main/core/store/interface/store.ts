@@ -52,6 +52,12 @@ export interface ReadTx {
 export interface UnitOptions {
   /** A unit that only reads: it sees one consistent state and may not write (a write rejects). */
   readOnly?: boolean
+  /**
+   * With `readOnly`: a long read that awaits other work between its reads (an export writing out
+   * each page before it reads the next), still seeing one state throughout. It holds up nothing
+   * else meanwhile: on SQLite it reads on a connection of its own, opened for it.
+   */
+  long?: boolean
 }
 
 /** The schema of the data a store serves: what the database carries now, and what this build makes. */
