@@ -1,15 +1,10 @@
 // `--db`, as every command that opens the cache takes it: a SQLite file (the desktop app's by
 // default; EVENTWATCH_DB overrides the default) or a PostgreSQL database's postgres:// URL
 // (core/store/cache-location.ts decides which). A URL is never printed with its password.
-import type { Command } from 'commander'
-import { defaultDbFile } from '../core/paths'
 import { cacheName, isPostgresUrl } from '../core/store/cache-location'
 import { CliError } from './errors'
 
 export const DB_HELP = "the cache: a SQLite file (default: the desktop app's) or a postgres:// URL; EVENTWATCH_DB sets the default"
-
-/** Adds `--db FILE|URL` to `command`. */
-export const withDbOption = (command: Command): Command => command.option('--db <file|url>', DB_HELP, defaultDbFile())
 
 /** The cache as the command's output names it: the file, or the URL without its password. */
 export { cacheName }

@@ -15,7 +15,8 @@ import { MAX_PAGE } from '../../core/store/interface/viewers'
 import { withReadSnapshot } from '../../core/store/read-snapshot'
 import { jsonWithEscapedControls } from '../../../shared/plain-text'
 import { CliError } from '../errors'
-import { withDbOption } from '../db-option'
+import { DB_HELP } from '../db-option'
+import { defaultDbFile } from '../../core/paths'
 import { csvLines, CsvColumns, UTF8_BOM } from '../csv'
 
 type Format = 'json' | 'csv'
@@ -176,7 +177,8 @@ function alertTransitionRows(alerts: readonly Alert[]): ExportRecord[] {
 }
 
 function withCommonOptions(command: Command): Command {
-  return withDbOption(command)
+  return command
+    .option('--db <file|url>', DB_HELP, defaultDbFile())
     .addOption(new Option('--format <format>', 'output format').choices(['json', 'csv']).default('json'))
     .option('--bom', 'start the CSV with a UTF-8 byte-order mark, so Excel reads it as UTF-8')
 }
