@@ -99,8 +99,12 @@ it('skips a head another server is claiming rather than wait for its unit, and n
     return item
   })
   await expect.poll(() => commit).toBeDefined()
-  expect(await claim(b, 'w1', 'server-b')).toBeNull()
-  commit()
+  try {
+    const waited = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 5000).unref())
+    expect(await Promise.race([claim(b, 'w1', 'server-b'), waited]), 'B waited for the unit of A').toBeNull()
+  } finally {
+    commit()
+  }
   expect((await held)?.idempotencyKey).toBe('w1-1')
   expect(await claim(b, 'w1', 'server-b')).toBeNull() // committed now, and still standing
 
