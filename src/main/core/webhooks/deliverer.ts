@@ -159,7 +159,7 @@ export class WebhookDeliverer {
       let next = now + idle
       for (const head of heads) {
         if (this.lanes.has(head.webhookId)) continue
-        // Claimed by another deliverer: its lane goes on with the webhook's next; look again when the claim runs out.
+        // Claimed (by another deliverer, whose lane goes on with the webhook's next): look again when the claim runs out.
         const takenAt = Math.max(head.dueAt, head.claimedUntil ?? 0)
         if (takenAt > now) next = Math.min(next, takenAt)
         else if (this.lanes.size < (this.options.parallel ?? DEFAULT_PARALLEL)) this.startLane(head.webhookId)
