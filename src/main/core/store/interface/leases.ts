@@ -93,15 +93,16 @@ export class LeaseLostError extends Error {
     readonly fence: Fence,
     readonly now: Lease | null
   ) {
-    super(lostWords(fence, now))
+    super(`${leaseLostWords(fence, now)}: this server no longer writes for it, and the unit of work was rolled back`)
     this.name = 'LeaseLostError'
   }
 }
 
-function lostWords(fence: Fence, now: Lease | null): string {
+/** Why `fence` is no longer its holder's, from the lease as it is `now` (null: its row is gone). */
+export function leaseLostWords(fence: Fence, now: Lease | null): string {
   const what = `the lease of ${leaseSubject(fence.name)}`
-  const after = 'this server no longer writes for it, and the unit of work was rolled back'
-  if (now === null) return `${what} is gone (its connection was removed): ${after}`
-  if (now.holder === fence.holder) return `${what} ran out and was taken again (fence ${fence.fence} → ${now.fence}): ${after}`
-  return `${what} was taken over by ${now.holder} (fence ${fence.fence} → ${now.fence}): ${after}`
+  if (now === null) return `${what} is gone (its connection was removed)`
+  if (now.fence === fence.fence && now.holder === fence.holder) return `${what} was not renewed (fence ${fence.fence})`
+  if (now.holder === fence.holder) return `${what} ran out and was taken again (fence ${fence.fence} → ${now.fence})`
+  return `${what} was taken over by ${now.holder} (fence ${fence.fence} → ${now.fence})`
 }
