@@ -3,7 +3,8 @@
 // share to the other at once; a server killed without releasing (a real process, SIGKILL) loses
 // its connections to the other once its leases run out, each with the next fence; a server whose
 // renewals cannot reach the database gives its lease up before the database lets it run out, and
-// once another has taken it, its late units are refused and write nothing.
+// once another has taken it, its late units are refused and write nothing; that deadline is timed
+// on the keeper's own monotonic clock from when its last renewal that went through was sent.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -14,6 +15,7 @@ import { openPgStore, type PgStore } from '../../src/main/core/store/postgres/pg
 import { LeaseKeeper, type LeaseKeeperOptions, type SurrenderReason } from '../../src/main/core/sync/lease-keeper'
 import { sessionRecord, T0, withConnection } from '../contract/store/fixtures'
 import { ROOT } from '../support/cli'
+import { ManualTimers } from '../support/manual-timers'
 import { pausableProxy, type PausableProxy } from '../support/pausable-proxy'
 import { freshDatabase, type TestDatabase } from '../support/postgres-databases'
 
@@ -190,6 +192,35 @@ it('gives a lease up before the database lets it run out when its renewals canno
   expect(await direct.read.sessions.live('X')).toEqual([])
   // The stalled renewal, delivered late, renewed nothing.
   expect(await direct.leases.get(connectionLease('X'))).toMatchObject({ holder: 'host-b:2:bbbb', fence: 2 })
+}, 60_000)
+
+it('times a stalled renewal on its own monotonic clock from when the last renewal that went through was sent', async () => {
+  const direct = await server()
+  await withConnection(direct, 'X')
+  proxy = await pausableProxy(Number(new URL(database.url).port))
+  const stalled = await server(proxy.through(database.url))
+  // The defaults (a 30 s lease renewed every 10 s), on timers and a clock that move only when told.
+  const timers = new ManualTimers(0)
+  const watched = keep(stalled, 'host-a:1:aaaa', { timers, monotonic: timers.clock })
+  // A pass has ended when the next pass and the watchdog (its renewal's deadline) are both set.
+  const passDone = (...at: number[]) => until(`a pass has set ${at.join(' and ')}`, () => at.every((t) => timers.scheduled.includes(t)), 10_000)
+  const justSent = () => sleep(300)
+
+  await timers.advance(0, () => passDone(10_000, 20_000))
+  expect(watched.started).toHaveLength(1)
+  await timers.advance(10_000, () => passDone(20_000, 30_000)) // renewed: sent at 10 s
+  proxy.pause()
+  await timers.advance(10_000, justSent) // the renewal sent at 20 s does not get through
+  await timers.advance(9_999, justSent)
+  expect(watched.lost).toEqual([]) // 10 s + 30 s − 10 s is not yet
+  await timers.advance(1, justSent)
+  expect(watched.lost).toEqual([
+    {
+      connectionId: 'X',
+      why: 'the renewal of the lease of connection X has not gone through in 20 s (the lease runs out 30 s after a renewal is sent): this server stops before another may take it'
+    }
+  ])
+  expect(await expiresLater(connectionLease('X'))).toBe(true)
 }, 60_000)
 
 async function expiresLater(name: string): Promise<boolean> {
