@@ -8,6 +8,7 @@ import { WebhookService } from '../webhooks/service'
 import { startWebhookDeliveries } from '../webhooks/wiring'
 import { WebhookOutbox } from '../webhooks/outbox'
 import { openCache } from '../store/open-cache'
+import type { Store } from '../store/interface/store'
 import { RetentionJob } from '../store/retention-job'
 import { alertHandlers } from '../alerts/handlers'
 import type { Cadences } from '../sync/poller'
@@ -35,6 +36,9 @@ import { windowsInForce } from '../alerts/maintenance-in-force'
 import { typedFace } from './typed-face'
 import { CoreMetrics } from '../metrics/metrics'
 import { observability } from './observability'
+import { ConnectionLeases } from './connection-leases'
+import { leaseHolderId } from '../sync/lease-keeper'
+import { fencedStore } from '../store/fenced-store'
 
 
 const toCadences = (s: CadenceSettings): Cadences => ({
@@ -42,6 +46,9 @@ const toCadences = (s: CadenceSettings): Cadences => ({
   detailMs: s.detailSeconds * 1000,
   viewersMs: s.viewersSeconds * 1000
 })
+
+/** The jobs of a team that one server runs at a time, by lease. */
+const LEASED_JOBS = ['retention', 'repeats'] as const
 
 const RETENTION_INTERVAL_MS = 60 * 60_000
 /** Not at start-up, when the first polls want the disk. */
@@ -83,6 +90,28 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   }
   // Cadences from the command line hold for the run; otherwise the stored settings.
   const cadences = options.cadences ?? toCadences(await closeOnFailure(store.read.settings.get('cadences')))
+  // Several servers on one PostgreSQL database share the connections and the team's jobs by lease
+  // (docs/scaling-plan.md section 2); SQLite has none: one core per file polls everything. A
+  // one-shot pass (`sync --once`) takes none: it polls what it was asked to, at once.
+  const leases: ConnectionLeases | undefined =
+    store.leases && polling && !options.passesOnRequest
+      ? new ConnectionLeases(store.leases, store, {
+          holder: leaseHolderId(),
+          ...(options.leaseTiming ? { timing: options.leaseTiming } : {}),
+          metrics,
+          clock,
+          ...(options.timers ? { timers: options.timers } : {}),
+          // LEASED_JOBS: each run by one server of the team.
+          jobs: {
+            retention: {
+              started: () => retention.start(RETENTION_INTERVAL_MS, RETENTION_FIRST_DELAY_MS),
+              stopped: (): Promise<void> => retention.stop()
+            },
+            // Monitor.repeatTick runs while this server holds it (PollerGroup passes its lease).
+            repeats: { started: () => undefined, stopped: () => undefined }
+          }
+        })
+      : undefined
   // Its Monitor begins the alerts' and the board's epochs before anything is pushed.
   const pollers = await closeOnFailure(
     PollerGroup.open(store, hub, cadences, {
@@ -94,7 +123,10 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       viewerStore,
       outbox,
       metrics,
-      ...(options.timers ? { timers: options.timers } : {})
+      ...(options.timers ? { timers: options.timers } : {}),
+      ...(leases ? { leases } : {}),
+      // Saved connections changed on another server of the team: choose the sources again here.
+      ...(leases && !options.sources ? { sourcesStale: () => void reconcile() } : {})
     })
   )
   const polled = (): string[] => pollers.sources.map((s) => s.target.id)
@@ -129,8 +161,12 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   }
 
   if (polling) await closeOnFailure((async () => pollers.start(await chooseSources()))())
-  // Old snapshots and viewer lists go in small batches, hourly, without holding up the UI.
-  const retention = new RetentionJob(store, {
+  // Old snapshots and viewer lists go in small batches, hourly, without holding up the UI; on a
+  // team's database, by the one server holding the job's lease, each unit fenced with it.
+  const retentionWrites: Store = leases
+    ? fencedStore(store, () => leases.jobLease('retention'), () => new Error('this server no longer runs retention: another server of the team took the job over'))
+    : store
+  const retention: RetentionJob = new RetentionJob(retentionWrites, {
     clock,
     ...(cache.compaction ? { compaction: cache.compaction } : {}),
     ...(options.timers ? { timers: options.timers } : {})
@@ -138,7 +174,8 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   // Webhooks: what the outbox holds goes out, also what an earlier run queued.
   const webhooks = new WebhookService(store, options.secrets ?? osKeychain(), clock)
   const deliveries = polling ? startWebhookDeliveries(store, outbox, webhooks, { clock, timers: options.timers ?? realTimers }) : null
-  if (polling) retention.start(RETENTION_INTERVAL_MS, RETENTION_FIRST_DELAY_MS)
+  if (leases) leases.start(pollers)
+  else if (polling) retention.start(RETENTION_INTERVAL_MS, RETENTION_FIRST_DELAY_MS)
 
   // The team's users and audit log, behind the interface a shared store will implement too.
   const team = teamStoreOn(store)
@@ -199,7 +236,13 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
         unsubscribe()
       }
     },
-    observe: observability({ store, counters: metrics, connections: () => pollers.status().connections, clock }),
+    observe: observability({
+      store,
+      counters: metrics,
+      connections: () => pollers.status().connections,
+      clock,
+      ...(leases ? { leases: { held: () => leases.heldNow(), heldHere: () => leases.heldHere(), jobs: LEASED_JOBS } } : {})
+    }),
     recordProblem: ({ endpoint, message }) => {
       if (!closed) recordDiagnosticAside(store, { connectionId: null, at: clock(), kind: 'app', endpoint, message })
     },
@@ -208,6 +251,9 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       closed = true
       await settings.stop()
       await reconciling.catch(() => undefined)
+      // Every poller stopped and every lease released at once: a peer takes them over now, not
+      // when they run out.
+      await leases?.stop()
       await retention.stop()
       await pollers.stop()
       await deliveries?.stop()

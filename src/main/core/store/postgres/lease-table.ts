@@ -99,7 +99,9 @@ export function leaseTable(single: Sql, inTransaction: InTransaction): LeaseStor
 
     get: (name) => one<Lease>(single, `SELECT ${LEASE_COLUMNS('leases')} FROM leases WHERE name = $1`, [name]),
 
-    list: () => all<Lease>(single, `SELECT ${LEASE_COLUMNS('leases')} FROM leases ORDER BY name`)
+    list: () => all<Lease>(single, `SELECT ${LEASE_COLUMNS('leases')} FROM leases ORDER BY name`),
+
+    held: () => all<Lease>(single, `SELECT ${LEASE_COLUMNS('leases')} FROM leases WHERE expires_at > now() ORDER BY name`)
   }
 }
 

@@ -1,5 +1,6 @@
 // The pg Pool of a PostgreSQL store, reading int8 (bigint ms, ids, count(*)) as numbers: the
 // store's values are JavaScript numbers on SQLite too, and every instant and id fits in 2^53.
+import { hostname } from 'node:os'
 import pg from 'pg'
 
 export { redactedUrl } from '../cache-location'
@@ -23,8 +24,13 @@ export interface PoolOptions {
   max?: number
 }
 
+/** How a server's sessions are named in pg_stat_activity: which process of the team each is
+ *  (the pid first: PostgreSQL keeps 63 bytes), unless the URL names them (?application_name=…). */
+const applicationName = (): string => `eventwatch ${process.pid}@${hostname()}`.slice(0, 63)
+
 export function openPool(url: string, options: PoolOptions = {}): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types })
+  const named = URL.canParse(url) && new URL(url).searchParams.has('application_name')
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types, ...(named ? {} : { application_name: applicationName() }) })
   // An idle client whose server went away: pg emits 'error' on the pool, which would otherwise
   // end the process; the next query reconnects (or fails, in words, to its caller).
   pool.on('error', () => undefined)
