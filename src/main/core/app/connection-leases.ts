@@ -73,6 +73,7 @@ export class ConnectionLeases {
         started: (lease) => {
           this.jobs.set(name, lease)
           if (lease.fence > 1) options.metrics?.leaseTakenOver(lease.name)
+          this.log(`eventwatch: this server runs the team's ${name} job (lease fence ${lease.fence})`)
           job.started()
         },
         lost: (why) => {

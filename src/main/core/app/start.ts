@@ -137,7 +137,11 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
 
   const chooseSources = async (): Promise<DataSource[]> => {
     if (options.sources) return options.sources(store)
-    const saved = await enabledSavedSources(store, connections, limiter)
+    // What a client records (a retry, a skipped record) is fenced with its connection's lease too:
+    // a server that stalled past it and woke writes nothing for it.
+    const writesOf = (id: string): Store =>
+      leases ? fencedStore(store, () => leases.leaseOf(id), () => new Error(`this server holds no lease of connection ${id}`)) : store
+    const saved = await enabledSavedSources(store, connections, limiter, writesOf)
     if (saved.length > 0) return saved
     const incident = options.demoIncidentAfterSeconds
     const simulator = {
