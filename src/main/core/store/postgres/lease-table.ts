@@ -36,11 +36,27 @@ const ACQUIRE = `INSERT INTO leases (name, connection_id, holder, fence, acquire
     WHERE leases.expires_at <= now()
   RETURNING ${LEASE_COLUMNS('leases')}`
 
+/** How long an acquisition waits for a lease row a unit holds FOR SHARE: a live unit commits in
+ *  milliseconds; one whose process stalled mid-unit (its session idle in its transaction until
+ *  PostgreSQL ends it, STALLED_UNIT_ENDS_AFTER in pg-store.ts) is not waited for — the keeper's
+ *  pass goes on (its renewals first of all) and the next pass tries again. */
+const LOCK_WAIT = "SET LOCAL lock_timeout = '250ms'"
+const LOCK_NOT_AVAILABLE = '55P03'
+const lockNotAvailable = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === LOCK_NOT_AVAILABLE
+
 export function leaseTable(single: Sql, inTransaction: InTransaction): LeaseStore {
   return {
-    async acquire(name, holder, lengthMs) {
-      return one<Lease>(single, ACQUIRE, [name, leasedConnection(name), holder, lengthMs])
-    },
+    acquire: (name, holder, lengthMs) =>
+      inTransaction(async (sql) => {
+        await sql(LOCK_WAIT)
+        try {
+          return await one<Lease>(sql, ACQUIRE, [name, leasedConnection(name), holder, lengthMs])
+        } catch (error) {
+          // Held FOR SHARE by a unit that does not end (its holder stalled): not this time.
+          if (lockNotAvailable(error)) return null
+          throw error
+        }
+      }),
 
     async renew(leases, lengthMs) {
       if (leases.length === 0) return []
@@ -81,7 +97,20 @@ export function leaseTable(single: Sql, inTransaction: InTransaction): LeaseStor
         )
         const { enabled, live, held } = counts!
         const share = Math.ceil(enabled / Math.max(1, live))
-        const acquired = share > held ? await all<Lease>(sql, CLAIM, [holder, share - held, lengthMs]) : []
+        let acquired: Lease[] = []
+        if (share > held) {
+          // A lease row a stalled holder's unit keeps locked is not waited for: this pass claims
+          // nothing more, its heartbeat still counts, and the next pass tries again.
+          await sql('SAVEPOINT claim')
+          await sql(LOCK_WAIT)
+          try {
+            acquired = await all<Lease>(sql, CLAIM, [holder, share - held, lengthMs])
+            await sql('RELEASE SAVEPOINT claim')
+          } catch (error) {
+            if (!lockNotAvailable(error)) throw error
+            await sql('ROLLBACK TO SAVEPOINT claim')
+          }
+        }
         const disabled = await all<{ id: string }>(
           sql,
           `SELECT l.connection_id AS id FROM leases l JOIN connections c ON c.id = l.connection_id

@@ -32,6 +32,14 @@ export interface PgStoreOptions {
   poolSize?: number
 }
 
+/**
+ * A writing unit awaits only its tx (docs/store.md, rule 1): its session idle inside its
+ * transaction for this long means its process stalled (a frozen VM, SIGSTOP). PostgreSQL then
+ * ends that session, and the locks it held go with it — a stalled lease holder's FOR SHARE on its
+ * lease would otherwise keep any other server from taking the lease over until it woke.
+ */
+const STALLED_UNIT_ENDS_AFTER = "SET LOCAL idle_in_transaction_session_timeout = '5s'"
+
 /** A pg client's answer as the tables take it; a fault of the database in words. */
 const answering =
   (database: string) =>
@@ -74,10 +82,21 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
   const readNow: Sql = (text, values) => (closed ? Promise.reject(storeClosed()) : pooled(text, values))
   const read: ReadTx = pgTables({ read: readNow, write: refusingSql(notInUnit), locking: false })
 
-  const connect = (): Promise<pg.PoolClient> =>
-    pool.connect().catch((error: unknown) => {
+  // A client's connection that the server ends while it is checked out (a stalled unit's session
+  // ended, the server restarting) is an 'error' event, which with no listener ends the process;
+  // the query in flight rejects with it anyway, and the client is released as broken.
+  const whileCheckedOut = (): void => undefined
+  const connect = async (): Promise<pg.PoolClient> => {
+    const client = await pool.connect().catch((error: unknown) => {
       throw pgFault(error, database) ?? error
     })
+    client.on('error', whileCheckedOut)
+    return client
+  }
+  const release = (client: pg.PoolClient, broken?: Error): void => {
+    client.off('error', whileCheckedOut)
+    client.release(broken)
+  }
 
   /** `work` between BEGIN (`begin`) and COMMIT on a client of its own; ROLLBACK when it rejects. */
   async function transaction<T>(begin: string, work: (sql: Sql) => Promise<T>): Promise<T> {
@@ -95,7 +114,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
         throw error
       }
     } finally {
-      client.release(broken)
+      release(client, broken)
     }
   }
 
@@ -104,7 +123,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     openUnits++
     try {
       // A read-only unit sees one snapshot throughout; a writing one locks what it reads to write.
-      return await transaction(readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN', async (direct) => {
+      return await transaction(readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : `BEGIN; ${STALLED_UNIT_ENDS_AFTER}`, async (direct) => {
         const guarded: Sql = (text, values) => (state.open ? direct(text, values) : Promise.reject(unitEnded()))
         const tx = pgTables({ read: guarded, write: readOnly ? refusingSql(readOnlyUnit) : guarded, locking: !readOnly })
         if (fence) {
@@ -152,7 +171,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
       } catch (error) {
         throw pgFault(error, database) ?? error
       } finally {
-        client.release()
+        release(client)
       }
     },
     async close() {
