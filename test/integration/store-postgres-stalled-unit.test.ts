@@ -4,7 +4,8 @@
 // and the taker's keeper pass (its renewals too) would wait on that lock. So, on a real PostgreSQL:
 // an acquisition or a claim does not wait for such a lock (it takes nothing this time, at once), and
 // PostgreSQL ends the stalled session after its writing unit has been idle for 5 s: the lock goes,
-// the lease is taken with the next fence, and the stalled unit writes nothing.
+// the lease is taken with the next fence, and the stalled unit writes nothing. A read-only unit,
+// which may await a slow reader between pages (an export), is not ended so.
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, expect, it } from 'vitest'
 import { connectionLease } from '../../src/main/core/store/interface/leases'
@@ -68,3 +69,18 @@ it('neither waits for nor is kept from a lease whose holder stalled inside a fen
   await expect(stalled).rejects.toThrow()
   expect(await b.read.runs.list('X')).toEqual([])
 }, 60_000)
+
+it('lets a long read-only unit await its reader between pages for longer than a writing unit may idle', async () => {
+  database = await freshDatabase()
+  const store = await server()
+  await withConnection(store, 'X')
+  const names = await store.withTransaction(
+    async (tx) => {
+      const before = await tx.connections.list()
+      await sleep(6_500) // a slow reader of an export, past the 5 s a writing unit may idle
+      return [...before, ...(await tx.connections.list())].map((c) => c.id)
+    },
+    { readOnly: true, long: true }
+  )
+  expect(names).toEqual(['X', 'X'])
+}, 30_000)

@@ -38,7 +38,7 @@ const ACQUIRE = `INSERT INTO leases (name, connection_id, holder, fence, acquire
 
 /** How long an acquisition waits for a lease row a unit holds FOR SHARE: a live unit commits in
  *  milliseconds; one whose process stalled mid-unit (its session idle in its transaction until
- *  PostgreSQL ends it, STALLED_UNIT_ENDS_AFTER in pg-store.ts) is not waited for — the keeper's
+ *  PostgreSQL ends it: STALLED_TRANSACTION_ENDS_AFTER_MS, pool.ts) is not waited for — the keeper's
  *  pass goes on (its renewals first of all) and the next pass tries again. */
 const LOCK_WAIT = "SET LOCAL lock_timeout = '250ms'"
 const LOCK_NOT_AVAILABLE = '55P03'

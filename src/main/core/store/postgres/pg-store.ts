@@ -17,7 +17,7 @@ import { checkFence, leaseTable } from './lease-table'
 import { migratePg, pgSchemaVersion } from './migrate'
 import { pgMigrations } from './migrations'
 import { pgFault } from './pg-faults'
-import { openPool, redactedUrl } from './pool'
+import { openPool, READ_ONLY_MAY_IDLE, redactedUrl } from './pool'
 import { refusingSql, type Sql } from './sql'
 import { pgTables } from './tables'
 
@@ -31,14 +31,6 @@ export interface PgStoreOptions {
   /** Clients in the pool (a unit holds one; reads share the rest). */
   poolSize?: number
 }
-
-/**
- * A writing unit awaits only its tx (docs/store.md, rule 1): its session idle inside its
- * transaction for this long means its process stalled (a frozen VM, SIGSTOP). PostgreSQL then
- * ends that session, and the locks it held go with it — a stalled lease holder's FOR SHARE on its
- * lease would otherwise keep any other server from taking the lease over until it woke.
- */
-const STALLED_UNIT_ENDS_AFTER = "SET LOCAL idle_in_transaction_session_timeout = '5s'"
 
 /** A pg client's answer as the tables take it; a fault of the database in words. */
 const answering =
@@ -123,7 +115,8 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     openUnits++
     try {
       // A read-only unit sees one snapshot throughout; a writing one locks what it reads to write.
-      return await transaction(readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : `BEGIN; ${STALLED_UNIT_ENDS_AFTER}`, async (direct) => {
+      // A writing unit's session ends if it idles (pool.ts); a reading one may await its reader.
+      return await transaction(readOnly ? `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${READ_ONLY_MAY_IDLE}` : 'BEGIN', async (direct) => {
         const guarded: Sql = (text, values) => (state.open ? direct(text, values) : Promise.reject(unitEnded()))
         const tx = pgTables({ read: guarded, write: readOnly ? refusingSql(readOnlyUnit) : guarded, locking: !readOnly })
         if (fence) {
