@@ -44,6 +44,9 @@ export interface ConnectionLeasesOptions {
   timers?: Timers
   /** A line for the server's log (takeovers, losses, the database unreachable). */
   log?: (line: string) => void
+  /** After a takeover's runs are stopped, before polling: what else the last holder left behind
+   *  (its staged viewer lists). A failure is said and polling goes on. */
+  takenOver?: (connectionId: string) => Promise<unknown>
 }
 
 export class ConnectionLeases {
@@ -167,6 +170,9 @@ export class ConnectionLeases {
         if (error instanceof LeaseLostError) return
         this.log(`eventwatch: marking the unfinished runs of connection ${connectionId} stopped failed: ${String(error)}`)
       }
+      await this.options.takenOver?.(connectionId).catch((error: unknown) => {
+        this.log(`eventwatch: clearing what the last holder of connection ${connectionId} left failed: ${String(error)}`)
+      })
     }
     if (this.taking.get(connectionId) !== lease) return
     this.taking.delete(connectionId)

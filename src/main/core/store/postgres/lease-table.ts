@@ -2,7 +2,7 @@
 // runs on the pool, outside the store's queue of units: a renewal must not wait behind the units
 // of work of its own server. Every expiry is the database's now(); the only lock a renewal may
 // wait for is a fenced unit's FOR SHARE on its row, for the milliseconds until that unit commits.
-import { leasedConnection, type Fence, type Lease, type LeaseStore, type ShareClaim } from '../interface/leases'
+import { leasedConnection, LeaseLostError, type Fence, type Lease, type LeaseStore, type ShareClaim } from '../interface/leases'
 import { all, one, type Sql } from './sql'
 
 /** `lengthMs` from now, on the database's clock. */
@@ -144,4 +144,18 @@ export async function checkFence(sql: Sql, fence: Fence): Promise<{ held: true }
   const held = await one(sql, 'SELECT 1 FROM leases WHERE name = $1 AND holder = $2 AND fence = $3 FOR SHARE', [fence.name, fence.holder, fence.fence])
   if (held) return { held: true }
   return { held: false, now: await one<Lease>(sql, `SELECT ${LEASE_COLUMNS('leases')} FROM leases WHERE name = $1`, [fence.name]) }
+}
+
+/**
+ * A check run first in a transaction that writes for a connection outside the units (the viewer
+ * list writer's): this server still holds the connection's lease (`fenceOf`), and holds its row
+ * FOR SHARE until the transaction ends — as a fenced unit does. Throws when it does not.
+ */
+export function leaseGuard(fenceOf: (connectionId: string) => Fence | null): (sql: Sql, connectionId: string) => Promise<void> {
+  return async (sql, connectionId) => {
+    const fence = fenceOf(connectionId)
+    if (fence === null) throw new Error(`this server holds no lease of connection ${connectionId}: it writes nothing for it`)
+    const check = await checkFence(sql, fence)
+    if (!check.held) throw new LeaseLostError(fence, check.now)
+  }
 }
