@@ -16,6 +16,7 @@ import { connectionLease } from '../../src/main/core/store/interface/leases'
 import { openPgStore } from '../../src/main/core/store/postgres/pg-store'
 import { Cleanups, frozenSimulator, startCore, value, waitForStatus } from '../support/app-core'
 import { freshDatabase } from '../support/postgres-databases'
+import { viewersOnPostgres } from '../support/viewers-on-postgres'
 import { simulatorTarget } from '../support/simulator-connection'
 
 const cleanups = new Cleanups()
@@ -32,22 +33,6 @@ async function eventually<T>(read: () => Promise<T>, test: (value: T) => boolean
     if (test(seen)) return seen
     if (Date.now() > until) throw new Error(`never passed: ${JSON.stringify(seen).slice(0, 600)}`)
     await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
-
-/** Polling stores viewer lists: on PostgreSQL that waits for the viewers concern (issue 26, its own
- *  part). Until a store answers it, this test says so and skips, as store-postgres-core does. */
-async function viewersOnPostgres(): Promise<boolean> {
-  const database = await freshDatabase()
-  const store = await openPgStore(database.url)
-  try {
-    await store.read.viewers.sessionsWithLists('none')
-    return true
-  } catch {
-    return false
-  } finally {
-    await store.close()
-    await database.drop()
   }
 }
 
