@@ -363,11 +363,13 @@ export class PollerGroup implements HeldConnections {
     this.stopTeamClock = undefined
     this.started = false
     const stopping = this.running
+    // Every source is closed, also those a server of the team polls elsewhere (an embedded demo).
+    const sources = this.team
     this.running = []
     this.team = []
     await Promise.all(stopping.map((r) => r.poller.stop()))
     await this.judged()
-    await Promise.all(stopping.map((r) => r.source.close()))
+    await Promise.all(sources.map((source) => source.close()))
   }
 
   /** Resolves when every poller's work in hand has finished and was judged (tests moving time by hand). */
