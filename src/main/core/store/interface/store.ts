@@ -7,6 +7,7 @@ import type { ConnectionReads, ConnectionStore } from './connections'
 import type { CoreStateReads, CoreStateStore } from './core-state'
 import type { MaintenanceReads, MaintenanceStore } from './maintenance'
 import type { RunReads, RunStore } from './runs'
+import type { SecretReads, SecretRowStore } from './secrets'
 import type { SessionReads, SessionStore, SnapshotReads } from './sessions'
 import type { SettingsReads, SettingsStore } from './settings'
 import type { SiteReads, SiteStore } from './sites'
@@ -28,6 +29,7 @@ export interface Tx {
   team: TeamTables
   coreState: CoreStateStore
   sites: SiteStore
+  secrets: SecretRowStore
 }
 
 /** Reads outside any unit: each is one statement and sees what has been committed. */
@@ -44,6 +46,7 @@ export interface ReadTx {
   team: TeamReads
   coreState: CoreStateReads
   sites: SiteReads
+  secrets: SecretReads
 }
 
 export interface UnitOptions {
