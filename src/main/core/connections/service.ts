@@ -11,6 +11,7 @@ import {
 import type { ConnectionTarget, Credentials } from '../api/connection'
 import { decideScale } from '../health/scale'
 import { KeychainUnavailableError, type SecretStore } from '../secrets/keychain'
+import { SecretUnreadableError } from '../secrets/sealing'
 import type { ConnectionReads, ConnectionRecord } from '../store/interface/connections'
 import type { Store, Tx } from '../store/interface/store'
 import { scaleBookOf } from '../store/reliability-scales'
@@ -95,7 +96,8 @@ export class ConnectionService {
     let previousSecret: string | null = null
     if (secret) {
       try {
-        if (existing) previousSecret = await this.secrets.read(connectionId)
+        // One that cannot be decrypted (another key) is replaced: saving again is its fix.
+        if (existing) previousSecret = await readable(this.secrets, connectionId)
         await this.secrets.save(connectionId, secret)
       } catch (error) {
         throw keychainProblem(error)
@@ -149,7 +151,7 @@ export class ConnectionService {
     const proxyAccount = proxyPasswordAccount(record.id)
     let kept: { secret: string | null; proxyPassword: string | null }
     try {
-      kept = { secret: await this.secrets.read(record.id), proxyPassword: await this.secrets.read(proxyAccount) }
+      kept = { secret: await readable(this.secrets, record.id), proxyPassword: await readable(this.secrets, proxyAccount) }
       await this.secrets.remove(record.id)
       await this.forget(proxyAccount)
     } catch (error) {
@@ -254,12 +256,13 @@ export class ConnectionService {
     }
   }
 
-  /** Listing must work without a keychain: an unreachable one simply holds nothing. */
+  /** Listing must work without a keychain: an unreachable one simply holds nothing. One that cannot be
+   *  decrypted is stored (polling it says why it cannot be used). */
   private async hasSecret(id: string): Promise<boolean> {
     try {
       return Boolean(await this.secrets.read(id))
-    } catch {
-      return false
+    } catch (error) {
+      return error instanceof SecretUnreadableError
     }
   }
 
@@ -276,6 +279,16 @@ export class ConnectionService {
     } catch {
       // The row write failed; that error is the one worth reporting.
     }
+  }
+}
+
+/** The stored secret, to put back if what follows fails; one that cannot be decrypted cannot be put back (null). */
+async function readable(secrets: SecretStore, account: string): Promise<string | null> {
+  try {
+    return await secrets.read(account)
+  } catch (error) {
+    if (error instanceof SecretUnreadableError) return null
+    throw error
   }
 }
 

@@ -1,5 +1,5 @@
 // The rows of encrypted_secrets (migration 25): sealed bytes in, sealed bytes out. Encryption and
-// decryption are the SecretStore's (core/secrets/encrypted-database.ts), never the cache's.
+// decryption are the SecretStore's (store/sealed-secrets.ts), never the cache's.
 import type { Db } from './db'
 import type { SealedSecret } from './interface/secrets'
 import { statement } from './statements'

@@ -1,15 +1,9 @@
 // The secrets concern of the Store: sealed secrets, one row per (service, account), as the
-// encrypted SecretStore writes them (core/secrets/encrypted-database.ts). The store keeps bytes it
+// encrypted SecretStore writes them (store/sealed-secrets.ts). The store keeps bytes it
 // cannot read: it never sees a key or a clear-text secret, and says nothing of either.
-export interface SealedSecret {
-  /** Which key sealed it: an id derived from the key (never the key itself). */
-  keyId: string
-  /** The 12-byte initialisation vector of this one write. */
-  iv: Buffer
-  ciphertext: Buffer
-  /** The 16-byte GCM authentication tag. */
-  authTag: Buffer
-}
+import type { SealedSecret } from '../../secrets/sealing'
+
+export type { SealedSecret }
 
 export interface SecretReads {
   /** The sealed secret of the row; null when there is none. */

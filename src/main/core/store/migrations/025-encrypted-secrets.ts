@@ -2,7 +2,7 @@
 // A team server whose key file is set (EVENTWATCH_SECRET_KEY_FILE, docs/secrets.md) keeps a
 // tenant's client secret, a proxy password and a webhook's signing secret here instead of the OS
 // keychain of one host, so that every server on the database can read them. Each row is one
-// AES-256-GCM ciphertext (core/secrets/encrypted-database.ts): its 12-byte IV, its 16-byte tag, and
+// AES-256-GCM ciphertext (core/secrets/sealing.ts, kept by store/sealed-secrets.ts): its 12-byte IV, its 16-byte tag, and
 // the id of the key it was written under (an HMAC of the key, never the key); the row's identity
 // (service, account) is its additional authenticated data, so a ciphertext moved to another row
 // does not decrypt. No clear text is ever written to this table.
