@@ -8,12 +8,14 @@ import type { AppError } from '../../shared/result'
 import { startAppCore } from '../core/app/start'
 import type { AppCore } from '../core/app/types'
 import { CliError, exitCodeOf } from './errors'
+import { secretsFor } from './secrets'
 
 /** Which flag or argument of the command a contract field is, as its user typed it. */
 export type FlagNames = Readonly<Record<string, string>>
 
 export async function withAppCore<T>(dbFile: string, work: (core: AppCore) => Promise<T>): Promise<T> {
-  const core = await startAppCore({ dbFile, polling: false })
+  // Secrets where the environment chooses: the keychain, or encrypted in the database (a key file).
+  const core = await startAppCore({ dbFile, polling: false, secretsOn: secretsFor(dbFile) })
   try {
     return await work(core)
   } finally {
