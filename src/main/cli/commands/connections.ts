@@ -15,6 +15,7 @@ import { ask, sameName, withAppCore, type FlagNames } from '../app-api'
 import { CliError } from '../errors'
 import { integerOption } from '../options'
 import { promptSecret } from '../prompt'
+import { secretsPlace } from '../secrets'
 
 const DB_HELP = "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)"
 
@@ -149,7 +150,7 @@ export function registerConnections(program: Command): void {
         const network = [view.proxyUrl ? `through proxy ${view.proxyUrl}` : '', view.caCertificate ? 'trusting its own CA' : '']
           .filter(Boolean)
           .join(', ')
-        process.stdout.write(`Saved "${plainText(view.name)}" (secret in the OS keychain${network ? `; ${plainText(network)}` : ''}).\n`)
+        process.stdout.write(`Saved "${plainText(view.name)}" (secret in ${secretsPlace()}${network ? `; ${plainText(network)}` : ''}).\n`)
       })
     )
 

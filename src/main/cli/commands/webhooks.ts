@@ -11,6 +11,7 @@ import { defaultDbFile } from '../../core/paths'
 import { ask, sameName, withAppCore, type FlagNames } from '../app-api'
 import { CliError } from '../errors'
 import { promptSecret } from '../prompt'
+import { secretsPlace } from '../secrets'
 
 export const WEBHOOK_SECRET_ENV = 'EVENTWATCH_WEBHOOK_SECRET'
 const DB_HELP = "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)"
@@ -39,7 +40,7 @@ export function registerWebhooks(program: Command): void {
         if (opts.sign && !secret) throw new CliError('--sign needs a secret: an empty one cannot sign.')
         const hook = await ask(core, 'addWebhook', { settings: { name, url: opts.url, format: opts.format }, ...(secret ? { secret } : {}) }, ADD_FLAGS)
         const kept = [...(hook.signed ? ['secret'] : []), ...(splitWebhookUrl(opts.url.trim()).query ? ["the URL's query"] : [])]
-        const where = kept.length > 0 ? `; ${kept.join(' and ')} in the OS keychain` : ''
+        const where = kept.length > 0 ? `; ${kept.join(' and ')} in ${secretsPlace()}` : ''
         process.stdout.write(`Added webhook "${plainText(hook.name)}" (${hook.format}${hook.signed ? ', signed' : ''}${where}).\n`)
       })
     )
