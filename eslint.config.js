@@ -11,8 +11,8 @@
 // - src/preload/**    electron, src/shared and its own files; no Node built-ins,
 //                     nothing from src/main or src/renderer
 // - electron: only src/main/desktop/**, src/main/index.ts and src/preload/**
-// - better-sqlite3: only src/main/core/store/** — the rest of the app takes the Store and the
-//                   store's own types (docs/store.md), so that another backend can replace SQLite
+// - better-sqlite3, pg: only src/main/core/store/** — the rest of the app takes the Store and
+//                   the store's own types (docs/store.md), so that one backend can replace another
 //
 // and one level down, inside two layers (INNER_LAYERS below, DESIGN.md "Where the design goes
 // next"), each part may import only the parts listed for it, all of a lower rank:
@@ -160,7 +160,9 @@ function unrankedPartOf(inner, rel) {
 const builtins = new Set(builtinModules)
 const isNodeBuiltin = (spec) => spec.startsWith('node:') || builtins.has(spec)
 const isElectron = (spec) => spec === 'electron' || spec.startsWith('electron/')
-const isSqliteDriver = (spec) => spec === 'better-sqlite3' || spec.startsWith('better-sqlite3/')
+/** The database drivers (SQLite's, PostgreSQL's): the store's alone. */
+const STORE_DRIVERS = ['better-sqlite3', 'pg']
+const isStoreDriver = (spec) => STORE_DRIVERS.some((driver) => spec === driver || spec.startsWith(`${driver}/`))
 const STORE_DIR = 'src/main/core/store'
 const inStore = (rel) => rel === STORE_DIR || rel.startsWith(`${STORE_DIR}/`)
 
@@ -175,7 +177,7 @@ const layeringPlugin = {
         messages: {
           node: "'{{spec}}' is a Node built-in; {{layer}} code must run without Node (DESIGN.md layering).",
           electron: "'electron' may only be imported in src/main/desktop/**, src/main/index.ts and src/preload/** — not in {{layer}} (DESIGN.md layering).",
-          sqlite: "'{{spec}}' may only be imported in src/main/core/store/**: take the Store, or the store's own types and functions, from there (docs/store.md).",
+          storeDriver: "'{{spec}}' may only be imported in src/main/core/store/**: take the Store, or the store's own types and functions, from there (docs/store.md).",
           reach: "'{{spec}}' reaches {{target}}; {{layer}} may only import from {{allowed}} (DESIGN.md layering).",
           innerReach: "'{{spec}}' reaches {{target}}; {{layer}} may only import from {{scope}}'s {{allowed}} (DESIGN.md layering).",
           innerNone: "'{{spec}}' reaches {{target}}; {{layer}} may import no other part of {{scope}} (DESIGN.md layering).",
@@ -250,8 +252,8 @@ const layeringPlugin = {
             })
             return
           }
-          if (isSqliteDriver(spec)) {
-            if (!inStore(fromRel)) context.report({ node, messageId: 'sqlite', data: { spec } })
+          if (isStoreDriver(spec)) {
+            if (!inStore(fromRel)) context.report({ node, messageId: 'storeDriver', data: { spec } })
             return
           }
           if (isElectron(spec)) {

@@ -2,7 +2,8 @@
 // Node (no Electron, no DOM).
 // The browser UI is tested separately by Playwright (test/e2e, see playwright.config.ts).
 //
-// Two projects: 'node' for everything, and 'svelte' for the specs of the renderer's rune stores
+// Three projects: 'node' for everything but the store contract, 'contract' for that and the
+// PostgreSQL store's own tests (they need a PostgreSQL cluster, started once per run), and 'svelte' for the specs of the renderer's rune stores
 // (test/unit/**/*.svelte.test.ts, DESIGN.md "Store specs"), which import `.svelte.ts` modules
 // that use $state and $derived. Those run under Node too, but compiled for the browser by the
 // Svelte plugin and against Svelte's client runtime — see test/unit/stores/client-environment.ts.
@@ -10,6 +11,8 @@ import { svelte } from '@sveltejs/vite-plugin-svelte'
 import { defineConfig } from 'vitest/config'
 
 const SVELTE_SPECS = 'test/unit/**/*.svelte.test.ts'
+// Tests of the PostgreSQL store beyond the contract (several servers on one database).
+const POSTGRES_TESTS = 'test/integration/store-postgres*.test.ts'
 
 export default defineConfig({
   plugins: [svelte({ configFile: false })],
@@ -32,8 +35,19 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/contract/**/*.test.ts'],
-          exclude: [SVELTE_SPECS],
+          include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+          exclude: [SVELTE_SPECS, POSTGRES_TESTS],
+        },
+      },
+      {
+        extends: true,
+        // The store contract runs on every backend (test/contract/store/backends.ts), PostgreSQL
+        // on one throwaway cluster per run, started only when a file of this project is in the run.
+        test: {
+          name: 'contract',
+          environment: 'node',
+          include: ['test/contract/**/*.test.ts', POSTGRES_TESTS],
+          globalSetup: ['test/support/postgres-global-setup.ts'],
         },
       },
       {

@@ -105,6 +105,10 @@ describe('forbidden imports are errors', () => {
     ['src/main/cli/x.ts', "export async function open() { return import('better-sqlite3') }", /^'better-sqlite3' may only/],
     ['src/main/web/x.ts', "const Database = require('better-sqlite3')\nexport const x = Database", /^'better-sqlite3' may only/],
     ['src/main/core/app/x.ts', "import Database from 'better-sqlite3/lib/database'\nexport const x = Database", /^'better-sqlite3\/lib\/database' may only/],
+    // so does PostgreSQL's
+    ['src/main/core/app/x.ts', "import pg from 'pg'\nexport const x = pg", /^'pg' may only be imported in src\/main\/core\/store/],
+    ['src/main/web/x.ts', "import type { Pool } from 'pg'\nexport type X = Pool", /^'pg' may only/],
+    ['src/main/cli/x.ts', "export async function open() { return import('pg/lib/client') }", /^'pg\/lib\/client' may only/],
     // inside the renderer: lib/ never imports components/
     ['src/renderer/src/lib/stores/x.svelte.ts', "import { words } from '../../components/alerts/alert-words'\nexport { words }", /reaches src\/renderer\/src\/components; src\/renderer\/src\/lib may import no other part of renderer/],
     ['src/renderer/src/lib/x.ts', "import type { Row } from '../components/live/Row.svelte'\nexport type X = Row", /reaches src\/renderer\/src\/components/],
@@ -126,6 +130,9 @@ describe('allowed imports pass', () => {
     ['src/main/core/store/x.ts', "import fs from 'node:fs'\nimport { ok } from '../../../shared/result'\nimport { db } from './db'\nexport const x = [fs, ok, db]"],
     ['src/main/core/store/x.ts', "import Database from 'better-sqlite3'\nexport const x = Database"],
     ['src/main/core/store/sqlite/x.ts', "import type { Statement } from 'better-sqlite3'\nexport type X = Statement"],
+    ['src/main/core/store/postgres/x.ts', "import pg from 'pg'\nexport const x = pg"],
+    // a package merely named like the driver is not it
+    ['src/main/core/app/x.ts', "import { x as y } from 'pg-format-like'\nexport const x = y"],
     ['src/main/cli/x.ts', "import { serve } from '../web/server'\nimport { start } from '../core/app/start'\nimport path from 'node:path'\nexport const x = [serve, start, path]"],
     ['src/main/web/x.ts', "import http from 'node:http'\nimport { x as y } from '../core/paths'\nexport const x = [http, y]"],
     ['src/renderer/src/lib/x.ts', "import type { Domain } from '../../../shared/domain'\nimport { mount } from 'svelte'\nexport const x: Domain | typeof mount = mount"],

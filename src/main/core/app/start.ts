@@ -14,7 +14,6 @@ import { inThreadViewerStore } from '../store/viewer-store'
 import { viewerStoreWithFallback } from '../store/viewer-store-fallback'
 import { RetentionJob } from '../store/retention-job'
 import { alertHandlers } from '../alerts/handlers'
-import { getCadenceSettings } from '../store/settings'
 import type { Cadences } from '../sync/poller'
 import { recordDiagnosticAside } from '../sync/pending-diagnostics'
 import type { CadenceSettings } from '../../../shared/settings'
@@ -71,15 +70,13 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     throw error
   }
   const hub = new EventHub()
-  // Cadences from the command line hold for the run; otherwise the stored settings.
-  const cadencesFromSettings = (): Partial<Cadences> => toCadences(getCadenceSettings(db))
   const clock = options.clock ?? Date.now
   const polling = options.polling ?? true
   // Viewer lists are stored on the cache writer's thread: a list of a million viewers never
   // blocks this one (the main process, or the browser host's server). A core without polling
   // (one CLI change) stores none: no writer thread for it.
   const viewerStore =
-    options.dbFile === ':memory:' || !polling
+    !polling
       ? inThreadViewerStore(db)
       : viewerStoreWithFallback(db, { file: options.dbFile, nativeBinding: options.nativeBinding }, (reason) =>
           recordDiagnosticAside(store, {
@@ -94,7 +91,9 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   const outbox = new WebhookOutbox()
   // What the process counts of itself: polls, their errors, open streams, push lag (GET /metrics).
   const metrics = new CoreMetrics()
-  const pollers = new PollerGroup(db, store, hub, options.cadences ?? cadencesFromSettings(), {
+  // Cadences from the command line hold for the run; otherwise the stored settings.
+  const cadences = options.cadences ?? toCadences(await store.read.settings.get('cadences'))
+  const pollers = new PollerGroup(db, store, hub, cadences, {
     // The headless face's (`eventwatch sync`): one pass when asked, its bound, its summary lines.
     passesOnRequest: options.passesOnRequest,
     passDeadlineMs: options.passDeadlineMs,

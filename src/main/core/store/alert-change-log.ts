@@ -41,14 +41,27 @@ const SELECT = 'SELECT epoch, revision, alert_id AS alertId, kind, at FROM alert
  * Read on from the last row's revision; an empty page is the end.
  */
 export function alertChangesSince(db: Db, revision: number, limit: number): AlertChangeRow[] {
-  const size = Math.max(1, Math.trunc(limit))
+  const size = changesPageSize(limit)
   const rows = statement(db, `${SELECT} WHERE revision > ? ORDER BY revision, kind, alert_id LIMIT ?`).all(revision, size + 1) as AlertChangeRow[]
-  if (rows.length <= size) return rows
+  const page = wholePushes(rows, size)
+  if (Array.isArray(page)) return page
+  return statement(db, `${SELECT} WHERE revision = ? ORDER BY kind, alert_id`).all(page.alone) as AlertChangeRow[]
+}
+
+/** The rows a page of `limit` holds: at least one. */
+export const changesPageSize = (limit: number): number => Math.max(1, Math.trunc(limit))
+
+/**
+ * A page of whole pushes from `rows` (up to `size + 1` rows after a revision, in order): those
+ * rows, less the push the page would cut; or, when the first push alone is larger than the page,
+ * the revision to read whole instead (`alone`).
+ */
+export function wholePushes(rows: readonly AlertChangeRow[], size: number): AlertChangeRow[] | { alone: number } {
+  if (rows.length <= size) return [...rows]
   // The page ends inside a push: leave that push for the next page.
   const cut = rows[size]!.revision
   const whole = rows.slice(0, size).filter((row) => row.revision !== cut)
-  if (whole.length > 0) return whole
-  return statement(db, `${SELECT} WHERE revision = ? ORDER BY kind, alert_id`).all(cut) as AlertChangeRow[]
+  return whole.length > 0 ? whole : { alone: cut }
 }
 
 /** Forgets changes recorded before `before`, at most `limit` of them; how many went. */

@@ -31,7 +31,7 @@ export interface OpenAlert {
 export const alertKey = (rule: AlertRuleId, eventSessionId: string | null, site: string | null = null): string =>
   `${rule}\u001f${eventSessionId ?? ''}\u001f${site ?? ''}`
 
-interface AlertRow {
+export interface AlertRow {
   id: number
   rule: AlertRuleId
   connection_id: string
@@ -223,17 +223,25 @@ export function acknowledgeAlert(db: Db, id: number, note: string | null, now: n
   })()
 }
 
-const SNOOZE_MS: Record<Exclude<SnoozeChoice, 'session-end'>, number> = { '15m': 15 * 60_000, '1h': 60 * 60_000, '4h': 4 * 60 * 60_000 }
+/** How long each timed snooze lasts. */
+export const SNOOZE_MS: Record<Exclude<SnoozeChoice, 'session-end'>, number> = { '15m': 15 * 60_000, '1h': 60 * 60_000, '4h': 4 * 60 * 60_000 }
 
-/** Snoozed: quiet for a while, or until its session ends (when it resolves anyway). */
-export function snoozeAlert(db: Db, id: number, choice: SnoozeChoice, now: number, actor: string | null = null): void {
-  const alert = row(db, id)
+/** Throws, in words, when the alert cannot be snoozed so (resolved, pending, muted, or about the
+ *  connection while the snooze lasts until a session ends). */
+export function refuseSnooze(alert: Pick<AlertRow, 'id' | 'state' | 'event_session_id'>, choice: SnoozeChoice): void {
+  const id = alert.id
   if (alert.state === 'resolved') throw new Error(`alert ${id} has already resolved`)
   if (alert.state === 'pending') throw new Error(`alert ${id} has not fired yet`)
   if (alert.state === 'muted') throw new Error(`alert ${id} belongs to a muted session`)
   if (choice === 'session-end' && alert.event_session_id === null) {
     throw new Error(`alert ${id} is about the connection, not a session: snooze it for a time instead`)
   }
+}
+
+/** Snoozed: quiet for a while, or until its session ends (when it resolves anyway). */
+export function snoozeAlert(db: Db, id: number, choice: SnoozeChoice, now: number, actor: string | null = null): void {
+  const alert = row(db, id)
+  refuseSnooze(alert, choice)
   const until = choice === 'session-end' ? null : now + SNOOZE_MS[choice]
   db.transaction(() => {
     moveAlert(db, id, 'snoozed', alert.severity, null, choice === 'session-end' ? 'until the session ends' : `for ${choice}`, now)
@@ -252,7 +260,14 @@ function transitions(db: Db, alertId: number): AlertTransition[] {
 }
 
 function toAlert(db: Db, r: AlertRow): Alert {
-  const list = transitions(db, r.id)
+  return alertOfRow(r, transitions(db, r.id))
+}
+
+/** The columns an alert is shown from (either backend's row). */
+export type ShownAlertRow = Omit<AlertRow, 'snooze_session_end' | 'streak'>
+
+/** An alert as the alerts view shows it, from its row and its transitions (oldest first). */
+export function alertOfRow(r: ShownAlertRow, list: AlertTransition[]): Alert {
   const ended = list.findLast((t) => t.state === 'resolved')
   return {
     id: r.id,

@@ -15,7 +15,8 @@ export interface DiagnosticEntry {
   message: string
 }
 
-const KEEP = 5000
+export const DIAGNOSTICS_KEPT = 5000
+export const DIAGNOSTIC_MESSAGE_MAX = 500
 
 export function recordDiagnostic(db: Db, entry: Omit<DiagnosticEntry, 'id'>): void {
   statement(db, 'INSERT INTO diagnostics (connection_id, at, kind, endpoint, message) VALUES (?, ?, ?, ?, ?)').run(
@@ -23,10 +24,10 @@ export function recordDiagnostic(db: Db, entry: Omit<DiagnosticEntry, 'id'>): vo
     entry.at,
     entry.kind,
     entry.endpoint,
-    redact(entry.message).slice(0, 500)
+    redact(entry.message).slice(0, DIAGNOSTIC_MESSAGE_MAX)
   )
   // Bounded: a service that misbehaves all night must not fill the disk.
-  statement(db, 'DELETE FROM diagnostics WHERE id <= (SELECT MAX(id) FROM diagnostics) - ?').run(KEEP)
+  statement(db, 'DELETE FROM diagnostics WHERE id <= (SELECT MAX(id) FROM diagnostics) - ?').run(DIAGNOSTICS_KEPT)
 }
 
 /** An entry as listed: with the name of its connection (null for the app's own). */

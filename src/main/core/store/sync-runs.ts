@@ -44,8 +44,8 @@ export interface SyncRun {
 }
 
 /** Rows kept per connection: a 15-second cadence makes 5,760 runs a day. */
-const KEEP_PER_CONNECTION = 10_000
-const ERROR_MAX = 500
+export const SYNC_RUNS_KEPT_PER_CONNECTION = 10_000
+export const SYNC_RUN_ERROR_MAX = 500
 
 /** Records the start of a run; returns its id for finishSyncRun. */
 export function startSyncRun(db: Db, connectionId: string, kind: SyncRunKind, startedAt = Date.now()): number {
@@ -55,7 +55,7 @@ export function startSyncRun(db: Db, connectionId: string, kind: SyncRunKind, st
   ).run(connectionId, startedAt, kind)
   const id = Number(lastInsertRowid)
   // Bounded per connection, oldest first; a cheap range delete on (connection_id, rowid).
-  statement(db, 'DELETE FROM sync_runs WHERE connection_id = ? AND id <= ?').run(connectionId, id - KEEP_PER_CONNECTION)
+  statement(db, 'DELETE FROM sync_runs WHERE connection_id = ? AND id <= ?').run(connectionId, id - SYNC_RUNS_KEPT_PER_CONNECTION)
   return id
 }
 
@@ -76,7 +76,7 @@ export function finishSyncRun(db: Db, id: number, result: SyncRunResult, finishe
       viewerLists: result.viewerLists ?? 0,
       viewers: result.viewers ?? 0,
       problems: result.problems ?? 0,
-      error: result.error ? redact(result.error).slice(0, ERROR_MAX) : null
+      error: result.error ? redact(result.error).slice(0, SYNC_RUN_ERROR_MAX) : null
     }).changes > 0
   )
 }

@@ -78,7 +78,8 @@ const SORT_COLUMNS: Record<PastSessionSort, string> = {
   reliability: 's.reliability_score'
 }
 
-interface Row extends SessionRow {
+/** A row as the page's query reads it (either backend's: has_ended as 0/1). */
+export interface PastSessionRow extends SessionRow {
   ended_observed_at: number | null
   first_seen_at: number
   last_polled_at: number
@@ -150,14 +151,14 @@ export function pastSessions(db: Db, q: PastSessionsQuery): Page<PastSession> {
      ${where}
      ORDER BY ${sort} ${direction(q.descending)}, ${tieBreak(q.sort, q.descending)}
      LIMIT @limit OFFSET @offset`
-  ).all({ ...params, limit, offset, ...(sort === SORT_COLUMNS[q.sort] ? {} : { scaled: JSON.stringify(q.scaledConnectionIds) }) }) as Row[]
+  ).all({ ...params, limit, offset, ...(sort === SORT_COLUMNS[q.sort] ? {} : { scaled: JSON.stringify(q.scaledConnectionIds) }) }) as PastSessionRow[]
   // A short page is the last one, and says the total itself: a search that matches little (the
   // slowest kind: every row is tested) then scans once, not twice.
   const lastPage = rows.length < limit && (rows.length > 0 || offset === 0)
   return { rows: rows.map(toPastSession), total: lastPage ? offset + rows.length : count() }
 }
 
-function toPastSession(r: Row): PastSession {
+export function toPastSession(r: PastSessionRow): PastSession {
   return {
     connectionId: r.connection_id,
     connectionName: r.connection_name,
@@ -187,7 +188,7 @@ function toPastSession(r: Row): PastSession {
  * polls': peak_viewers only ever counts polls made while the session was live (sessions.ts), so a
  * session first seen after its end has no poll peak, only its viewers'.
  */
-function peakOf(r: Row): Pick<PastSession, 'peakSource' | 'peakAt' | 'peakUntimed'> {
+function peakOf(r: PastSessionRow): Pick<PastSession, 'peakSource' | 'peakAt' | 'peakUntimed'> {
   if (r.list_peak !== null && r.list_peak >= r.peak_viewers) {
     return { peakSource: 'viewers', peakAt: isoOrNull(r.list_peak_at), peakUntimed: r.list_untimed ?? 0 }
   }
@@ -195,7 +196,7 @@ function peakOf(r: Row): Pick<PastSession, 'peakSource' | 'peakAt' | 'peakUntime
 }
 
 /** A list fetched while the session was live says nothing of its end: only one fetched after counts. */
-function endOf(r: Row): Pick<PastSession, 'endedAt' | 'endedAtSource'> {
+function endOf(r: PastSessionRow): Pick<PastSession, 'endedAt' | 'endedAtSource'> {
   if (r.has_ended !== 1) return { endedAt: null, endedAtSource: null }
   const listAfterEnd = r.fetched_at !== null && r.ended_observed_at !== null && r.fetched_at >= r.ended_observed_at
   if (listAfterEnd && r.last_ended_at !== null) return { endedAt: iso(r.last_ended_at), endedAtSource: 'viewers' }

@@ -1,0 +1,141 @@
+// The Store on PostgreSQL (docs/store.md; docs/scaling-plan.md section 4, step 5): a pg Pool.
+// A unit of work takes a client from the pool, runs BEGIN … COMMIT (or ROLLBACK when its work
+// rejects) on it, and its tx's calls run on that client; store.read runs single statements on
+// the pool, and sees only what has been committed.
+//
+// Units of one store run one after another, as on SQLite: the contract promises that a unit sees
+// what the unit begun before it committed. Units of different stores (other servers) do run at
+// the same time: what a unit reads and then writes back is locked (SELECT … FOR UPDATE) by the
+// concern's own statement, so no update is lost between servers either.
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type pg from 'pg'
+import type { ReadTx, Store, Tx, UnitOptions } from '../interface/store'
+import { SerialQueue } from '../sqlite/serial-queue'
+import { nestedUnit, notInUnit, readOnlyUnit, storeClosed, unitEnded } from '../sqlite/unit-of-work-error'
+import { migratePg, pgSchemaVersion } from './migrate'
+import { pgMigrations } from './migrations'
+import { pgFault } from './pg-faults'
+import { openPool, redactedUrl } from './pool'
+import { refusingSql, type Sql } from './sql'
+import { pgTables } from './tables'
+
+export interface PgStore extends Store {
+  /** The database, named without its password. */
+  readonly database: string
+}
+
+export interface PgStoreOptions {
+  /** Clients in the pool (a unit holds one; reads share the rest). */
+  poolSize?: number
+}
+
+/** A pg client's answer as the tables take it; a fault of the database in words. */
+const answering =
+  (database: string) =>
+  (client: pg.Pool | pg.PoolClient): Sql =>
+  async (text, values) => {
+    try {
+      const result = await client.query(text, values as unknown[] | undefined)
+      return { rows: result.rows, count: result.rowCount ?? 0 }
+    } catch (error) {
+      throw pgFault(error, database) ?? error
+    }
+  }
+
+/** Opens the database at `url` (postgres://…) as a Store, migrating it first. */
+export async function openPgStore(url: string, options: PgStoreOptions = {}): Promise<PgStore> {
+  const database = redactedUrl(url)
+  const on = answering(database)
+  // Two at least: a unit holds one while store.read answers on another.
+  const pool = openPool(url, { max: Math.max(2, options.poolSize ?? 10) })
+  try {
+    const client = await pool.connect()
+    try {
+      await migratePg(client, database)
+    } finally {
+      client.release()
+    }
+  } catch (error) {
+    await pool.end()
+    throw pgFault(error, database) ?? error
+  }
+
+  // Marks a unit's code, to refuse a unit opened inside it (it would wait for itself in the queue).
+  const inUnit = new AsyncLocalStorage<{ open: boolean }>()
+  const writes = new SerialQueue()
+  const readOnlyUnits = new Set<Promise<unknown>>()
+  let openUnits = 0
+  let closed = false
+
+  const pooled = on(pool)
+  const readNow: Sql = (text, values) => (closed ? Promise.reject(storeClosed()) : pooled(text, values))
+  const read: ReadTx = pgTables({ read: readNow, write: refusingSql(notInUnit), locking: false })
+
+  async function unit<T>(work: (tx: Tx) => Promise<T>, readOnly: boolean): Promise<T> {
+    const client = await pool.connect().catch((error: unknown) => {
+      throw pgFault(error, database) ?? error
+    })
+    let broken: Error | undefined
+    const state = { open: true }
+    openUnits++
+    try {
+      // A read-only unit sees one snapshot throughout; a writing one locks what it reads to write.
+      await client.query(readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN')
+      const direct = on(client)
+      const guarded: Sql = (text, values) => (state.open ? direct(text, values) : Promise.reject(unitEnded()))
+      const tx = pgTables({ read: guarded, write: readOnly ? refusingSql(readOnlyUnit) : guarded, locking: !readOnly })
+      try {
+        const result = await inUnit.run(state, () => work(tx))
+        await client.query('COMMIT')
+        return result
+      } catch (error) {
+        // The unit's own error says why; a failed ROLLBACK means the client is unusable.
+        await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError))
+        throw error
+      }
+    } finally {
+      state.open = false
+      // Enabled, it slows every promise of the process (Node 20): only while a unit is open.
+      if (--openUnits === 0) inUnit.disable()
+      client.release(broken)
+    }
+  }
+
+  return {
+    database,
+    read,
+    withTransaction(work, unitOptions: UnitOptions = {}) {
+      if (closed) return Promise.reject(storeClosed())
+      if (inUnit.getStore()?.open) return Promise.reject(nestedUnit())
+      if (!unitOptions.readOnly) return writes.run(() => unit(work, false))
+      const running = unit(work, true)
+      const settled = running.then(
+        () => undefined,
+        () => undefined
+      )
+      readOnlyUnits.add(settled)
+      void settled.then(() => readOnlyUnits.delete(settled))
+      return running
+    },
+    async schema() {
+      if (closed) throw storeClosed()
+      const client = await pool.connect().catch((error: unknown) => {
+        throw pgFault(error, database) ?? error
+      })
+      try {
+        const found = await pgSchemaVersion(client)
+        return { found, known: pgMigrations.at(-1)?.version ?? 0 }
+      } catch (error) {
+        throw pgFault(error, database) ?? error
+      } finally {
+        client.release()
+      }
+    },
+    async close() {
+      if (closed) return
+      closed = true
+      await Promise.all([writes.idle(), ...readOnlyUnits])
+      await pool.end()
+    }
+  }
+}
