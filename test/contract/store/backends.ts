@@ -7,7 +7,7 @@ import pg from 'pg'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ViewerRecord } from '../../../src/main/core/api/schemas'
 import { openDatabase } from '../../../src/main/core/store/db'
 import type { Store } from '../../../src/main/core/store/interface/store'
@@ -32,11 +32,18 @@ interface Backend {
   /** Concerns this backend does not implement yet, each with why: their files are skipped for
    *  it, by name, in the run's output. The one place a backend may fall short, never silently. */
   pending?: Record<string, string>
+  /** Concerns this backend will never implement, by design, each with why (a backend that
+   *  refuses the concern in words): skipped for it, said as "not applicable" in the run's output,
+   *  not as pending. */
+  notApplicable?: Record<string, string>
 }
 
 /** SQLite on a real temporary file, as the app opens its cache. */
 const sqlite: Backend = {
   name: 'sqlite',
+  notApplicable: {
+    secrets: 'no secret ever touches SQLite: a SQLite cache keeps them in the OS keychain, and its secrets concern refuses every call (docs/secrets.md)'
+  },
   async open() {
     const dir = mkdtempSync(join(tmpdir(), 'eventwatch-store-contract-'))
     const file = join(dir, 'cache.db')
@@ -129,7 +136,13 @@ export function eachBackend(concern: string, tests: (subject: () => StoreUnderTe
   for (const backend of BACKENDS) {
     const pending = backend.pending?.[concern]
     if (pending !== undefined) {
+      say(`${backend.name} store: ${concern}: pending (not implemented yet): ${pending}`)
       describe.skip(`${backend.name} store: ${concern} (pending: ${pending})`, () => tests(() => subjectOutsideTest()))
+      continue
+    }
+    const notApplicable = backend.notApplicable?.[concern]
+    if (notApplicable !== undefined) {
+      describeNotApplicable(backend, concern, notApplicable, tests)
       continue
     }
     describe(`${backend.name} store: ${concern}`, () => {
@@ -144,6 +157,57 @@ export function eachBackend(concern: string, tests: (subject: () => StoreUnderTe
       tests(() => opened?.subject ?? subjectOutsideTest())
     })
   }
+}
+
+/**
+ * A concern the backend refuses by design: its tests are skipped, and one test holds the backend
+ * to its word — every call of the concern, read or in a unit, rejects with one line of words
+ * rather than answering.
+ */
+function describeNotApplicable(backend: Backend, concern: string, why: string, tests: (subject: () => StoreUnderTest) => void): void {
+  say(`${backend.name} store: ${concern}: not applicable (by design): ${why}`)
+  describe.skip(`${backend.name} store: ${concern} (not applicable: ${why})`, () => tests(() => subjectOutsideTest()))
+  describe(`${backend.name} store: ${concern} (not applicable)`, () => {
+    it(`refuses every call of ${concern}, in one line of words`, async () => {
+      const opened = await backend.open()
+      try {
+        const { store } = opened.subject
+        const calls = (tables: object): [string, () => unknown][] => {
+          const methods = (tables as Record<string, Record<string, unknown>>)[concern] ?? {}
+          return Object.entries(methods)
+            .filter((entry): entry is [string, () => unknown] => typeof entry[1] === 'function')
+            .map(([name, method]) => [name, () => method()])
+        }
+        const read = calls(store.read)
+        expect(read.length).toBeGreaterThan(0)
+        for (const [name, call] of read) await expectRefusal(`read.${concern}.${name}`, call)
+        await expect(
+          store.withTransaction(async (tx) => {
+            for (const [name, call] of calls(tx)) await expectRefusal(`tx.${concern}.${name}`, call)
+          })
+        ).resolves.toBeUndefined()
+      } finally {
+        await opened.close()
+      }
+    })
+  })
+}
+
+async function expectRefusal(what: string, call: () => unknown): Promise<void> {
+  const outcome = await Promise.resolve()
+    .then(call)
+    .then(
+      (value: unknown) => ({ answered: value }),
+      (error: unknown) => ({ refused: error })
+    )
+  expect(outcome, `${what} answered instead of refusing`).toHaveProperty('refused')
+  const message = 'refused' in outcome && outcome.refused instanceof Error ? outcome.refused.message : ''
+  expect(message, what).toMatch(/^[^\n]{10,}$/)
+}
+
+/** A line of the run's output (vitest shows it under the test file), so a skip is never silent. */
+function say(line: string): void {
+  console.info(line)
 }
 
 function subjectOutsideTest(): never {

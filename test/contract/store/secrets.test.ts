@@ -1,6 +1,8 @@
 // Sealed secrets: rows of bytes the store keeps and cannot read (the encrypted SecretStore seals
-// and opens them, test/unit/encrypted-secrets.test.ts). Written, replaced, removed; one row per
-// service and account; committed with the unit or not at all; seen by another store on the data.
+// and opens them, test/integration/store-postgres-secrets.test.ts). Written, replaced, removed; one
+// row per service and account; committed with the unit or not at all; seen by another store on the
+// data. A database several servers share only: not applicable to SQLite, which refuses the concern
+// (a SQLite cache keeps its secrets in the OS keychain; backends.ts).
 import { expect, it } from 'vitest'
 import type { SealedSecret } from '../../../src/main/core/store/interface/secrets'
 import { eachBackend } from './backends'

@@ -15,7 +15,7 @@ import { ask, sameName, withAppCore, type FlagNames } from '../app-api'
 import { CliError } from '../errors'
 import { integerOption } from '../options'
 import { promptSecret } from '../prompt'
-import { secretsPlace } from '../secrets'
+import { refuseSecretsEarly, secretsPlace } from '../secrets'
 
 const DB_HELP = "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)"
 
@@ -125,8 +125,9 @@ export function registerConnections(program: Command): void {
     .option('--ca-cert <file>', 'an extra CA certificate (PEM file) to trust for it')
     .option('--disabled', 'save it disabled')
     .option('--db <file>', DB_HELP, defaultDbFile())
-    .action((name: string, opts: AddOptions) =>
-      withAppCore(opts.db, async (core) => {
+    .action((name: string, opts: AddOptions) => {
+      refuseSecretsEarly(opts.db)
+      return withAppCore(opts.db, async (core) => {
         const caCertificate = readCaCertificate(opts.caCert)
         const secret = environmentSecret() || (await promptSecret(`Client secret for ${name}: `))
         if (!secret) throw new CliError('an empty client secret cannot be saved.')
@@ -150,9 +151,9 @@ export function registerConnections(program: Command): void {
         const network = [view.proxyUrl ? `through proxy ${view.proxyUrl}` : '', view.caCertificate ? 'trusting its own CA' : '']
           .filter(Boolean)
           .join(', ')
-        process.stdout.write(`Saved "${plainText(view.name)}" (secret in ${secretsPlace()}${network ? `; ${plainText(network)}` : ''}).\n`)
+        process.stdout.write(`Saved "${plainText(view.name)}" (secret in ${secretsPlace(opts.db)}${network ? `; ${plainText(network)}` : ''}).\n`)
       })
-    )
+    })
 
   connections
     .command('test <name>')

@@ -92,17 +92,15 @@ export class ConnectionService {
     await this.checkNameFree(settings.name, id)
     const connectionId = existing?.id ?? randomUUID()
 
-    // Keychain first: if it is unavailable we stop here, with no row and no clear-text fallback.
-    let previousSecret: string | null = null
-    if (secret) {
-      try {
-        // One that cannot be decrypted (another key) is replaced: saving again is its fix.
-        if (existing) previousSecret = await readable(this.secrets, connectionId)
-        await this.secrets.save(connectionId, secret)
-      } catch (error) {
-        throw keychainProblem(error)
-      }
-    }
+    // Secrets first (the keychain, or a shared database's sealed rows): refused or unavailable, we
+    // stop here with no row, no half of the secrets and no clear-text fallback.
+    const putBack = await this.keepSecrets(
+      [
+        [connectionId, secret],
+        [proxyPasswordAccount(connectionId), proxyPassword]
+      ],
+      existing !== null
+    )
 
     let record: ConnectionRecord | null
     try {
@@ -111,24 +109,45 @@ export class ConnectionService {
         existing ? tx.connections.update(connectionId, settings, now) : tx.connections.insert(settings, connectionId, now)
       )
     } catch (error) {
-      if (secret) await this.undoSecret(connectionId, previousSecret)
+      await putBack()
       if (isUniqueViolation(error)) throw duplicateName(settings.name)
       throw error
     }
     if (!record) throw notFound(connectionId)
-    await this.keepProxyPassword(connectionId, settings.proxyUrl, proxyPassword)
+    // A proxy without a user needs no password: one kept from before goes.
+    if (!proxyPassword && !proxyUserOf(settings.proxyUrl ?? null)) {
+      try {
+        await this.forget(proxyPasswordAccount(connectionId))
+      } catch (error) {
+        throw keychainProblem(error)
+      }
+    }
     return this.view(record, secret ? true : undefined)
   }
 
-  /** A password given with the proxy replaces the stored one; a proxy without a user needs none. */
-  private async keepProxyPassword(id: string, proxyUrl: string | undefined, password: string | undefined): Promise<void> {
-    const account = proxyPasswordAccount(id)
+  /**
+   * Saves each given secret (empty: keep the stored one), each replacing the one there; answers
+   * how to put back what was there if the row cannot follow. A secret refused or a keychain
+   * unavailable puts back those saved before it and throws, in words.
+   */
+  private async keepSecrets(secrets: [account: string, value: string | undefined][], existing: boolean): Promise<() => Promise<void>> {
+    const saved: [account: string, previous: string | null][] = []
+    const putBack = async (): Promise<void> => {
+      for (const [account, previous] of saved.reverse()) await this.undoSecret(account, previous)
+    }
     try {
-      if (password) await this.secrets.save(account, password)
-      else if (!proxyUrl || !new URL(proxyUrl).username) await this.forget(account)
+      for (const [account, value] of secrets) {
+        if (!value) continue
+        // One that cannot be decrypted (another key) is replaced: saving again is its fix.
+        const previous = existing ? await readable(this.secrets, account) : null
+        await this.secrets.save(account, value)
+        saved.push([account, previous])
+      }
     } catch (error) {
+      await putBack()
       throw keychainProblem(error)
     }
+    return putBack
   }
 
   /** Removing what a keychain that cannot be reached does not hold anyway is no failure. */

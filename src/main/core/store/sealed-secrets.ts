@@ -1,12 +1,13 @@
 // Secrets kept in the database, sealed (issue 26; docs/secrets.md): the SecretStore of servers that
 // share a database, where the OS keychain of one host cannot serve. Each value is sealed by
 // secrets/sealing.ts (AES-256-GCM, a fresh IV per write, the row's identity authenticated) and kept
-// on the Store's `secrets` concern, which only ever sees sealed bytes. `chooseSecrets` is where the
-// configuration picks the keychain, this table, or a refusal.
-import { secretRefusal } from '../secrets/choice'
-import { readSecretKeyFile, secretKeyFileOf } from '../secrets/key-file'
+// on the Store's `secrets` concern, which only ever sees sealed bytes — a PostgreSQL store's (a
+// SQLite cache keeps the keychain). `chooseSecrets` is where the configuration picks the keychain,
+// this table, or a refusal.
+import { isSharedDatabase, SECRETS_NEED_A_KEY } from '../secrets/choice'
+import { readSecretKeyFile, SECRET_KEY_FILE_ENV, secretKeyFileOf } from '../secrets/key-file'
 import { KEYCHAIN_SERVICE, osKeychain, SecretKeyMissingError, type SecretStore } from '../secrets/keychain'
-import { checkSecretKey, openSecret, rowName, sealSecret } from '../secrets/sealing'
+import { checkSecretKey, openSecret, rowName, sealSecret, SecretUnreadableError } from '../secrets/sealing'
 import type { Store } from './interface/store'
 
 export interface SealedSecretsOptions {
@@ -38,15 +39,18 @@ export function encryptedDatabaseSecrets(store: Store, key: Buffer, options: Sea
 
 /**
  * The SecretStore of a database that may keep no secret (a `postgres://` one without a key file):
- * saving is refused with `refusal`, a row there cannot be read without the key (said in the same
- * words), and removing works (it needs no key).
+ * saving is refused with `refusal`; a row already there is kept but cannot be read without the key
+ * (SecretUnreadableError, as for another key: a signed webhook is not sent unsigned for it); removing
+ * works (it needs no key).
  */
 export function keylessDatabaseSecrets(store: Store, refusal: string, service: string = KEYCHAIN_SERVICE): SecretStore {
   return {
     save: () => Promise.reject(new SecretKeyMissingError(refusal)),
     async read(account) {
       if (!(await store.read.secrets.get(service, account))) return null
-      throw new SecretKeyMissingError(`${rowName({ service, account })} is encrypted in the database, and ${refusal}`)
+      throw new SecretUnreadableError(
+        `${rowName({ service, account })} cannot be decrypted: ${SECRET_KEY_FILE_ENV} is not set on this server; set it to the key file every server shares`
+      )
     },
     remove: (account) => store.withTransaction((tx) => tx.secrets.remove(service, account))
   }
@@ -56,21 +60,17 @@ export function keylessDatabaseSecrets(store: Store, refusal: string, service: s
 export type SecretsOn = (store: Store) => SecretStore
 
 /**
- * Where the connections' and webhooks' secrets of `db` are kept, as the environment says:
- * - a key file (EVENTWATCH_SECRET_KEY_FILE): encrypted in the database, whatever the database —
- *   so a team server on SQLite can use it too;
- * - no key file, a SQLite file: the OS keychain, as before (the desktop always keeps the keychain);
- * - no key file, a `postgres://` database: no secret is stored (`secretRefusal`, one sentence).
+ * Where the connections' and webhooks' secrets of `db` are kept (docs/secrets.md):
+ * - a SQLite file: the OS keychain, key file or not (no secret ever touches SQLite);
+ * - a `postgres://` database with a key file (EVENTWATCH_SECRET_KEY_FILE): sealed in the database;
+ * - a `postgres://` database without one: nowhere, saving is refused (`SECRETS_NEED_A_KEY`).
  * The key file is read now, so a bad one (missing, the wrong size, open to others) stops the
  * command before anything starts, in words (SecretKeyFileError).
  */
 export function chooseSecrets(db: string, env: NodeJS.ProcessEnv = process.env, keychain: () => SecretStore = osKeychain): SecretsOn {
+  if (!isSharedDatabase(db)) return () => keychain()
   const keyFile = secretKeyFileOf(env)
-  if (keyFile) {
-    const key = readSecretKeyFile(keyFile)
-    return (store) => encryptedDatabaseSecrets(store, key)
-  }
-  const refusal = secretRefusal(db, env)
-  if (refusal) return (store) => keylessDatabaseSecrets(store, refusal)
-  return () => keychain()
+  if (!keyFile) return (store) => keylessDatabaseSecrets(store, SECRETS_NEED_A_KEY)
+  const key = readSecretKeyFile(keyFile)
+  return (store) => encryptedDatabaseSecrets(store, key)
 }

@@ -133,7 +133,7 @@ export class WebhookService {
       kept.push(account)
     } catch (error) {
       if (!(error instanceof KeychainUnavailableError)) throw error
-      const words = field === 'url' ? `a URL with a query is kept in the OS keychain (the query is a secret, as a Teams Workflows sig is): ${error.message}` : error.message
+      const words = field === 'url' ? `a URL's query is a secret (as a Teams Workflows sig is), kept where the other secrets are: ${error.message}` : error.message
       throw new ConnectionError('configuration', words, field)
     }
   }

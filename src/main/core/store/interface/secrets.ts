@@ -1,6 +1,8 @@
 // The secrets concern of the Store: sealed secrets, one row per (service, account), as the
 // encrypted SecretStore writes them (store/sealed-secrets.ts). The store keeps bytes it
 // cannot read: it never sees a key or a clear-text secret, and says nothing of either.
+// PostgreSQL only (a database several servers share): on SQLite every call is refused, in words,
+// for a SQLite cache keeps its secrets in the OS keychain (sqlite/secret-table.ts).
 import type { SealedSecret } from '../../secrets/sealing'
 
 export type { SealedSecret }

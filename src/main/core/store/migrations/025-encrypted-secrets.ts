@@ -1,28 +1,12 @@
-// Version 25: secrets kept in the database, encrypted (issue 26: secrets on a shared database).
-// A team server whose key file is set (EVENTWATCH_SECRET_KEY_FILE, docs/secrets.md) keeps a
-// tenant's client secret, a proxy password and a webhook's signing secret here instead of the OS
-// keychain of one host, so that every server on the database can read them. Each row is one
-// AES-256-GCM ciphertext (core/secrets/sealing.ts, kept by store/sealed-secrets.ts): its 12-byte IV, its 16-byte tag, and
-// the id of the key it was written under (an HMAC of the key, never the key); the row's identity
-// (service, account) is its additional authenticated data, so a ciphertext moved to another row
-// does not decrypt. No clear text is ever written to this table.
+// Version 25: nothing on SQLite. Step 025 is PostgreSQL's `encrypted_secrets` table (secrets on a
+// shared database, store/postgres/migrations/025-encrypted-secrets.ts); a SQLite cache — a desk, a
+// single team server, the CLI on a file — keeps every secret in the OS keychain, as DESIGN.md says:
+// no secret ever touches SQLite. The number is taken on both backends so their versions stay one
+// sequence. (An earlier draft made the table here too; it never shipped, so there is nothing to drop.)
 import type { Migration } from './types'
 
-export const encryptedSecrets: Migration = {
+export const encryptedSecretsOnPostgresOnly: Migration = {
   version: 25,
-  name: 'encrypted-secrets',
-  up: (db) => {
-    db.exec(`
-      CREATE TABLE encrypted_secrets (
-        service    TEXT NOT NULL,
-        account    TEXT NOT NULL,
-        key_id     TEXT NOT NULL,
-        iv         BLOB NOT NULL CHECK (length(iv) = 12),
-        ciphertext BLOB NOT NULL,
-        auth_tag   BLOB NOT NULL CHECK (length(auth_tag) = 16),
-        updated_at INTEGER NOT NULL,
-        PRIMARY KEY (service, account)
-      );
-    `)
-  }
+  name: 'encrypted-secrets-on-postgres-only',
+  up: () => undefined
 }

@@ -1,15 +1,13 @@
-// The sealed secrets of a Tx, on one SQLite connection: the synchronous row functions, each
-// answered as a promise.
-import type { Db } from '../db'
-import { countSealedSecrets, getSealedSecret, putSealedSecret, removeSealedSecret } from '../encrypted-secrets'
+// The secrets concern on SQLite: refused, every call. No secret ever touches SQLite (DESIGN.md):
+// a SQLite cache keeps its connections' and webhooks' secrets in the OS keychain, and only a
+// postgres:// database shared by several servers keeps them, sealed (store/sealed-secrets.ts).
 import type { SecretRowStore } from '../interface/secrets'
-import type { Runners } from './runners'
 
-export function secretTable(db: Db, { read, write }: Runners): SecretRowStore {
-  return {
-    get: (service, account) => read(() => getSealedSecret(db, service, account)),
-    count: (service) => read(() => countSealedSecrets(db, service)),
-    put: (service, account, sealed, now) => write(() => putSealedSecret(db, service, account, sealed, now)),
-    remove: (service, account) => write(() => removeSealedSecret(db, service, account))
-  }
+export const SQLITE_KEEPS_NO_SECRETS =
+  'a SQLite cache keeps no secret: its secrets stay in the OS keychain, and only a postgres:// database keeps them, encrypted (docs/secrets.md)'
+
+const refused = (): Promise<never> => Promise.reject(new Error(SQLITE_KEEPS_NO_SECRETS))
+
+export function secretTable(): SecretRowStore {
+  return { get: refused, count: refused, put: refused, remove: refused }
 }
