@@ -14,7 +14,7 @@ import { secretsFor } from './secrets'
 export type FlagNames = Readonly<Record<string, string>>
 
 export async function withAppCore<T>(dbFile: string, work: (core: AppCore) => Promise<T>): Promise<T> {
-  // Secrets where the environment chooses: the keychain, or encrypted in the database (a key file).
+  // Secrets where the database says: the keychain for SQLite; sealed in a postgres:// one (a key file).
   const core = await startAppCore({ dbFile, polling: false, secretsOn: secretsFor(dbFile) })
   try {
     return await work(core)

@@ -1,5 +1,5 @@
 // `--connection NAME`: a connection saved in the cache, its secret from the OS keychain (or, with
-// EVENTWATCH_SECRET_KEY_FILE, from the database, encrypted: `secrets`, chosen by cli/secrets.ts).
+// on a postgres:// database, sealed in it under EVENTWATCH_SECRET_KEY_FILE: `secrets`, chosen by cli/secrets.ts).
 import { ConnectionService } from '../core/connections/service'
 import { savedSource } from '../core/app/saved-sources'
 import type { DataSource } from '../core/app/demo-source'

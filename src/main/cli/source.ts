@@ -32,7 +32,7 @@ const AD_HOC_FLAGS = [
 
 export function addConnectionOptions(command: Command): Command {
   return command
-    .option('--connection <name>', 'a saved connection (its secret from the OS keychain, or the database with EVENTWATCH_SECRET_KEY_FILE)')
+    .option('--connection <name>', 'a saved connection (its secret from the OS keychain; on a postgres:// database, sealed in it)')
     .option('--base-url <url>', 'API base URL of an unsaved connection (secret in EVENTWATCH_CLIENT_SECRET)')
     .option('--auth-url <url>', 'auth URL (the token endpoint is <auth-url>/v2/auth/token)')
     .option('--platform-id <id>', 'platform-id header value')

@@ -83,7 +83,7 @@ function readCaCertificate(file: string | undefined): string | undefined {
 }
 
 export function registerConnections(program: Command): void {
-  const connections = program.command('connections').description('manage saved connections (secrets live in the OS keychain, or encrypted in the database with EVENTWATCH_SECRET_KEY_FILE)')
+  const connections = program.command('connections').description('manage saved connections (secrets in the OS keychain; on a postgres:// database, sealed under EVENTWATCH_SECRET_KEY_FILE)')
 
   connections
     .command('list')

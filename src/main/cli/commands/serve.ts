@@ -53,7 +53,7 @@ export function registerServe(program: Command): void {
     const rendererDir = ensureRendererBuilt()
     // With a connection on the command line, poll just that one; else the saved ones (or the demo).
     const named = namesAConnection(opts)
-    // The connections' and webhooks' secrets: the keychain, or encrypted in the database (a key file).
+    // The connections' and webhooks' secrets: the keychain for SQLite; sealed in a postgres:// database (a key file).
     const secretsOn = secretsFor(opts.db)
     const core = await startAppCore({
       dbFile: opts.db,

@@ -54,8 +54,8 @@ const RETENTION_FIRST_DELAY_MS = 5 * 60_000
 /**
  * `secrets`: the keychain of every secret (a test's stand-in; default the OS keychain).
  * `secretsOn`: where the connections' and webhooks' secrets are kept instead, chosen from the
- * configuration once the store is open (`chooseSecrets`, store/sealed-secrets.ts: the encrypted
- * table of a server with a key file). A desk's own (its team token) stay in `secrets`.
+ * configuration once the store is open (`chooseSecrets`, store/sealed-secrets.ts: sealed in a
+ * postgres:// database under the key file). A desk's own (its team token) stay in `secrets`.
  */
 export async function startAppCore(options: AppCoreOptions & { secrets?: SecretStore; secretsOn?: SecretsOn }): Promise<LocalAppCore> {
   const db = openDatabase(options.dbFile, { nativeBinding: options.nativeBinding })

@@ -1,7 +1,8 @@
-// Connections as the app uses them: settings in SQLite, the client secret only in the keychain
-// (account = the connection's id). The secret is written to the keychain BEFORE the row (a unit
-// of work of the Store, which awaits no keychain), so a missing keychain stores nothing at all;
-// it never reaches SQLite or an error message.
+// Connections as the app uses them: settings in the Store; the client secret (account = the
+// connection's id) and the proxy password in the keychain — or, on a postgres:// database, sealed
+// in it (store/sealed-secrets.ts). The secrets are kept BEFORE the row (a unit of work of the
+// Store, which awaits no keychain), so a missing keychain or a refused secret stores nothing at
+// all; a secret never reaches SQLite or an error message.
 import { randomUUID, X509Certificate } from 'node:crypto'
 import {
   ConnectionInputSchema,
