@@ -5,6 +5,7 @@
 // key, an altered or moved row — is an error naming the row (never its value), never "no secret".
 // Pure: the rows are the Store's (store/sealed-secrets.ts puts the two together).
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto'
+import type { ErrorKind } from '../../../shared/error-kinds'
 
 export const SECRET_KEY_BYTES = 32
 const IV_BYTES = 12
@@ -28,8 +29,11 @@ export interface SecretRow {
   account: string
 }
 
-/** A sealed row that this key cannot open: another server's key, or a row altered or moved. */
+/** A sealed row that this key cannot open: another server's key (or none), or a row altered or
+ *  moved. The server's configuration is at fault, never the service. */
 export class SecretUnreadableError extends Error {
+  readonly kind: ErrorKind = 'configuration'
+
   constructor(message: string) {
     super(message)
     this.name = 'SecretUnreadableError'
