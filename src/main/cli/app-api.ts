@@ -13,9 +13,9 @@ import { secretsFor } from './secrets'
 /** Which flag or argument of the command a contract field is, as its user typed it. */
 export type FlagNames = Readonly<Record<string, string>>
 
-export async function withAppCore<T>(dbFile: string, work: (core: AppCore) => Promise<T>): Promise<T> {
+export async function withAppCore<T>(db: string, work: (core: AppCore) => Promise<T>): Promise<T> {
   // Secrets where the database says: the keychain for SQLite; sealed in a postgres:// one (a key file).
-  const core = await startAppCore({ dbFile, polling: false, secretsOn: secretsFor(dbFile) })
+  const core = await startAppCore({ db, polling: false, secretsOn: secretsFor(db) })
   try {
     return await work(core)
   } finally {

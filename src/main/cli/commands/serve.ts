@@ -2,6 +2,7 @@
 import { Option, type Command } from 'commander'
 import { startAppCore } from '../../core/app/start'
 import { defaultDbFile } from '../../core/paths'
+import { cacheName, DB_HELP } from '../db-option'
 import { checkTeamServerOptions, startWebHost, TeamServerConfigError, type TeamServerOptions } from '../../web/server'
 import { listenOption, type ListenAddress } from '../listen-address'
 import { readFileSync } from 'node:fs'
@@ -38,7 +39,7 @@ export function registerServe(program: Command): void {
     )
     .option('--tls-cert <file>', "the team server's certificate (PEM)")
     .option('--tls-key <file>', "the team server's private key (PEM)")
-    .option('--db <file>', "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)", defaultDbFile())
+    .option('--db <file|url>', DB_HELP, defaultDbFile())
     .option('--interval <seconds>', 'set every poll cadence to this many seconds', secondsOption(1, 3600))
     // For the UI's end-to-end tests: a real alert from the demo data, on cue.
     .addOption(
@@ -56,7 +57,7 @@ export function registerServe(program: Command): void {
     // The connections' and webhooks' secrets: the keychain for SQLite; sealed in a postgres:// database (a key file).
     const secretsOn = secretsFor(opts.db)
     const core = await startAppCore({
-      dbFile: opts.db,
+      db: opts.db,
       cadences: cadencesFor(opts.interval),
       secretsOn,
       ...(opts.demoIncident !== undefined ? { demoIncidentAfterSeconds: opts.demoIncident } : {}),
@@ -86,7 +87,7 @@ export function registerServe(program: Command): void {
       process.stdout.write('Team server: users sign in with the tokens `eventwatch users add` printed.\n')
       // A newcomer's first team server has nobody who could sign in yet: say how.
       if ((await core.users?.list())?.length === 0) {
-        process.stderr.write(`No users yet: add one with eventwatch users add NAME --role operator --db ${opts.db}\n`)
+        process.stderr.write(`No users yet: add one with eventwatch users add NAME --role operator --db ${cacheName(opts.db)}\n`)
       }
     }
     await untilSignal()

@@ -10,6 +10,7 @@ import { teamTables } from './team-tables'
 import { coreStateTable } from './core-state-table'
 import { siteTable } from './site-table'
 import { secretTable } from './secret-table'
+import { retentionTable } from './retention-table'
 
 class SqliteTables implements Tx {
   private built: Partial<Tx> = {}
@@ -61,6 +62,9 @@ class SqliteTables implements Tx {
   }
   get secrets() {
     return this.table('secrets', secretTable)
+  }
+  get retention() {
+    return this.table('retention', retentionTable)
   }
 }
 
