@@ -263,12 +263,12 @@ describe('servers sharing one PostgreSQL database', async () => {
   it.skipIf(!polls)('a holder frozen past its lease writes nothing when it wakes, and gives its connection up', async () => {
     const sims = await simulators('x')
     const team = await Team.open(sims)
-    // Every committed write of the poller's tables, with the application_name of its writer
-    // ("eventwatch <pid>@<host>"): a rolled-back unit leaves no row here either.
+    // Every row the poller's tables gained, changed or lost, with the application_name of its
+    // writer ("eventwatch <pid>@<host>"): a rolled-back unit leaves no row here either.
     await team.sql.query(`CREATE TABLE write_log (tbl text, app text, at timestamptz NOT NULL DEFAULT clock_timestamp());
       CREATE FUNCTION log_write() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN INSERT INTO write_log (tbl, app) VALUES (TG_TABLE_NAME, current_setting('application_name')); RETURN NULL; END $$;
-      ${POLLED_TABLES.map((t) => `CREATE TRIGGER ${t}_logged AFTER INSERT OR UPDATE OR DELETE ON ${t} FOR EACH STATEMENT EXECUTE FUNCTION log_write();`).join('\n')}`)
+      ${POLLED_TABLES.map((t) => `CREATE TRIGGER ${t}_logged AFTER INSERT OR UPDATE OR DELETE ON ${t} FOR EACH ROW EXECUTE FUNCTION log_write();`).join('\n')}`)
     const a = await serve('A', team.database.url, 1)
     await team.lease('connection:x', (l) => l?.live === true && l.pid === a.pid)
     await eventually('A polls x', () => statusOf(a, 'x'), (c) => c?.state === 'connected')
