@@ -10,7 +10,7 @@ import { LeaseLostError } from '../store/interface/leases'
 import { fencedStore } from '../store/fenced-store'
 import { isPollingPaused, type PausedPolling } from '../store/poller-status'
 import type { ViewerListStore } from '../store/viewer-store'
-import { decideConnectionStatuses, decidePollSummary, type ConnectionFacts } from '../sync/connection-status'
+import type { ConnectionFacts } from '../sync/connection-status'
 import { Poller, type Cadences, type PollerStatus, type Timers } from '../sync/poller'
 import type { TouchedSessions } from '../sync/touched'
 import type { SyncProgress, SyncReport } from '../sync/sync-pass'
@@ -23,6 +23,7 @@ import { realTimers } from '../../../shared/timers'
 import type { CoreMetrics } from '../metrics/metrics'
 import type { ConnectionLeases, HeldConnections } from './connection-leases'
 import { TeamStatus } from './team-status'
+import { allPaused, groupStatus, STOPPED, unconfirmedOf, verdictsOf } from './group-status'
 
 export interface PollerGroupOptions {
   /** One clock for the pollers and the alert rules; tests move it by hand. */
@@ -56,7 +57,7 @@ export interface CompletedPass {
   report: SyncReport
 }
 
-/** A poller this core runs, and the Store its units are written through (fenced where leased). */
+/** A poller this core runs, with its source. */
 interface Running {
   source: DataSource
   poller: Poller
@@ -331,27 +332,14 @@ export class PollerGroup implements HeldConnections {
     return this.running.find((r) => r.source.target.id === connectionId)?.poller
   }
 
-  /** Polled connections not confirmed: never polled successfully yet (paused before any), offline
-   *  now, or (leased) held by no server now. */
+  /** Polled connections not confirmed (the situation names them). */
   private unconfirmed(): UnconfirmedConnection[] {
-    return this.team.flatMap((source) => {
-      const facts = this.factsOf(source)
-      const why = facts.unheld
-        ? 'unheld'
-        : facts.offlineSince !== null
-          ? 'offline'
-          : facts.lastUpdateAt !== null
-            ? null
-            : facts.paused
-              ? 'paused'
-              : 'connecting'
-      return why ? [{ connectionId: facts.connectionId, connectionName: facts.connectionName, why }] : []
-    })
+    return unconfirmedOf(this.team.map((source) => this.factsOf(source)))
   }
 
   /** Whether every connection's polling is paused: the tray shows "paused". */
   pollingPaused(): boolean {
-    return this.team.length > 0 && this.team.every((source) => this.factsOf(source).paused)
+    return allPaused(this.team.map((source) => this.factsOf(source)))
   }
 
   /** Stops every poller (each finishes its unit of work) and releases the sources. Leases stay
@@ -509,47 +497,15 @@ export class PollerGroup implements HeldConnections {
   }
 
   status(): Status {
-    const facts = this.connectionFacts()
-    const statuses = facts.filter((f) => !f.disabled)
-    const demo = this.team.length > 0 && this.team.every((s) => s.isDemo)
-    const offline = statuses.map((s) => s.offlineSince).filter((t): t is number => t !== null)
-    const pollIntervalSeconds = (this.cadences.detailMs ?? 15_000) / 1000
-    const connections = decideConnectionStatuses(facts, { now: this.clock(), pollIntervalSeconds })
-    return {
-      mode: demo ? 'demo' : 'connected',
-      connectionName: this.team.map((s) => s.target.name).join(', ') || 'No connection',
-      connections,
-      summary: decidePollSummary(connections),
-      problem: null,
-      pollState: worstState(statuses),
-      lastUpdateAt: oldestUpdate(statuses),
+    return groupStatus({
+      connections: this.connectionFacts(),
+      demo: this.team.length > 0 && this.team.every((s) => s.isDemo),
       lastGoodAt: this.lastGoodAt(),
-      lastError: statuses.find((s) => s.lastError)?.lastError ?? null,
-      offlineSince: offline.length ? new Date(Math.min(...offline)).toISOString() : null,
-      paused: this.pollingPaused(),
-      pollIntervalSeconds
-    }
+      now: this.clock(),
+      pollIntervalSeconds: (this.cadences.detailMs ?? 15_000) / 1000
+    })
   }
 }
 
-/** A connection no poller runs for. */
-const STOPPED: PollerStatus = { state: 'stopped', lastUpdateAt: null, lastError: null, offlineSince: null }
-
 /** The saved connections as the sources are chosen from them: a change means choosing again. */
 const savedFingerprint = (saved: readonly ConnectionRecord[]): string => JSON.stringify([...saved].sort((a, b) => a.id.localeCompare(b.id)))
-
-/** What a status push is due for when it changes (leased: also what a connection's holder wrote). */
-const verdictsOf = (status: Status): string =>
-  JSON.stringify([status.summary, status.connections.map((c) => [c.connectionId, c.state, c.current, c.reason, c.lastUpdateAt])])
-
-const STATE_ORDER: PollerStatus['state'][] = ['offline', 'error', 'starting', 'polling', 'paused', 'stopped', 'ok']
-
-function worstState(statuses: PollerStatus[]): PollerStatus['state'] {
-  for (const state of STATE_ORDER) if (statuses.some((s) => s.state === state)) return state
-  return 'stopped'
-}
-
-function oldestUpdate(statuses: PollerStatus[]): string | null {
-  if (statuses.length === 0 || statuses.some((s) => s.lastUpdateAt === null)) return null
-  return new Date(Math.min(...statuses.map((s) => s.lastUpdateAt as number))).toISOString()
-}
