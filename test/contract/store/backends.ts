@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe } from 'vitest'
 import type { ViewerRecord } from '../../../src/main/core/api/schemas'
 import { openDatabase } from '../../../src/main/core/store/db'
 import type { Store } from '../../../src/main/core/store/interface/store'
+import { LISTENER_APPLICATION_NAME } from '../../../src/main/core/store/postgres/pg-listener'
 import { openPgStore } from '../../../src/main/core/store/postgres/pg-store'
 import { openSqliteStore } from '../../../src/main/core/store/sqlite/sqlite-store'
 import { storeViewerList } from '../../../src/main/core/store/viewers'
@@ -24,6 +25,9 @@ export interface StoreUnderTest {
   seedViewerList(connectionId: string, eventSessionId: string, viewers: ViewerRecord[], fetchedAt: number): Promise<void>
   /** Stamps the data with another schema version, as a newer (or older) build would leave it. */
   stampSchema(version: number): Promise<void>
+  /** Drops every connection listening for notifications on the data, as a database restart or
+   *  the network would; how many. Only where store.notifications is not null. */
+  dropListening(): Promise<number>
 }
 
 interface Backend {
@@ -64,6 +68,9 @@ const sqlite: Backend = {
         } finally {
           db.close()
         }
+      },
+      async dropListening() {
+        throw new Error('SQLite has no listening connection (store.notifications is null)')
       }
     }
     return {
@@ -103,6 +110,22 @@ const postgres: Backend = {
             "INSERT INTO schema_migrations (version, name) VALUES ($1, 'stamped by a test') ON CONFLICT (version) DO NOTHING",
             [version]
           )
+        } finally {
+          await client.end()
+        }
+      },
+      async dropListening() {
+        // As the database's administrator would: pg_terminate_backend of each listening session.
+        const client = new pg.Client({ connectionString: database.url })
+        await client.connect()
+        try {
+          // Found first, then terminated: in one WHERE, PostgreSQL may call pg_terminate_backend before the other tests.
+          const { rows } = await client.query<{ pid: number }>(
+            'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
+            [LISTENER_APPLICATION_NAME]
+          )
+          for (const { pid } of rows) await client.query('SELECT pg_terminate_backend($1)', [pid])
+          return rows.length
         } finally {
           await client.end()
         }

@@ -6,6 +6,7 @@ import type { AlertReads, AlertStore } from './alerts'
 import type { ConnectionReads, ConnectionStore } from './connections'
 import type { CoreStateReads, CoreStateStore } from './core-state'
 import type { MaintenanceReads, MaintenanceStore } from './maintenance'
+import type { NotificationSender, Notifications } from './notifications'
 import type { RunReads, RunStore } from './runs'
 import type { SessionReads, SessionStore, SnapshotReads } from './sessions'
 import type { SettingsReads, SettingsStore } from './settings'
@@ -28,6 +29,8 @@ export interface Tx {
   team: TeamTables
   coreState: CoreStateStore
   sites: SiteStore
+  /** Sent when the unit commits, to every store listening (store.notifications). */
+  notifications: NotificationSender
 }
 
 /** Reads outside any unit: each is one statement and sees what has been committed. */
@@ -78,6 +81,9 @@ export interface Store {
    * reached or read (a StorageError in words, on SQLite).
    */
   schema(): Promise<SchemaCheck>
+  /** What units of work of any store on the same database notify (other servers'), or null
+   *  where the backend has none: SQLite, one server per file (docs/store.md). */
+  readonly notifications: Notifications | null
   /** Waits for the units under way, then closes the store; any later call rejects. */
   close(): Promise<void>
 }

@@ -15,6 +15,7 @@ import { nestedUnit, notInUnit, readOnlyUnit, storeClosed, unitEnded } from '../
 import { migratePg, pgSchemaVersion } from './migrate'
 import { pgMigrations } from './migrations'
 import { pgFault } from './pg-faults'
+import { PgListener, type ListenerOptions } from './pg-listener'
 import { openPool, redactedUrl } from './pool'
 import { refusingSql, type Sql } from './sql'
 import { pgTables } from './tables'
@@ -27,6 +28,8 @@ export interface PgStore extends Store {
 export interface PgStoreOptions {
   /** Clients in the pool (a unit holds one; reads share the rest). */
   poolSize?: number
+  /** The back-off of the listening connection (pg-listener.ts), opened at the first listen. */
+  listener?: ListenerOptions
 }
 
 /** A pg client's answer as the tables take it; a fault of the database in words. */
@@ -64,6 +67,8 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
   const inUnit = new AsyncLocalStorage<{ open: boolean }>()
   const writes = new SerialQueue()
   const readOnlyUnits = new Set<Promise<unknown>>()
+  // One connection of its own for LISTEN, besides the pool: opened at the first listen.
+  const listener = new PgListener(url, database, options.listener)
   let openUnits = 0
   let closed = false
 
@@ -104,6 +109,9 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
   return {
     database,
     read,
+    notifications: {
+      listen: (channel, heard) => (closed ? Promise.reject(storeClosed()) : listener.listen(channel, heard))
+    },
     withTransaction(work, unitOptions: UnitOptions = {}) {
       if (closed) return Promise.reject(storeClosed())
       if (inUnit.getStore()?.open) return Promise.reject(nestedUnit())
@@ -134,6 +142,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     async close() {
       if (closed) return
       closed = true
+      await listener.close()
       await Promise.all([writes.idle(), ...readOnlyUnits])
       await pool.end()
     }

@@ -6,6 +6,7 @@ import { alertTable } from './alert-table'
 import { connectionTable } from './connection-table'
 import { coreStateTable } from './core-state-table'
 import { maintenanceTable } from './maintenance-table'
+import { notificationSender } from './notification-sender'
 import { notPorted } from './not-ported'
 import { runTable } from './run-table'
 import { sessionTable } from './session-table'
@@ -60,6 +61,9 @@ class PgTables implements Tx {
   }
   get sites() {
     return this.table('sites', siteTable)
+  }
+  get notifications() {
+    return this.table('notifications', notificationSender)
   }
 }
 

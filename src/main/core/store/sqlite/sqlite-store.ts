@@ -115,6 +115,8 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   return {
     file,
     read,
+    // One server per file: nothing to hear (sqlite/unheard-notifications.ts says why).
+    notifications: null,
     withTransaction(work, unitOptions: UnitOptions = {}) {
       if (closed) return Promise.reject(storeClosed())
       if (inUnit.getStore()?.open) return Promise.reject(nestedUnit())
