@@ -91,6 +91,10 @@ describe('forbidden imports are errors', () => {
     ['src/main/core/report/x.ts', "import type { SessionReport } from '../app/session-report'\nexport type X = SessionReport", /reaches src\/main\/core\/app; src\/main\/core\/report may only import from core's net/],
     ['src/main/core/report/x.ts', "import { listAlerts } from '../store/alerts'\nexport { listAlerts }", /reaches src\/main\/core\/store; src\/main\/core\/report/],
     ['src/main/core/connections/x.ts', "import { x } from '../webhooks/service'\nexport { x }", /reaches src\/main\/core\/webhooks; src\/main\/core\/connections/],
+    // fanout (other servers' pushes) sits beside alerts: it reaches alerts, never app; alerts never reach it
+    ['src/main/core/fanout/x.ts', "import type { Monitor } from '../app/monitor'\nexport type X = Monitor", /reaches src\/main\/core\/app; src\/main\/core\/fanout may only import from core's store, alerts, net/],
+    ['src/main/core/alerts/x.ts', "import { ServerRelay } from '../fanout/server-relay'\nexport const x = ServerRelay", /reaches src\/main\/core\/fanout; src\/main\/core\/alerts may only/],
+    ['src/main/core/fanout/x.ts', "import { Poller } from '../sync/poller'\nexport const x = Poller", /reaches src\/main\/core\/sync; src\/main\/core\/fanout/],
     // every folder has a rank: a folder with no row fails, whatever it imports
     ['src/main/core/newcomer/x.ts', "import { startAppCore } from '../app/start'\nexport { startAppCore }", /^src\/main\/core\/newcomer has no rank: add a row for 'newcomer' to INNER_LAYERS\.core in eslint\.config\.js/],
     ['src/main/core/newcomer/deep/x.ts', 'export const x = 1', /^src\/main\/core\/newcomer has no rank/],
@@ -153,6 +157,8 @@ describe('allowed imports pass', () => {
     ['src/main/core/api/x.ts', "import { readBody } from '../net/read-body'\nimport { retry } from './retry'\nexport const x = [readBody, retry]"],
     ['src/main/core/app/x.ts', "import { reportHtml } from '../report/report-html'\nimport { WebhookService } from '../webhooks/service'\nexport const x = [reportHtml, WebhookService]"],
     ['src/main/core/alerts/x.ts', "import { enqueueAlertEvents } from '../webhooks/enqueue'\nexport const x = enqueueAlertEvents"],
+    ['src/main/core/fanout/x.ts', "import { announce } from '../alerts/page'\nimport type { Store } from '../store/interface/store'\nimport { sleep } from '../net/abort'\nexport const x: Store | [typeof announce, typeof sleep] = [announce, sleep]"],
+    ['src/main/core/app/x.ts', "import { ServerRelay } from '../fanout/server-relay'\nexport const x = ServerRelay"],
     ['src/main/core/webhooks/x.ts', "import { ConnectionError } from '../connections/errors'\nimport { classifyNetworkError } from '../api/network-errors'\nimport type { Db } from '../store/db'\nexport const x: Db | [typeof ConnectionError, typeof classifyNetworkError] = [ConnectionError, classifyNetworkError]"],
     ['src/main/core/report/x.ts', "import { healthOf } from '../health/health'\nimport type { SessionReport } from './session-report-shape'\nexport const x: SessionReport | typeof healthOf = healthOf"],
     // inside the renderer: components use lib, lib uses lib

@@ -115,20 +115,14 @@ const postgres: Backend = {
         }
       },
       async dropListening() {
-        // As the database's administrator would: pg_terminate_backend of each listening session.
-        const client = new pg.Client({ connectionString: database.url })
-        await client.connect()
-        try {
-          // Found first, then terminated: in one WHERE, PostgreSQL may call pg_terminate_backend before the other tests.
-          const { rows } = await client.query<{ pid: number }>(
-            'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
-            [LISTENER_APPLICATION_NAME]
-          )
-          for (const { pid } of rows) await client.query('SELECT pg_terminate_backend($1)', [pid])
-          return rows.length
-        } finally {
-          await client.end()
-        }
+        // As the database's administrator would: pg_terminate_backend of each listening session,
+        // found first (in one WHERE, PostgreSQL may call pg_terminate_backend before the other tests).
+        const listening = await database.query<{ pid: number }>(
+          'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
+          [LISTENER_APPLICATION_NAME]
+        )
+        for (const { pid } of listening) await database.query('SELECT pg_terminate_backend($1)', [pid])
+        return listening.length
       }
     }
     return {
