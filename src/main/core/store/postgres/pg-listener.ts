@@ -55,6 +55,8 @@ export class PgListener implements Notifications {
   /** Listeners that were listening: told `resumed` at each reconnection. */
   private readonly heard = new Set<NotificationListener>()
   private readonly stopping = new AbortController()
+  /** Settles when the store closes: what a session waits on besides its drop. */
+  private readonly stopped = new Promise<void>((resolve) => this.stopping.signal.addEventListener('abort', () => resolve(), { once: true }))
   private session: Session | null = null
   private running: Promise<void> | null = null
   /** Settles when the next session is up (or rejects when the store closes): what a listen waits on while down. */
@@ -183,7 +185,7 @@ export class PgListener implements Notifications {
       this.nextSession = deferred()
       woken.resolve()
       tell(missed, (listener) => listener.resumed())
-      await Promise.race([dropped, new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))])
+      await Promise.race([dropped, this.stopped])
     } finally {
       signal.removeEventListener('abort', end)
       if (this.session?.client === client) this.session = null
