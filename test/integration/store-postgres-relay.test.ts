@@ -5,16 +5,12 @@
 // after a poll unit, published by each server for the connection named, with its own revisions;
 // and what was notified while a server's listening connection was down, read again when it is
 // back. No timer is measured: the board's gathering runs on timers the test moves.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { alertHandlers } from '../../src/main/core/alerts/handlers'
 import { EventHub } from '../../src/main/core/app/event-hub'
-import { Monitor, type MonitorDeps } from '../../src/main/core/app/monitor'
+import { Monitor } from '../../src/main/core/app/monitor'
 import { ServerRelay } from '../../src/main/core/fanout/server-relay'
-import { openDatabase } from '../../src/main/core/store/db'
 import type { Store } from '../../src/main/core/store/interface/store'
 import { LISTENER_APPLICATION_NAME } from '../../src/main/core/store/postgres/pg-listener'
 import { openPgStore } from '../../src/main/core/store/postgres/pg-store'
@@ -81,30 +77,13 @@ class Faces {
   }
 }
 
-/**
- * A Monitor on `store` with its epochs begun there. Until the core begins them through the Store
- * (Monitor.begin, i26-core), its constructor takes a SQLite Db for them: a throwaway one here,
- * and the epochs are begun on the PostgreSQL database as Monitor.begin does.
- */
-async function beginMonitor(store: Store, hub: EventHub, deps: MonitorDeps): Promise<Monitor> {
-  const dir = mkdtempSync(join(tmpdir(), 'eventwatch-relay-'))
-  const unused = openDatabase(join(dir, 'unused.db'))
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }), () => void unused.close())
-  const monitor = new Monitor(unused, store, hub, deps)
-  await store.withTransaction(async (tx) => {
-    await tx.coreState.beginEpoch('alerts', monitor.epoch)
-    await tx.coreState.beginEpoch('board', monitor.epoch)
-  })
-  return monitor
-}
-
 /** A server: its own store (pool and listening connection), hub, core and relay. */
 async function server(url = database.url) {
   const store = await openPgStore(url, { listener: { firstDelayMs: 10, maxDelayMs: 20 } })
   cleanups.push(() => store.close())
   const hub = new EventHub()
   const faces = new Faces(hub)
-  const monitor = await beginMonitor(store, hub, {
+  const monitor = await Monitor.begin(store, hub, {
     clock: () => now,
     polled: () => ['c1', 'c2'],
     unconfirmed: () => [],

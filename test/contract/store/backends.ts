@@ -135,7 +135,8 @@ const postgres: Backend = {
   },
   // Issue 26 ports the concerns one by one (src/main/core/store/postgres/tables.ts).
   pending: {
-    viewers: 'not ported yet, nor the viewer list writer (a COPY StageBackend)'
+    viewers: 'not ported yet, nor the viewer list writer (a COPY StageBackend)',
+    'retention of viewer lists': 'lists cannot be seeded on PostgreSQL before its viewer list writer (a COPY StageBackend)'
   }
 }
 

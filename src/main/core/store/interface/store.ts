@@ -7,6 +7,7 @@ import type { ConnectionReads, ConnectionStore } from './connections'
 import type { CoreStateReads, CoreStateStore } from './core-state'
 import type { MaintenanceReads, MaintenanceStore } from './maintenance'
 import type { NotificationSender, Notifications } from './notifications'
+import type { RetentionStore } from './retention'
 import type { RunReads, RunStore } from './runs'
 import type { SessionReads, SessionStore, SnapshotReads } from './sessions'
 import type { SettingsReads, SettingsStore } from './settings'
@@ -31,6 +32,8 @@ export interface Tx {
   sites: SiteStore
   /** Sent when the unit commits, to every store listening (store.notifications). */
   notifications: NotificationSender
+  /** Forgetting what the settings no longer keep, a batch per call (store/retention.ts runs them). */
+  retention: RetentionStore
 }
 
 /** Reads outside any unit: each is one statement and sees what has been committed. */
@@ -52,6 +55,12 @@ export interface ReadTx {
 export interface UnitOptions {
   /** A unit that only reads: it sees one consistent state and may not write (a write rejects). */
   readOnly?: boolean
+  /**
+   * With `readOnly`: a long read that awaits other work between its reads (an export writing out
+   * each page before it reads the next), still seeing one state throughout. It holds up nothing
+   * else meanwhile: on SQLite it reads on a connection of its own, opened for it.
+   */
+  long?: boolean
 }
 
 /** The schema of the data a store serves: what the database carries now, and what this build makes. */

@@ -13,6 +13,7 @@ import { sessionTable } from './session-table'
 import { snapshotReads } from './snapshot-reads'
 import { settingsTable } from './settings-table'
 import { siteTable } from './site-table'
+import { retentionTable } from './retention-table'
 import type { Runners } from './sql'
 import { teamTables } from './team-tables'
 import { webhookTable } from './webhook-table'
@@ -64,6 +65,9 @@ class PgTables implements Tx {
   }
   get notifications() {
     return this.table('notifications', notificationSender)
+  }
+  get retention() {
+    return this.table('retention', retentionTable)
   }
 }
 

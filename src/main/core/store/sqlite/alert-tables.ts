@@ -7,6 +7,7 @@ import {
   firingCriticals,
   getAlert,
   getAlerts,
+  alertHistory,
   insertAlert,
   lastResolvedTimes,
   listAlerts,
@@ -54,6 +55,7 @@ import {
   pruneOutbox
 } from '../webhooks'
 import type { Runners } from './runners'
+import { pageBounds } from '../queries/sql'
 
 export function alertTable(db: Db, { read, write }: Runners): AlertStore {
   return {
@@ -67,6 +69,7 @@ export function alertTable(db: Db, { read, write }: Runners): AlertStore {
     pausedUntil: (now) => read(() => notificationsPausedUntil(db, now)),
     unresolved: () => read(() => unresolvedAlerts(db)),
     many: (ids) => read(() => getAlerts(db, ids)),
+    historyPage: (q) => read(() => alertHistory(db, pageBounds(q.limit, q.offset))),
     idsOf: (c) => read(() => alertIdsOf(db, c)),
     blind: () => read(() => blindConnections(db)),
     firingCriticals: () => read(() => firingCriticals(db)),
