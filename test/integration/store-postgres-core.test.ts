@@ -7,7 +7,7 @@ import type { AlertsChanged, AlertsPage } from '../../src/shared/alerts'
 import type { LiveBoard } from '../../src/shared/domain'
 import { openPgStore } from '../../src/main/core/store/postgres/pg-store'
 import { Cleanups, frozenSimulator, Pushes, saveConnections, startCore, testKeychain, value } from '../support/app-core'
-import { freshDatabase } from '../support/postgres-databases'
+import { freshDatabase, viewersOnPostgres } from '../support/postgres-databases'
 
 const cleanups = new Cleanups()
 afterEach(() => cleanups.runAll())
@@ -20,22 +20,6 @@ async function eventually<T>(read: () => Promise<T>, test: (value: T) => boolean
     if (test(seen)) return seen
     if (Date.now() > until) throw new Error(`never passed: ${JSON.stringify(seen).slice(0, 400)}`)
     await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
-
-/** Polling stores viewer lists and reads which sessions hold one: on PostgreSQL that waits for the
- *  viewers concern (issue 26, its own part). Until a store answers it, this test says so and skips. */
-async function viewersOnPostgres(): Promise<boolean> {
-  const database = await freshDatabase()
-  const store = await openPgStore(database.url)
-  try {
-    await store.read.viewers.sessionsWithLists('none')
-    return true
-  } catch {
-    return false
-  } finally {
-    await store.close()
-    await database.drop()
   }
 }
 

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { inject } from 'vitest'
+import { openPgStore } from '../../src/main/core/store/postgres/pg-store'
 
 export interface TestDatabase {
   url: string
@@ -40,5 +41,22 @@ export async function freshDatabase(): Promise<TestDatabase> {
       }
     },
     drop: () => asAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined)
+  }
+}
+
+/** Polling stores viewer lists and reads which sessions hold one: on PostgreSQL that waits for the
+ *  viewers concern (issue 26, its own part). Until a store answers it, a test that polls says so
+ *  and skips. */
+export async function viewersOnPostgres(): Promise<boolean> {
+  const database = await freshDatabase()
+  const store = await openPgStore(database.url)
+  try {
+    await store.read.viewers.sessionsWithLists('none')
+    return true
+  } catch {
+    return false
+  } finally {
+    await store.close()
+    await database.drop()
   }
 }
