@@ -5,6 +5,7 @@
 import type { AlertReads, AlertStore } from './alerts'
 import type { ConnectionReads, ConnectionStore } from './connections'
 import type { CoreStateReads, CoreStateStore } from './core-state'
+import type { Fence, LeaseStore } from './leases'
 import type { MaintenanceReads, MaintenanceStore } from './maintenance'
 import type { NotificationSender, Notifications } from './notifications'
 import type { RetentionStore } from './retention'
@@ -61,6 +62,13 @@ export interface UnitOptions {
    * else meanwhile: on SQLite it reads on a connection of its own, opened for it.
    */
   long?: boolean
+  /**
+   * The lease the unit writes under (PostgreSQL only): the unit begins by checking that its server
+   * still holds it with this fence, and holds it FOR SHARE until it ends; a lease lost meanwhile
+   * (taken over, released) means nothing is written and the unit rejects with LeaseLostError. A
+   * SQLite store refuses a fenced unit: it has no leases (one server per file).
+   */
+  fence?: Fence
 }
 
 /** The schema of the data a store serves: what the database carries now, and what this build makes. */
@@ -84,6 +92,9 @@ export interface Store {
   withTransaction<T>(work: (tx: Tx) => Promise<T>, options?: UnitOptions): Promise<T>
   /** Single reads, no unit: each sees what has been committed. */
   read: ReadTx
+  /** Leases of connections and jobs, shared by the servers of one database: PostgreSQL's alone.
+   *  Absent on SQLite, where one server per file holds everything (interface/leases.ts). */
+  leases?: LeaseStore
   /**
    * The schema version of the data, read afresh from the database itself — a round trip, not what
    * was read at open (a server's readiness: GET /readyz). Rejects when the database cannot be

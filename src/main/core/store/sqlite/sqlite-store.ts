@@ -15,7 +15,7 @@ import { answerNow, refusing, type Runner } from './runners'
 import { schemaAfresh } from './schema-afresh'
 import { SerialQueue } from './serial-queue'
 import { sqliteTables } from './tables'
-import { awaitedElsewhere, nestedUnit, notInUnit, readOnlyUnit, storeClosed, unitEnded } from './unit-of-work-error'
+import { awaitedElsewhere, fencedOnSqlite, nestedUnit, notInUnit, readOnlyUnit, storeClosed, unitEnded } from './unit-of-work-error'
 
 export interface SqliteStoreOptions {
   /** A better-sqlite3 binary built for this runtime (the Electron app has its own). */
@@ -143,6 +143,8 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     withTransaction(work, unitOptions: UnitOptions = {}) {
       if (closed) return Promise.reject(storeClosed())
       if (inUnit.getStore()?.open) return Promise.reject(nestedUnit())
+      // No leases on SQLite (interface/leases.ts): a fence that cannot be checked is not let through.
+      if (unitOptions.fence) return Promise.reject(fencedOnSqlite())
       if (unitOptions.readOnly && unitOptions.long) return longRead(work)
       const on = unitOptions.readOnly ? reader : writer
       return on.queue.run(() => unit(on, work, unitOptions.readOnly ?? false))
