@@ -72,7 +72,7 @@ const sqlite: Backend = {
         }
       },
       async dropListening() {
-        throw new Error('SQLite has no listening connection (store.notifications is null)')
+        throw new Error('SQLite has no listening connection (it has no store.notifications)')
       }
     }
     return {

@@ -2,7 +2,7 @@
 // section 3): a unit sends an id on a channel, and every store listening hears it when — and only
 // if — the unit commits, in commit order; a listener whose connection dropped is told when it is
 // back. Every backend checks what a unit sends; where a backend delivers nothing
-// (store.notifications is null: SQLite, one server per file) the delivery tests are skipped, by
+// (no store.notifications: SQLite, one server per file) the delivery tests are skipped, by
 // name, at run time.
 import { expect, it, type TestContext } from 'vitest'
 import type { NotificationListener, Notifications } from '../../../src/main/core/store/interface/notifications'
@@ -48,7 +48,7 @@ function ear(): NotificationListener & { payloads: string[]; resumes: number; dr
 
 /** The store's notifications, or the test skipped where the backend has none. */
 function listening(store: Store, context: TestContext): Notifications {
-  if (store.notifications === null) context.skip('this backend delivers no notifications (store.notifications is null)')
+  if (!store.notifications) context.skip('this backend delivers no notifications (it has no store.notifications)')
   return store.notifications!
 }
 

@@ -86,7 +86,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   const cadences = options.cadences ?? toCadences(await closeOnFailure(store.read.settings.get('cadences')))
   // Several servers on one database (PostgreSQL: the store has notifications) each push their own
   // diffs of the board: each counts its board's revisions alone. A SQLite core is its file's one server.
-  const severalServers = store.notifications !== null
+  const severalServers = store.notifications !== undefined
   // Its Monitor begins the alerts' and the board's epochs before anything is pushed.
   const pollers = await closeOnFailure(
     PollerGroup.open(store, hub, cadences, {

@@ -101,9 +101,9 @@ export interface Store {
    * reached or read (a StorageError in words, on SQLite).
    */
   schema(): Promise<SchemaCheck>
-  /** What units of work of any store on the same database notify (other servers'), or null
-   *  where the backend has none: SQLite, one server per file (docs/store.md). */
-  readonly notifications: Notifications | null
+  /** What units of work of any store on the same database notify (other servers'): PostgreSQL's
+   *  alone. Absent on SQLite, one server per file (docs/store.md). */
+  readonly notifications?: Notifications
   /** Waits for the units under way, then closes the store; any later call rejects. */
   close(): Promise<void>
 }
