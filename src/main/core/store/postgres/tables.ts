@@ -6,7 +6,6 @@ import { alertTable } from './alert-table'
 import { connectionTable } from './connection-table'
 import { coreStateTable } from './core-state-table'
 import { maintenanceTable } from './maintenance-table'
-import { notPorted } from './not-ported'
 import { runTable } from './run-table'
 import { sessionTable } from './session-table'
 import { snapshotReads } from './snapshot-reads'
@@ -14,6 +13,7 @@ import { settingsTable } from './settings-table'
 import { siteTable } from './site-table'
 import type { Runners } from './sql'
 import { teamTables } from './team-tables'
+import { viewerReads } from './viewer-reads'
 import { webhookTable } from './webhook-table'
 
 class PgTables implements Tx {
@@ -35,7 +35,7 @@ class PgTables implements Tx {
     return this.table('snapshots', ({ read }) => snapshotReads(read))
   }
   get viewers() {
-    return this.table('viewers', () => notPorted<Tx['viewers']>('viewers'))
+    return this.table('viewers', viewerReads)
   }
   get alerts() {
     return this.table('alerts', alertTable)

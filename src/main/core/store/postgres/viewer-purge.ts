@@ -1,0 +1,41 @@
+// The viewers of dropped lists, deleted a batch at a time. Dropping a list (a swap replacing it,
+// an abandoned staging, retention, its session or connection removed) deletes its row only; a
+// trigger notes it in viewer_lists_dropped (the baseline), and its rows go here, at most `batch`
+// viewers per transaction, as retention.ts prunes: never one burst of WAL and dead tuples inside
+// the swap, and nothing that waits on it for long. Readers never see those rows: every read
+// goes through a held list's row.
+//
+// Several servers may purge at once: each takes the lists it works on with SKIP LOCKED.
+import { DEFAULT_BATCH_SIZE } from '../retention'
+import { one, type Sql } from './sql'
+
+export interface PurgeBatch {
+  /** Dropped lists whose last rows went in this batch. */
+  lists: number
+  viewers: number
+}
+
+const NEXT_DROPPED = 'SELECT list_id AS id FROM viewer_lists_dropped ORDER BY dropped_at, list_id LIMIT 1 FOR UPDATE SKIP LOCKED'
+
+/**
+ * One transaction's worth, run in the caller's: rows of dropped lists, up to `batch` viewers
+ * (lists taken whole while they fit, the last one cut at `batch`). Nothing dropped: zeros.
+ */
+export async function purgeDroppedBatch(sql: Sql, batch = DEFAULT_BATCH_SIZE): Promise<PurgeBatch> {
+  const done: PurgeBatch = { lists: 0, viewers: 0 }
+  while (done.viewers < batch) {
+    const list = await one<{ id: number }>(sql, NEXT_DROPPED)
+    if (!list) break
+    const left = batch - done.viewers
+    // The first ordinal past this batch's share; none: the rest of the list fits.
+    const cut = await one<{ ordinal: number }>(sql, 'SELECT ordinal FROM viewers WHERE list_id = $1 ORDER BY ordinal OFFSET $2 LIMIT 1', [list.id, left])
+    const below = cut ? 'AND ordinal < $2' : ''
+    const values = cut ? [list.id, cut.ordinal] : [list.id]
+    done.viewers += (await sql(`DELETE FROM viewers WHERE list_id = $1 ${below}`, values)).count
+    await sql(`DELETE FROM viewer_connections WHERE list_id = $1 ${below}`, values)
+    if (cut) break
+    await sql('DELETE FROM viewer_lists_dropped WHERE list_id = $1', [list.id])
+    done.lists++
+  }
+  return done
+}
