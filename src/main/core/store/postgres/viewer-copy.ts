@@ -13,11 +13,24 @@ const VIEWERS = `COPY viewers (list_id, ordinal, viewer_id, device_type, os, app
 const CONNECTIONS = `COPY viewer_connections (list_id, ordinal, position, connection_started, public_ip, private_ip, type_json,
   proxy_json, site_code) FROM STDIN`
 
-const SPECIAL = /[\\\n\r\t\0]/
-const SPECIALS = /[\\\n\r\t\0]/g
-// PostgreSQL's text cannot hold NUL (SQLite's can): the service's NUL becomes U+FFFD, as an
-// undecodable byte would, rather than fail the whole list.
-const ESCAPED: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\0': '\uFFFD' }
+const SPECIAL = /[\\\n\r\t]/
+const SPECIALS = /[\\\n\r\t]/g
+const ESCAPED: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' }
+
+/**
+ * PostgreSQL's text cannot hold NUL (SQLite's can): in a page's text slots the service's NUL
+ * becomes U+FFFD, as an undecodable byte would, rather than fail the whole list. In place, before
+ * anything (the breakdowns' sums) reads the rows.
+ */
+export function withoutNul(rows: ViewerListRows): ViewerListRows {
+  for (const values of [rows.viewers, rows.connections]) {
+    for (let at = 0; at < values.length; at++) {
+      const value = values[at]
+      if (typeof value === 'string' && value.includes('\0')) values[at] = value.replaceAll('\0', '\uFFFD')
+    }
+  }
+  return rows
+}
 
 /** One value in COPY's text format: \N for null, numbers as JavaScript writes them, text escaped. */
 function field(value: unknown): string {

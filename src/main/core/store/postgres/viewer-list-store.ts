@@ -5,14 +5,15 @@
 //
 // A list's operations run in order; different lists' run side by side, each on a client of its
 // own while it writes. Dropped lists' viewers are purged in the background, a batch per
-// transaction (viewer-purge.ts), after each swap or drop; close() waits for the batch under way.
+// transaction (viewer-purge.ts), after each swap, abandon or drop; close() waits for the batch
+// under way.
 import { emptyBreakdownSums, type BreakdownSums } from '../queries/breakdown'
 import { ABANDONED_AFTER_MS, type StagedList } from '../viewer-staging'
 import { viewerListRows } from '../viewer-rows'
 import { viewerListStore, type StageBackend, type StoreOp, type ViewerListStore } from '../viewer-store'
 import type { PgStore } from './pg-store'
-import { purgeDroppedBatch } from './viewer-purge'
-import { abandonStagedList, beginStagedList, commitStagedList, dropStagings, onClient, stagePage, transaction } from './viewer-staging'
+import { purgeDroppedViewerLists } from './viewer-purge'
+import { abandonStagedList, beginStagedList, commitStagedList, dropStagings, onClient, stagePage } from './viewer-staging'
 
 export interface PgViewerListStore extends ViewerListStore {
   /**
@@ -25,6 +26,9 @@ export interface PgViewerListStore extends ViewerListStore {
 }
 
 export interface PgViewerListOptions {
+  /** Purge dropped lists' viewers in the background after each swap or drop (default true);
+   *  false leaves them to a job that calls purgeDroppedViewerLists. */
+  purgeAfterWrites?: boolean
   /** Viewers purged per transaction (default: retention's batch). */
   purgeBatch?: number
 }
@@ -33,8 +37,6 @@ interface Staging {
   list: StagedList
   sums: BreakdownSums
 }
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
 export function pgViewerListStore(store: PgStore, options: PgViewerListOptions = {}): PgViewerListStore {
   const stagings = new Map<number, Staging>()
@@ -94,10 +96,10 @@ export function pgViewerListStore(store: PgStore, options: PgViewerListOptions =
     return done
   }
 
-  // One purge at a time in this process, a batch per transaction, a turn between batches; asked
-  // again while it runs, it goes round once more. A failed batch waits for the next swap or drop.
+  // One purge at a time in this process; asked again while it runs, it goes round once more. A
+  // purge that failed waits for the next swap or drop (the rows stay unread meanwhile).
   function schedulePurge(): void {
-    if (closing) return
+    if (closing || options.purgeAfterWrites === false) return
     if (purging) {
       purgeAgain = true
       return
@@ -105,12 +107,7 @@ export function pgViewerListStore(store: PgStore, options: PgViewerListOptions =
     purging = (async () => {
       do {
         purgeAgain = false
-        for (;;) {
-          await nextTurn()
-          if (closing) return
-          const batch = await store.withClient((client) => transaction(client, (sql) => purgeDroppedBatch(sql, options.purgeBatch)))
-          if (batch.viewers === 0 && batch.lists === 0) break
-        }
+        await purgeDroppedViewerLists(store, { batch: options.purgeBatch, stopped: () => closing })
       } while (purgeAgain && !closing)
     })()
       .catch(() => undefined)

@@ -7,7 +7,9 @@
 //
 // Several servers may purge at once: each takes the lists it works on with SKIP LOCKED.
 import { DEFAULT_BATCH_SIZE } from '../retention'
+import type { PgStore } from './pg-store'
 import { one, type Sql } from './sql'
+import { transaction } from './viewer-staging'
 
 export interface PurgeBatch {
   /** Dropped lists whose last rows went in this batch. */
@@ -38,4 +40,29 @@ export async function purgeDroppedBatch(sql: Sql, batch = DEFAULT_BATCH_SIZE): P
     done.lists++
   }
   return done
+}
+
+export interface PurgeOptions {
+  /** Viewers per transaction (default: retention's batch). */
+  batch?: number
+  /** Asked before each batch: true stops the purge there. */
+  stopped?: () => boolean
+  onBatch?: (batch: PurgeBatch) => void
+}
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
+/** Purges every dropped list's viewers, a transaction per batch and a turn of the event loop
+ *  between them; answers what it purged. */
+export async function purgeDroppedViewerLists(store: PgStore, options: PurgeOptions = {}): Promise<PurgeBatch> {
+  const total: PurgeBatch = { lists: 0, viewers: 0 }
+  for (;;) {
+    await nextTurn()
+    if (options.stopped?.()) return total
+    const batch = await store.withClient((client) => transaction(client, (sql) => purgeDroppedBatch(sql, options.batch)))
+    if (batch.viewers === 0 && batch.lists === 0) return total
+    total.lists += batch.lists
+    total.viewers += batch.viewers
+    options.onBatch?.(batch)
+  }
 }

@@ -18,7 +18,7 @@ import { ABANDONED_AFTER_MS, stagingGoneError, type StagedList } from '../viewer
 import type { ViewerListRows } from '../viewer-rows'
 import { one, type Sql } from './sql'
 import { keepBreakdowns, sumBreakdowns } from './viewer-breakdowns'
-import { copyViewerPage } from './viewer-copy'
+import { copyViewerPage, withoutNul } from './viewer-copy'
 import { keepListSummary } from './viewer-list-summary'
 
 /** Statements on one client, as the tables take them. */
@@ -90,6 +90,7 @@ export async function stagePage(client: pg.ClientBase, list: StagedList, rows: V
       [rows.count, at, list.id]
     )
     if (!touched) throw await stagingGone(sql, list)
+    withoutNul(rows)
     if (sums) breakdownOfRows(rows, sums)
     await copyViewerPage(client, list.id, touched.first, rows)
   })
