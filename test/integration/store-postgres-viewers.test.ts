@@ -26,15 +26,7 @@ async function server(options: PgViewerListOptions = {}) {
   return { store, writer }
 }
 
-async function query<R extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({ connectionString: database.url })
-  await client.connect()
-  try {
-    return (await client.query<R>(text, values)).rows
-  } finally {
-    await client.end()
-  }
-}
+const query = <R extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<R[]> => database.query<R>(text, values)
 
 /** Viewer `i` of a list tagged `tag`; `startedAt` in list order, so an export window is in `i` order. */
 const viewer = (tag: string, i: number): ViewerRecord => ({
