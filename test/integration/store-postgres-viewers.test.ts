@@ -263,3 +263,27 @@ it('refuses, in words, a list whose session is not in the cache or leaves it whi
   await expect(list.add(page('x', 1)).then(() => list.commit(2, T0))).rejects.toThrow(/session "s" left the cache \(removed with its connection, or by retention\)/)
   await list.abandon()
 })
+
+it("runs its guard first in every write, so a holder that lost its connection's lease swaps nothing in", async () => {
+  await (await openPgStore(database.url)).close()
+  // A stand-in for the leases: the guard shares a row, as the fence check does.
+  await query('CREATE TABLE held_here (connection_id text PRIMARY KEY)')
+  await query("INSERT INTO held_here VALUES ('A')")
+  const { store, writer } = await server({
+    guard: async (sql, connectionId) => {
+      const held = await sql('SELECT 1 FROM held_here WHERE connection_id = $1 FOR SHARE', [connectionId])
+      if (held.count === 0) throw new Error(`this server no longer holds connection ${connectionId}`)
+    }
+  })
+  await withSessions(store, 'A', ['s'])
+  await writer.store('A', 's', page('first', 0, 10), T0, 1)
+  const list = writer.begin('A', 's', T0 + 1)
+  await list.add(page('late', 0))
+  await staged('s', PAGE)
+  await query("DELETE FROM held_here WHERE connection_id = 'A'")
+  await expect(list.add(page('late', 1)).then(() => list.commit(2, T0 + 1))).rejects.toThrow('this server no longer holds connection A')
+  await list.abandon()
+  expect(await idsOf(store, 'A', 's')).toEqual(page('first', 0, 10).map((v) => v.viewerId))
+  await expect(writer.store('A', 's', page('later', 0, 10), T0 + 2, 1)).rejects.toThrow('this server no longer holds connection A')
+  expect(await listIds('s')).toHaveLength(1)
+})

@@ -13,7 +13,7 @@ import { viewerListRows } from '../viewer-rows'
 import { viewerListStore, type StageBackend, type StoreOp, type ViewerListStore } from '../viewer-store'
 import type { PgStore } from './pg-store'
 import { purgeDroppedViewerLists } from './viewer-purge'
-import { abandonStagedList, beginStagedList, commitStagedList, dropStagings, onClient, stagePage } from './viewer-staging'
+import { abandonStagedList, beginStagedList, commitStagedList, dropStagings, onClient, stagePage, type WriteGuard } from './viewer-staging'
 
 export interface PgViewerListStore extends ViewerListStore {
   /**
@@ -31,6 +31,8 @@ export interface PgViewerListOptions {
   purgeAfterWrites?: boolean
   /** Viewers purged per transaction (default: retention's batch). */
   purgeBatch?: number
+  /** Run first in every transaction that writes a list (a lease holder's fence check). */
+  guard?: WriteGuard
 }
 
 interface Staging {
@@ -56,16 +58,16 @@ export function pgViewerListStore(store: PgStore, options: PgViewerListOptions =
     return store.withClient(async (client) => {
       switch (op.type) {
         case 'begin':
-          stagings.set(op.key, { list: await beginStagedList(client, op.connectionId, op.eventSessionId, op.at), sums: emptyBreakdownSums() })
+          stagings.set(op.key, { list: await beginStagedList(client, op.connectionId, op.eventSessionId, op.at, Date.now(), options.guard), sums: emptyBreakdownSums() })
           return undefined
         case 'page': {
           const { list, sums } = staging(op.key)
-          await stagePage(client, list, rows!, op.at, sums)
+          await stagePage(client, list, rows!, op.at, sums, options.guard)
           return undefined
         }
         case 'commit': {
           const { list, sums } = staging(op.key)
-          const held = await commitStagedList(client, list, { fetchedAt: op.fetchedAt, pages: op.pages, dedupe: op.dedupe, sums })
+          const held = await commitStagedList(client, list, { fetchedAt: op.fetchedAt, pages: op.pages, dedupe: op.dedupe, sums }, options.guard)
           stagings.delete(op.key) // kept on failure, so that abandon drops what was staged
           schedulePurge()
           return held

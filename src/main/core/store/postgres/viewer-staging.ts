@@ -44,6 +44,14 @@ export async function transaction<T>(client: pg.ClientBase, work: (sql: Sql) => 
 
 const FOREIGN_KEY_VIOLATION = '23503'
 
+/**
+ * Run first in each transaction that writes a connection's list (begin, page, swap): one that
+ * throws rolls it back, and the list fails with its error. Where a server holds connections by
+ * lease, its fence check (docs/scaling-plan.md, section 2): a holder that lost its lease writes nothing.
+ */
+export type WriteGuard = (sql: Sql, connectionId: string) => Promise<void>
+const unguarded: WriteGuard = async () => undefined
+
 async function stagingGone(sql: Sql, list: StagedList): Promise<Error> {
   const session = await one(sql, 'SELECT 1 FROM sessions WHERE connection_id = $1 AND event_session_id = $2', [list.connectionId, list.eventSessionId])
   return stagingGoneError(list.eventSessionId, session !== null, 'no page stored for an hour, or another server took its connection over')
@@ -61,9 +69,17 @@ export async function dropStagings(sql: Sql, scope: { before: number } | { conne
 
 /** A new staged list for the session, fetched at `fetchedAt`; `now` marks it touched. Stagings
  *  of any session untouched for ABANDONED_AFTER_MS are dropped (their process is gone). */
-export async function beginStagedList(client: pg.ClientBase, connectionId: string, eventSessionId: string, fetchedAt: number, now = Date.now()): Promise<StagedList> {
+export async function beginStagedList(
+  client: pg.ClientBase,
+  connectionId: string,
+  eventSessionId: string,
+  fetchedAt: number,
+  now = Date.now(),
+  guard = unguarded
+): Promise<StagedList> {
   try {
     return await transaction(client, async (sql) => {
+      await guard(sql, connectionId)
       await dropStagings(sql, { before: now - ABANDONED_AFTER_MS })
       const { id } = (await one<{ id: number }>(
         sql,
@@ -80,8 +96,9 @@ export async function beginStagedList(client: pg.ClientBase, connectionId: strin
 }
 
 /** Writes one page's rows into the staged list, in one transaction; adds their breakdowns to `sums`. */
-export async function stagePage(client: pg.ClientBase, list: StagedList, rows: ViewerListRows, at: number, sums?: BreakdownSums): Promise<void> {
+export async function stagePage(client: pg.ClientBase, list: StagedList, rows: ViewerListRows, at: number, sums?: BreakdownSums, guard = unguarded): Promise<void> {
   await transaction(client, async (sql) => {
+    await guard(sql, list.connectionId)
     // Locks the list row until the page commits: its ordinals are this page's alone.
     const touched = await one<{ first: number }>(
       sql,
@@ -117,8 +134,9 @@ const DEDUPE = `
   SELECT count(*) AS removed FROM gone`
 
 /** Swaps the staged list in for the one held, in one transaction; answers the viewers it holds. */
-export async function commitStagedList(client: pg.ClientBase, list: StagedList, options: CommitOptions): Promise<number> {
+export async function commitStagedList(client: pg.ClientBase, list: StagedList, options: CommitOptions, guard = unguarded): Promise<number> {
   return transaction(client, async (sql) => {
+    await guard(sql, list.connectionId)
     await sql('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [list.connectionId, list.eventSessionId])
     const staged = await one<{ count: number }>(sql, 'SELECT viewer_count AS count FROM viewer_lists WHERE id = $1 AND staged_at IS NOT NULL FOR UPDATE', [list.id])
     if (!staged) throw await stagingGone(sql, list)
