@@ -9,7 +9,7 @@
 //                        keys; rows sent with COPY or as unnest() arrays in one INSERT
 //
 //   node --import tsx scripts/bench/pg-viewer-writes.ts [rounds]
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
@@ -123,7 +123,45 @@ async function barePage(client: pg.PoolClient, keys: Keys, how: 'copy' | 'unnest
 
 interface Run {
   ms: number
+  /** CPU of this process and of the database's server processes, user and system: on a loaded
+   *  machine it moves much less than the wall clock. */
+  cpuMs: number
+  /** Of that, this process's: what the server's event loop pays. */
+  ownCpuMs: number
   walBytes: number
+}
+
+const TICK_MS = 1000 / 100 // USER_HZ on Linux
+
+/** CPU (ms) of each server process connected to `database` so far. */
+async function backendCpu(admin: pg.Pool, database: string): Promise<Map<number, number>> {
+  const pids = (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database])).rows.map((r) => r.pid)
+  const cpu = new Map<number, number>()
+  for (const pid of pids) {
+    try {
+      // Fields 14 and 15 of /proc/PID/stat (after the command in parentheses): utime, stime.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * TICK_MS)
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return cpu
+}
+
+/** Times `work`: wall clock, and CPU here and in `database`'s server processes. */
+async function timed(admin: pg.Pool, database: string | null, work: () => Promise<void>): Promise<Omit<Run, 'walBytes'>> {
+  const before = database ? await backendCpu(admin, database) : new Map<number, number>()
+  const cpu = process.cpuUsage()
+  const started = performance.now()
+  await work()
+  const ms = performance.now() - started
+  const own = process.cpuUsage(cpu)
+  const after = database ? await backendCpu(admin, database) : new Map<number, number>()
+  let server = 0
+  for (const [pid, used] of after) server += used - (before.get(pid) ?? 0)
+  const ownCpuMs = (own.user + own.system) / 1000
+  return { ms, cpuMs: ownCpuMs + server, ownCpuMs }
 }
 
 async function walSince(client: pg.ClientBase, before: string): Promise<number> {
@@ -137,28 +175,26 @@ async function bare(admin: pg.Pool, keys: Keys, how: 'copy' | 'unnest', lists: L
     await client.query(KEYS[keys])
     await client.query('CHECKPOINT')
     const wal = (await client.query<{ lsn: string }>('SELECT pg_current_wal_lsn() AS lsn')).rows[0]!.lsn
-    const started = performance.now()
-    for (const list of lists) {
-      const id = Number((await client.query<{ id: string }>('INSERT INTO viewer_lists (viewer_count, staged_at) VALUES (0, 1) RETURNING id')).rows[0]!.id)
-      for (let at = 0; at < list.viewers.length; at += PAGE) await barePage(client, keys, how, id, viewerListRows(list.viewers.slice(at, at + PAGE)))
-      await client.query('UPDATE viewer_lists SET staged_at = NULL WHERE id = $1', [id])
-    }
-    const ms = performance.now() - started
-    return { ms, walBytes: await walSince(client, wal) }
+    const times = await timed(admin, 'postgres', async () => {
+      for (const list of lists) {
+        const id = Number((await client.query<{ id: string }>('INSERT INTO viewer_lists (viewer_count, staged_at) VALUES (0, 1) RETURNING id')).rows[0]!.id)
+        for (let at = 0; at < list.viewers.length; at += PAGE) await barePage(client, keys, how, id, viewerListRows(list.viewers.slice(at, at + PAGE)))
+        await client.query('UPDATE viewer_lists SET staged_at = NULL WHERE id = $1', [id])
+      }
+    })
+    return { ...times, walBytes: await walSince(client, wal) }
   } finally {
     client.release()
   }
 }
 
 /** Every list through a ViewerListStore, a page at a time, as a poller hands them over. */
-async function throughWriter(writer: ViewerListStore, lists: Lists, now: number): Promise<number> {
-  const started = performance.now()
+async function throughWriter(writer: ViewerListStore, lists: Lists, now: number): Promise<void> {
   for (const list of lists) {
     const staged = writer.begin('bench', list.id, now)
     for (let at = 0; at < list.viewers.length; at += PAGE) await staged.add(list.viewers.slice(at, at + PAGE))
     await staged.commit(Math.ceil(list.viewers.length / PAGE), now)
   }
-  return performance.now() - started
 }
 
 const CONNECTION = { id: 'bench', name: 'bench', baseUrl: 'http://x', authUrl: 'http://x', platformId: 'p', tenantId: 't', clientId: 'c', isDemo: false }
@@ -175,11 +211,11 @@ async function writer(url: string, admin: pg.Pool, lists: Lists, now: number): P
     await admin.query('CHECKPOINT')
     const wal = (await admin.query<{ lsn: string }>('SELECT pg_current_wal_lsn() AS lsn')).rows[0]!.lsn
     const writes = pgViewerListStore(store, { purgeAfterWrites: false })
-    const ms = await throughWriter(writes, lists, now)
+    const times = await timed(admin, 'bench_writer', () => throughWriter(writes, lists, now))
     await writes.close()
     const client = await admin.connect()
     try {
-      return { ms, walBytes: await walSince(client, wal) }
+      return { ...times, walBytes: await walSince(client, wal) }
     } finally {
       client.release()
     }
@@ -188,15 +224,15 @@ async function writer(url: string, admin: pg.Pool, lists: Lists, now: number): P
   }
 }
 
-async function sqlite(dir: string, round: number, lists: Lists, now: number): Promise<Run> {
+async function sqlite(admin: pg.Pool, dir: string, round: number, lists: Lists, now: number): Promise<Run> {
   const db = openDatabase(join(dir, `cache-${round}.db`))
   try {
     upsertConnection(db, CONNECTION)
     storeSessionList(db, 'bench', lists.map((l) => l.record) as never, now)
     const writes = inThreadViewerStore(db)
-    const ms = await throughWriter(writes, lists, now)
+    const times = await timed(admin, null, () => throughWriter(writes, lists, now))
     await writes.close()
-    return { ms, walBytes: Number.NaN }
+    return { ...times, walBytes: Number.NaN }
   } finally {
     db.close()
   }
@@ -215,7 +251,7 @@ try {
   log(`pg viewer writes: ${lists.length} lists, ${int(viewers)} viewers, pages of ${PAGE}, ${ROUNDS} rounds, load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)}`)
   const candidates: [string, (round: number) => Promise<Run>][] = [
     ['writer (COPY, ordinal)', () => writer(cluster.url(), admin, lists, now)],
-    ['sqlite (in-thread)', (round) => sqlite(dir, round, lists, now)],
+    ['sqlite (in-thread)', (round) => sqlite(admin, dir, round, lists, now)],
     ...(['seq', 'seq-no-fk', 'ordinal'] as Keys[]).flatMap((keys) =>
       (['copy', 'unnest'] as const).map((how): [string, () => Promise<Run>] => [`${keys} ${how}`, () => bare(admin, keys, how, lists)])
     )
@@ -225,13 +261,18 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     for (const [name, run] of candidates) runs.set(name, [...(runs.get(name) ?? []), await run(round)])
   }
-  const sqliteMs = median(runs.get('sqlite (in-thread)')!.map((r) => r.ms))
+  const sqliteRuns = runs.get('sqlite (in-thread)')!
+  const sqliteMs = median(sqliteRuns.map((r) => r.ms))
+  const sqliteCpu = median(sqliteRuns.map((r) => r.cpuMs))
+  log('median of the rounds; CPU: this process and the database server processes of the run')
   for (const [name, results] of runs) {
     const ms = median(results.map((r) => r.ms))
+    const cpu = median(results.map((r) => r.cpuMs))
+    const own = median(results.map((r) => r.ownCpuMs))
     const wal = results.at(-1)!.walBytes
     log(
-      `${name.padEnd(24)} ${int(ms).padStart(6)} ms (${results.map((r) => int(r.ms)).join(', ')})  ` +
-        `${int((viewers / ms) * 1000).padStart(7)} viewers/s  ${(ms / sqliteMs).toFixed(2)}× sqlite` +
+      `${name.padEnd(24)} wall ${int(ms).padStart(6)} ms (${(ms / sqliteMs).toFixed(2)}× sqlite, ${int((viewers / ms) * 1000)} viewers/s)  ` +
+        `CPU ${int(cpu).padStart(6)} ms (${(cpu / sqliteCpu).toFixed(2)}× sqlite; here ${int(own)} ms)` +
         (Number.isNaN(wal) ? '' : `  WAL ${(wal / 1e6).toFixed(1)} MB`)
     )
   }
