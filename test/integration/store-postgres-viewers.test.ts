@@ -287,3 +287,28 @@ it("runs its guard first in every write, so a holder that lost its connection's 
   await expect(writer.store('A', 's', page('later', 0, 10), T0 + 2, 1)).rejects.toThrow('this server no longer holds connection A')
   expect(await listIds('s')).toHaveLength(1)
 })
+
+it('drops stagings nobody touched for an hour, when any list is begun or when asked', async () => {
+  const { store, writer } = await server()
+  await withSessions(store, 'A', ['s', 't', 'u'])
+  const forgotten = writer.begin('A', 's', T0)
+  await forgotten.add(page('forgotten', 0))
+  const alsoForgotten = writer.begin('A', 't', T0)
+  await alsoForgotten.add(page('also', 0))
+  await Promise.all([staged('s', PAGE), staged('t', PAGE)])
+  // Their process went away an hour ago, as far as anyone can tell.
+  await query("UPDATE viewer_lists SET staged_at = staged_at - 3600001 WHERE event_session_id IN ('s', 't')")
+  expect(await writer.dropAbandonedStagings()).toBe(2)
+  await expect(forgotten.commit(1, T0)).rejects.toThrow(/dropped while it was arriving, as abandoned/)
+  await forgotten.abandon()
+  await alsoForgotten.abandon()
+
+  const old = writer.begin('A', 's', T0)
+  await old.add(page('old', 0))
+  await staged('s', PAGE)
+  await query("UPDATE viewer_lists SET staged_at = staged_at - 3600001 WHERE event_session_id = 's'")
+  // Any list begun drops them too.
+  await writer.store('A', 'u', page('fresh', 0, 3), T0, 1)
+  expect(await listIds('s')).toEqual([])
+  await old.abandon()
+})
