@@ -5,6 +5,7 @@
 import pg from 'pg'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import type { ViewerRecord } from '../../src/main/core/api/schemas'
+import { openCache } from '../../src/main/core/store/open-cache'
 import { openPgStore, type PgStore } from '../../src/main/core/store/postgres/pg-store'
 import { pgViewerListStore, type PgViewerListOptions } from '../../src/main/core/store/postgres/viewer-list-store'
 import { purgeDroppedViewerLists, type PurgeBatch } from '../../src/main/core/store/postgres/viewer-purge'
@@ -311,4 +312,24 @@ it('drops stagings nobody touched for an hour, when any list is begun or when as
   await writer.store('A', 'u', page('fresh', 0, 3), T0, 1)
   expect(await listIds('s')).toEqual([])
   await old.abandon()
+})
+
+it("purges what retention dropped as the retention job's compaction on PostgreSQL", async () => {
+  const cache = await openCache(database.url)
+  const store = cache.store as PgStore
+  stores.push(store)
+  const writer = cache.viewerLists({ offThread: true, onFallback: () => undefined })
+  writers.push(writer)
+  await withSessions(store, 'A', ['s'])
+  await writer.store('A', 's', page('kept long ago', 0, 1200), T0, 1)
+  // Its own purge after the swap is over (there was nothing to purge): only retention drops now.
+  await writer.close()
+  const [list] = await listIds('s')
+  expect(await store.withTransaction((tx) => tx.retention.pruneViewerLists(T0 + 1, 5000))).toEqual({ lists: 1, viewers: 1200 })
+  expect(await rowsOf(list!.id)).toEqual({ viewers: 1200, connections: 2400 })
+  const steps = cache.compaction!()
+  let step = await steps.next()
+  while (!step.done) step = await steps.next()
+  expect(step.value).toMatchObject({ vacuum: 'none' })
+  expect(await rowsOf(list!.id)).toEqual({ viewers: 0, connections: 0 })
 })

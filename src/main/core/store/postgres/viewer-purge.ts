@@ -42,6 +42,19 @@ export async function purgeDroppedBatch(sql: Sql, batch = DEFAULT_BATCH_SIZE): P
   return done
 }
 
+/** The purge as steps, one transaction of at most `batch` viewers each, until nothing dropped is
+ *  left; it returns what it purged. (RetentionJob runs it as PostgreSQL's compaction: open-cache.ts.) */
+export async function* purgeSteps(store: PgStore, batch?: number): AsyncGenerator<PurgeBatch, PurgeBatch> {
+  const total: PurgeBatch = { lists: 0, viewers: 0 }
+  for (;;) {
+    const done = await store.withClient((client) => transaction(client, (sql) => purgeDroppedBatch(sql, batch)))
+    if (done.viewers === 0 && done.lists === 0) return total
+    total.lists += done.lists
+    total.viewers += done.viewers
+    yield done
+  }
+}
+
 export interface PurgeOptions {
   /** Viewers per transaction (default: retention's batch). */
   batch?: number
@@ -52,17 +65,17 @@ export interface PurgeOptions {
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
-/** Purges every dropped list's viewers, a transaction per batch and a turn of the event loop
- *  between them; answers what it purged. */
+/** Purges every dropped list's viewers, a turn of the event loop between batches; answers what it purged. */
 export async function purgeDroppedViewerLists(store: PgStore, options: PurgeOptions = {}): Promise<PurgeBatch> {
-  const total: PurgeBatch = { lists: 0, viewers: 0 }
+  const steps = purgeSteps(store, options.batch)
   for (;;) {
     await nextTurn()
-    if (options.stopped?.()) return total
-    const batch = await store.withClient((client) => transaction(client, (sql) => purgeDroppedBatch(sql, options.batch)))
-    if (batch.viewers === 0 && batch.lists === 0) return total
-    total.lists += batch.lists
-    total.viewers += batch.viewers
-    options.onBatch?.(batch)
+    if (options.stopped?.()) {
+      await steps.return({ lists: 0, viewers: 0 })
+      return { lists: 0, viewers: 0 }
+    }
+    const step = await steps.next()
+    if (step.done) return step.value
+    options.onBatch?.(step.value)
   }
 }
