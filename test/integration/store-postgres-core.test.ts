@@ -7,7 +7,7 @@ import type { AlertsChanged, AlertsPage } from '../../src/shared/alerts'
 import type { LiveBoard } from '../../src/shared/domain'
 import { openPgStore } from '../../src/main/core/store/postgres/pg-store'
 import { Cleanups, frozenSimulator, Pushes, saveConnections, startCore, testKeychain, value } from '../support/app-core'
-import { freshDatabase, viewersOnPostgres } from '../support/postgres-databases'
+import { freshDatabase } from '../support/postgres-databases'
 
 const cleanups = new Cleanups()
 afterEach(() => cleanups.runAll())
@@ -23,9 +23,8 @@ async function eventually<T>(read: () => Promise<T>, test: (value: T) => boolean
   }
 }
 
-describe('a core on PostgreSQL', async () => {
-  const polls = await viewersOnPostgres()
-  it.skipIf(!polls)('(pending the viewers concern on PostgreSQL until it answers) polls the simulator into the database, fires when a session falls, and a restart reads the same state', async () => {
+describe('a core on PostgreSQL', () => {
+  it('polls the simulator into the database (viewer lists too), fires when a session falls, and a restart reads the same state', async () => {
     const database = await freshDatabase()
     cleanups.add(() => database.drop())
     const sim = await frozenSimulator(cleanups, 'pg')
@@ -61,6 +60,10 @@ describe('a core on PostgreSQL', async () => {
     cleanups.add(() => other.close())
     expect((await other.read.snapshots.since(connectionId, victim, 0)).length).toBeGreaterThanOrEqual(2)
     expect((await other.read.alerts.open(connectionId)).map((a) => [a.rule, a.eventSessionId])).toContainEqual(['reliability-below', victim])
+    // The viewer lists went in with COPY, whole: each live session's (and ended ones'), as many viewers as the service listed.
+    expect([...(await other.read.viewers.sessionsWithLists(connectionId))]).toEqual(expect.arrayContaining(live))
+    const listed = sim.world.find(victim)!.viewers.length
+    expect((await other.read.viewers.page(connectionId, victim, { sort: 'reliabilityScore', limit: 10 })).total).toBe(listed)
 
     // A restart on the same database: the same alert, and the revisions go on from there.
     await core.close()

@@ -4,7 +4,7 @@
 // as acknowledged, and B's board follows A's polls. Both cores have the connection; B never polls
 // it (its passes only when asked, and nobody asks), so all B's faces hear of it comes from A.
 import { userInfo } from 'node:os'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, expect, it } from 'vitest'
 import { startAppCore } from '../../src/main/core/app/start'
 import type { AppCoreOptions, LocalAppCore } from '../../src/main/core/app/types'
 import { openPgStore } from '../../src/main/core/store/postgres/pg-store'
@@ -12,7 +12,7 @@ import type { SecretStore } from '../../src/main/core/secrets/keychain'
 import type { AlertsChanged, AlertsPage } from '../../src/shared/alerts'
 import type { LiveBoard, SessionsChanged } from '../../src/shared/domain'
 import { Cleanups, frozenSimulator, Pushes, saveConnections, testKeychain, value } from '../support/app-core'
-import { freshDatabase, viewersOnPostgres } from '../support/postgres-databases'
+import { freshDatabase } from '../support/postgres-databases'
 
 const cleanups = new Cleanups()
 afterEach(() => cleanups.runAll())
@@ -69,39 +69,36 @@ it('brings an acknowledgement made through core A to an onEvent subscriber of co
   expect(page.alerts.find((alert) => alert.id === id)?.state).toBe('acknowledged')
 })
 
-describe('polling on PostgreSQL', async () => {
-  const polls = await viewersOnPostgres()
-  it.skipIf(!polls)("(pending the viewers concern on PostgreSQL until it answers) has core B's board follow core A's polls, and B's faces hear the alert A's polls fire", async () => {
-    const { a, b, connectionId, sim } = await twoCores()
-    const onB = new Pushes(b)
-    const live = sim.world.sessions.filter((s) => !s.hasEnded).map((s) => s.eventSessionId)
-    const boardOnB = onB.next('sessionsChanged', (push: SessionsChanged) => push.rows.filter((row) => row.connectionId === connectionId).length === live.length, 15_000)
+it("has core B's board follow core A's polls, and B's faces hear the alert A's polls fire", async () => {
+  const { a, b, connectionId, sim } = await twoCores()
+  const onB = new Pushes(b)
+  const live = sim.world.sessions.filter((s) => !s.hasEnded).map((s) => s.eventSessionId)
+  const boardOnB = onB.next('sessionsChanged', (push: SessionsChanged) => push.rows.filter((row) => row.connectionId === connectionId).length === live.length, 15_000)
 
-    await a.completePasses({})
-    const pushed = await boardOnB
-    expect(pushed.rows.map((row) => row.eventSessionId).sort()).toEqual([...live].sort())
-    // B's own count, in B's epoch: its faces hold B's board, not A's.
-    const held = await value<LiveBoard>(b, 'listLiveSessions')
-    expect(held.epoch).toBe(pushed.epoch)
-    expect(held.sessions.map((s) => s.eventSessionId).sort()).toEqual([...live].sort())
+  await a.completePasses({})
+  const pushed = await boardOnB
+  expect(pushed.rows.map((row) => row.eventSessionId).sort()).toEqual([...live].sort())
+  // B's own count, in B's epoch: its faces hold B's board, not A's.
+  const held = await value<LiveBoard>(b, 'listLiveSessions')
+  expect(held.epoch).toBe(pushed.epoch)
+  expect(held.sessions.map((s) => s.eventSessionId).sort()).toEqual([...live].sort())
 
-    // The victim falls: two of A's polls later its alert fires, and B's faces hear it, and its row.
-    const victim = live[0]!
-    sim.faults.incident(victim, { drop: 40, minutes: 30 })
-    const firedOnB = onB.next('alertsChanged', (push) => push.fired.some((alert) => alert.eventSessionId === victim), 30_000)
-    await a.completePasses({})
-    await a.completePasses({})
-    await firedOnB
-    // Acknowledged through A, every alert firing on it (the fall fires more than one rule): B's
-    // faces hear each, and B's row of the session shows it acknowledged.
-    const firing = (await value<AlertsPage>(b, 'listAlerts', { limit: 50 })).alerts.filter((alert) => alert.eventSessionId === victim && alert.state === 'firing')
-    expect(firing.length).toBeGreaterThan(0)
-    const rowOnB = onB.next('sessionsChanged', (push) => push.rows.some((row) => row.eventSessionId === victim && row.alert?.state === 'acknowledged'), 10_000)
-    for (const alert of firing) {
-      const acknowledgedOnB = onB.next('alertsChanged', acknowledged(alert.id), 10_000)
-      await value(a, 'acknowledgeAlert', { id: alert.id })
-      await acknowledgedOnB
-    }
-    await rowOnB
-  }, 90_000)
-})
+  // The victim falls: two of A's polls later its alert fires, and B's faces hear it, and its row.
+  const victim = live[0]!
+  sim.faults.incident(victim, { drop: 40, minutes: 30 })
+  const firedOnB = onB.next('alertsChanged', (push) => push.fired.some((alert) => alert.eventSessionId === victim), 30_000)
+  await a.completePasses({})
+  await a.completePasses({})
+  await firedOnB
+  // Acknowledged through A, every alert firing on it (the fall fires more than one rule): B's
+  // faces hear each, and B's row of the session shows it acknowledged.
+  const firing = (await value<AlertsPage>(b, 'listAlerts', { limit: 50 })).alerts.filter((alert) => alert.eventSessionId === victim && alert.state === 'firing')
+  expect(firing.length).toBeGreaterThan(0)
+  const rowOnB = onB.next('sessionsChanged', (push) => push.rows.some((row) => row.eventSessionId === victim && row.alert?.state === 'acknowledged'), 10_000)
+  for (const alert of firing) {
+    const acknowledgedOnB = onB.next('alertsChanged', acknowledged(alert.id), 10_000)
+    await value(a, 'acknowledgeAlert', { id: alert.id })
+    await acknowledgedOnB
+  }
+  await rowOnB
+}, 90_000)

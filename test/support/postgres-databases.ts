@@ -3,13 +3,11 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { inject } from 'vitest'
-import { openPgStore } from '../../src/main/core/store/postgres/pg-store'
 
 export interface TestDatabase {
   url: string
-  /** Runs one statement on it, as its superuser, on a connection of its own: what a test does
-   *  beside the stores under test (a stamp, a role, pg_terminate_backend). */
-  query<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<R[]>
+  /** One statement on a connection of its own (as another program would), its rows. */
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<R[]>
   /** Drops it, ending any connection still open on it. */
   drop(): Promise<void>
 }
@@ -44,19 +42,3 @@ export async function freshDatabase(): Promise<TestDatabase> {
   }
 }
 
-/** Polling stores viewer lists and reads which sessions hold one: on PostgreSQL that waits for the
- *  viewers concern (issue 26, its own part). Until a store answers it, a test that polls says so
- *  and skips. */
-export async function viewersOnPostgres(): Promise<boolean> {
-  const database = await freshDatabase()
-  const store = await openPgStore(database.url)
-  try {
-    await store.read.viewers.sessionsWithLists('none')
-    return true
-  } catch {
-    return false
-  } finally {
-    await store.close()
-    await database.drop()
-  }
-}

@@ -7,12 +7,13 @@ import pg from 'pg'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ViewerRecord } from '../../../src/main/core/api/schemas'
 import { openDatabase } from '../../../src/main/core/store/db'
 import type { Store } from '../../../src/main/core/store/interface/store'
 import { LISTENER_APPLICATION_NAME } from '../../../src/main/core/store/postgres/pg-listener'
-import { openPgStore } from '../../../src/main/core/store/postgres/pg-store'
+import { openPgStore, type PgStore } from '../../../src/main/core/store/postgres/pg-store'
+import { pgViewerListStore } from '../../../src/main/core/store/postgres/viewer-list-store'
 import { openSqliteStore } from '../../../src/main/core/store/sqlite/sqlite-store'
 import { storeViewerList } from '../../../src/main/core/store/viewers'
 import { freshDatabase } from '../../support/postgres-databases'
@@ -26,7 +27,7 @@ export interface StoreUnderTest {
   /** Stamps the data with another schema version, as a newer (or older) build would leave it. */
   stampSchema(version: number): Promise<void>
   /** Drops every connection listening for notifications on the data, as a database restart or
-   *  the network would; how many. Only where store.notifications is not null. */
+   *  the network would; how many. Only where the backend listens (store.notifications). */
   dropListening(): Promise<number>
 }
 
@@ -36,13 +37,16 @@ interface Backend {
   /** Concerns this backend does not implement yet, each with why: their files are skipped for
    *  it, by name, in the run's output. The one place a backend may fall short, never silently. */
   pending?: Record<string, string>
-  /** Concerns this backend has not by design, each with why: skipped for it, by name, likewise. */
+  /** Concerns this backend will never implement, by design, each with why (a backend that
+   *  refuses the concern in words): skipped for it, said as "not applicable" in the run's output,
+   *  not as pending. */
   notApplicable?: Record<string, string>
 }
 
 /** SQLite on a real temporary file, as the app opens its cache. */
 const sqlite: Backend = {
   name: 'sqlite',
+
   async open() {
     const dir = mkdtempSync(join(tmpdir(), 'eventwatch-store-contract-'))
     const file = join(dir, 'cache.db')
@@ -85,7 +89,10 @@ const sqlite: Backend = {
   },
   notApplicable: {
     // A fenced unit is refused on SQLite: test/integration/store-sqlite-units.test.ts.
-    leases: 'one server per SQLite file polls every connection and runs every job: nothing to share (docs/store.md)'
+    leases: 'one server per SQLite file polls every connection and runs every job: nothing to share (docs/store.md)',
+    secrets: 'no secret ever touches SQLite: a SQLite cache keeps them in the OS keychain, and its secrets concern refuses every call (docs/secrets.md)',
+    // It has no store.notifications (a unit's are checked, then dropped): test/integration/store-sqlite-units.test.ts.
+    listening: 'one server per SQLite file: the core that commits a change is the one that pushes it, so nothing is delivered (docs/store.md)'
   }
 }
 
@@ -94,17 +101,24 @@ const postgres: Backend = {
   name: 'postgres',
   async open() {
     const database = await freshDatabase()
-    const stores: Store[] = []
-    const open = async (): Promise<Store> => {
+    const stores: PgStore[] = []
+    const open = async (): Promise<PgStore> => {
       const store = await openPgStore(database.url)
       stores.push(store)
       return store
     }
+    const store = await open()
     const subject: StoreUnderTest = {
-      store: await open(),
+      store,
       openOther: open,
-      async seedViewerList() {
-        throw new Error('viewer lists cannot be written to PostgreSQL yet (a COPY StageBackend, issue 26)')
+      async seedViewerList(connectionId, eventSessionId, viewers, fetchedAt) {
+        // As a server stores one: the viewer list writer, on the store's pool.
+        const writer = pgViewerListStore(store)
+        try {
+          await writer.store(connectionId, eventSessionId, viewers, fetchedAt, 1)
+        } finally {
+          await writer.close()
+        }
       },
       async stampSchema(version) {
         // As another build's server would: its own connection, its own row of schema_migrations.
@@ -138,11 +152,6 @@ const postgres: Backend = {
         await database.drop()
       }
     }
-  },
-  // Issue 26 ports the concerns one by one (src/main/core/store/postgres/tables.ts).
-  pending: {
-    viewers: 'not ported yet, nor the viewer list writer (a COPY StageBackend)',
-    'retention of viewer lists': 'lists cannot be seeded on PostgreSQL before its viewer list writer (a COPY StageBackend)'
   }
 }
 
@@ -152,10 +161,14 @@ const BACKENDS: Backend[] = [sqlite, postgres]
 export function eachBackend(concern: string, tests: (subject: () => StoreUnderTest) => void): void {
   for (const backend of BACKENDS) {
     const pending = backend.pending?.[concern]
+    if (pending !== undefined) {
+      say(`${backend.name} store: ${concern}: pending (not implemented yet): ${pending}`)
+      describe.skip(`${backend.name} store: ${concern} (pending: ${pending})`, () => tests(() => subjectOutsideTest()))
+      continue
+    }
     const notApplicable = backend.notApplicable?.[concern]
-    if (pending !== undefined || notApplicable !== undefined) {
-      const why = pending !== undefined ? `pending: ${pending}` : `not applicable: ${notApplicable}`
-      describe.skip(`${backend.name} store: ${concern} (${why})`, () => tests(() => subjectOutsideTest()))
+    if (notApplicable !== undefined) {
+      describeNotApplicable(backend, concern, notApplicable, tests)
       continue
     }
     describe(`${backend.name} store: ${concern}`, () => {
@@ -170,6 +183,55 @@ export function eachBackend(concern: string, tests: (subject: () => StoreUnderTe
       tests(() => opened?.subject ?? subjectOutsideTest())
     })
   }
+}
+
+/**
+ * A concern the backend lacks by design: its tests are skipped, and one test holds the backend to
+ * it — the concern is absent (from the store, its reads and a unit), or every call of it, read or
+ * in a unit, rejects with one line of words rather than answering.
+ */
+function describeNotApplicable(backend: Backend, concern: string, why: string, tests: (subject: () => StoreUnderTest) => void): void {
+  say(`${backend.name} store: ${concern}: not applicable (by design): ${why}`)
+  describe.skip(`${backend.name} store: ${concern} (not applicable: ${why})`, () => tests(() => subjectOutsideTest()))
+  describe(`${backend.name} store: ${concern} (not applicable)`, () => {
+    it(`has no ${concern}, or refuses its every call in one line of words`, async () => {
+      const opened = await backend.open()
+      try {
+        const { store } = opened.subject
+        const concernOf = (surface: object): unknown => (surface as Record<string, unknown>)[concern]
+        const calls = (surface: object): [string, () => unknown][] =>
+          Object.entries((concernOf(surface) ?? {}) as Record<string, unknown>)
+            .filter((entry): entry is [string, () => unknown] => typeof entry[1] === 'function')
+            .map(([name, method]) => [name, () => method()])
+        await store.withTransaction(async (tx) => {
+          if ([store, store.read, tx].every((surface) => concernOf(surface) === undefined)) return
+          const read = calls(store.read)
+          expect(read.length, `store.read.${concern} has no method to refuse`).toBeGreaterThan(0)
+          for (const [name, call] of read) await expectRefusal(`read.${concern}.${name}`, call)
+          for (const [name, call] of calls(tx)) await expectRefusal(`tx.${concern}.${name}`, call)
+        })
+      } finally {
+        await opened.close()
+      }
+    })
+  })
+}
+
+async function expectRefusal(what: string, call: () => unknown): Promise<void> {
+  const outcome = await Promise.resolve()
+    .then(call)
+    .then(
+      (value: unknown) => ({ answered: value }),
+      (error: unknown) => ({ refused: error })
+    )
+  expect(outcome, `${what} answered instead of refusing`).toHaveProperty('refused')
+  const message = 'refused' in outcome && outcome.refused instanceof Error ? outcome.refused.message : ''
+  expect(message, what).toMatch(/^[^\n]{10,}$/)
+}
+
+/** A line of the run's output (vitest shows it under the test file), so a skip is never silent. */
+function say(line: string): void {
+  console.info(line)
 }
 
 function subjectOutsideTest(): never {

@@ -1,10 +1,10 @@
 // Notifications between the stores on one database (docs/store.md; docs/scaling-plan.md
 // section 3): a unit sends an id on a channel, and every store listening hears it when — and only
 // if — the unit commits, in commit order; a listener whose connection dropped is told when it is
-// back. Every backend checks what a unit sends; where a backend delivers nothing
-// (no store.notifications: SQLite, one server per file) the delivery tests are skipped, by
-// name, at run time.
-import { expect, it, type TestContext } from 'vitest'
+// back. Every backend checks what a unit sends ('notifications'); listening is not applicable to
+// SQLite (one server per file: backends.ts says so, and store-sqlite-units.test.ts holds it to
+// having no store.notifications).
+import { expect, it } from 'vitest'
 import type { NotificationListener, Notifications } from '../../../src/main/core/store/interface/notifications'
 import type { Store } from '../../../src/main/core/store/interface/store'
 import { eachBackend } from './backends'
@@ -46,9 +46,9 @@ function ear(): NotificationListener & { payloads: string[]; resumes: number; dr
   return self
 }
 
-/** The store's notifications, or the test skipped where the backend has none. */
-function listening(store: Store, context: TestContext): Notifications {
-  if (!store.notifications) context.skip('this backend delivers no notifications (it has no store.notifications)')
+/** The store's notifications: a backend that listens has them. */
+function listening(store: Store): Notifications {
+  expect(store.notifications, 'a backend that listens has store.notifications').toBeDefined()
   return store.notifications!
 }
 
@@ -85,13 +85,16 @@ eachBackend('notifications', (subject) => {
     await expect(read.notifications.send('ew_alerts', '1')).rejects.toThrow(/store.read only reads/)
     await expect(store.withTransaction((tx) => tx.notifications.send('ew_alerts', '1'), { readOnly: true })).rejects.toThrow(/read-only unit/)
   })
+})
 
-  it('delivers what committed units sent to every store listening, its own too, in commit order', async (context) => {
+eachBackend('listening', (subject) => {
+
+  it('delivers what committed units sent to every store listening, its own too, in commit order', async () => {
     const { store, openOther } = subject()
     const other = await openOther()
     const [here, there] = [ear(), ear()]
-    await listening(store, context).listen('ew_alerts', here)
-    await listening(other, context).listen('ew_alerts', there)
+    await listening(store).listen('ew_alerts', here)
+    await listening(other).listen('ew_alerts', there)
     await send(store, '1')
     await send(other, '2')
     await send(store, '3')
@@ -99,11 +102,11 @@ eachBackend('notifications', (subject) => {
     expect(await here.heard(3)).toEqual(['1', '2', '3'])
   })
 
-  it('never delivers what a rolled-back unit sent, nor what was sent on another channel', async (context) => {
+  it('never delivers what a rolled-back unit sent, nor what was sent on another channel', async () => {
     const { store, openOther } = subject()
     const other = await openOther()
     const there = ear()
-    await listening(other, context).listen('ew_alerts', there)
+    await listening(other).listen('ew_alerts', there)
     await expect(
       store.withTransaction(async (tx) => {
         await tx.notifications.send('ew_alerts', 'rolled back')
@@ -116,11 +119,11 @@ eachBackend('notifications', (subject) => {
     expect(await there.heard(1)).toEqual(['committed'])
   })
 
-  it('does not deliver before the commit: a listener hears nothing of a unit still open', async (context) => {
+  it('does not deliver before the commit: a listener hears nothing of a unit still open', async () => {
     const { store, openOther } = subject()
     const other = await openOther()
     const there = ear()
-    await listening(other, context).listen('ew_board', there)
+    await listening(other).listen('ew_board', there)
     const heardInside = await store.withTransaction(async (tx) => {
       await tx.notifications.send('ew_board', 'A')
       // A round trip of the other store's: a notification delivered already would be in by now.
@@ -131,12 +134,12 @@ eachBackend('notifications', (subject) => {
     expect(await there.heard(1)).toEqual(['A'])
   })
 
-  it('stops delivering to a listener that stopped, and goes on for the others', async (context) => {
+  it('stops delivering to a listener that stopped, and goes on for the others', async () => {
     const { store, openOther } = subject()
     const other = await openOther()
     const [stopping, staying] = [ear(), ear()]
-    const stop = await listening(other, context).listen('ew_alerts', stopping)
-    await listening(other, context).listen('ew_alerts', staying)
+    const stop = await listening(other).listen('ew_alerts', stopping)
+    await listening(other).listen('ew_alerts', staying)
     await send(store, '1')
     expect(await stopping.heard(1)).toEqual(['1'])
     await stop()
@@ -145,11 +148,11 @@ eachBackend('notifications', (subject) => {
     expect(stopping.payloads).toEqual(['1'])
   })
 
-  it('reconnects when its listening connection drops, says why and that it is back, and hears again', async (context) => {
+  it('reconnects when its listening connection drops, says why and that it is back, and hears again', async () => {
     const { store, openOther, dropListening } = subject()
     const other = await openOther()
     const there = ear()
-    await listening(other, context).listen('ew_alerts', there)
+    await listening(other).listen('ew_alerts', there)
     await send(store, 'before')
     await there.heard(1)
     expect(await dropListening()).toBe(1)
@@ -160,10 +163,10 @@ eachBackend('notifications', (subject) => {
     expect(await there.heard(2)).toEqual(['before', 'after'])
   })
 
-  it('refuses to listen once the store is closed, and a channel not ours', async (context) => {
+  it('refuses to listen once the store is closed, and a channel not ours', async () => {
     const { openOther } = subject()
     const other = await openOther()
-    const notifications = listening(other, context)
+    const notifications = listening(other)
     await expect(notifications.listen('ew_nothing' as 'ew_alerts', ear())).rejects.toThrow(/"ew_nothing" is no notification channel/)
     await other.close()
     await expect(notifications.listen('ew_alerts', ear())).rejects.toThrow(/the store is closed/)

@@ -10,6 +10,7 @@ import type { MaintenanceReads, MaintenanceStore } from './maintenance'
 import type { NotificationSender, Notifications } from './notifications'
 import type { RetentionStore } from './retention'
 import type { RunReads, RunStore } from './runs'
+import type { SecretReads, SecretRowStore } from './secrets'
 import type { SessionReads, SessionStore, SnapshotReads } from './sessions'
 import type { SettingsReads, SettingsStore } from './settings'
 import type { SiteReads, SiteStore } from './sites'
@@ -33,6 +34,7 @@ export interface Tx {
   sites: SiteStore
   /** Sent when the unit commits, to every store listening (store.notifications). */
   notifications: NotificationSender
+  secrets: SecretRowStore
   /** Forgetting what the settings no longer keep, a batch per call (store/retention.ts runs them). */
   retention: RetentionStore
 }
@@ -51,6 +53,7 @@ export interface ReadTx {
   team: TeamReads
   coreState: CoreStateReads
   sites: SiteReads
+  secrets: SecretReads
 }
 
 export interface UnitOptions {
