@@ -41,3 +41,4 @@ export async function freshDatabase(): Promise<TestDatabase> {
     drop: () => asAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined)
   }
 }
+

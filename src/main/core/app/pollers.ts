@@ -37,6 +37,8 @@ export interface PollerGroupOptions {
   outbox?: AlertOutbox
   /** What the process counts of itself (GET /metrics): each poll and its failure, each push's lag. */
   metrics?: CoreMetrics
+  /** The board counts its revisions alone (several servers on one database: MonitorDeps.boardCountsAlone). */
+  boardCountsAlone?: boolean
 }
 
 /** What one connection's complete pass fetched. */
@@ -72,7 +74,8 @@ export class PollerGroup {
       unconfirmed: () => made.group?.unconfirmed() ?? [],
       pollingPaused: () => made.group?.pollingPaused() ?? false,
       ...(options.outbox ? { outbox: options.outbox } : {}),
-      ...(options.metrics ? { pushed: (event, seconds) => options.metrics!.pushed(event, seconds) } : {})
+      ...(options.metrics ? { pushed: (event, seconds) => options.metrics!.pushed(event, seconds) } : {}),
+      ...(options.boardCountsAlone ? { boardCountsAlone: true } : {})
     })
     made.group = new PollerGroup(store, hub, cadences, options, monitor)
     return made.group

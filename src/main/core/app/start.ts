@@ -36,6 +36,7 @@ import { windowsInForce } from '../alerts/maintenance-in-force'
 import { typedFace } from './typed-face'
 import { CoreMetrics } from '../metrics/metrics'
 import { observability } from './observability'
+import { ServerRelay } from '../fanout/server-relay'
 
 
 const toCadences = (s: CadenceSettings): Cadences => ({
@@ -90,6 +91,9 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   }
   // Cadences from the command line hold for the run; otherwise the stored settings.
   const cadences = options.cadences ?? toCadences(await closeOnFailure(store.read.settings.get('cadences')))
+  // Several servers on one database (PostgreSQL: the store has notifications) each push their own
+  // diffs of the board: each counts its board's revisions alone. A SQLite core is its file's one server.
+  const severalServers = store.notifications !== undefined
   // Its Monitor begins the alerts' and the board's epochs before anything is pushed.
   const pollers = await closeOnFailure(
     PollerGroup.open(store, hub, cadences, {
@@ -101,11 +105,19 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       viewerStore,
       outbox,
       metrics,
+      boardCountsAlone: severalServers,
       ...(options.timers ? { timers: options.timers } : {})
     })
   )
   const polled = (): string[] => pollers.sources.map((s) => s.target.id)
   const { monitor } = pollers
+  // What the other servers' units change reaches this one's faces too, from LISTEN/NOTIFY
+  // (core/fanout/): started before the pollers, so its pushes and theirs go out in revision order.
+  // A core for changes only (a CLI command) has no faces to push to.
+  const relay =
+    severalServers && polling
+      ? await closeOnFailure(ServerRelay.start(store, monitor, { clock, ...(options.timers ? { timers: options.timers } : {}) }))
+      : null
   const keptSecrets = options.secretsOn?.(store) ?? options.secrets ?? osKeychain()
   const connections = new ConnectionService(store, keptSecrets, { polled })
   // One gate for every connection: at most 4 requests in flight and 10 started per second.
@@ -216,6 +228,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       closed = true
       await settings.stop()
       await reconciling.catch(() => undefined)
+      await relay?.stop()
       await retention.stop()
       await pollers.stop()
       await deliveries?.stop()

@@ -17,6 +17,7 @@ import { checkFence, leaseTable } from './lease-table'
 import { migratePg, pgSchemaVersion } from './migrate'
 import { pgMigrations } from './migrations'
 import { pgFault } from './pg-faults'
+import { PgListener, type ListenerOptions } from './pg-listener'
 import { openPool, redactedUrl } from './pool'
 import { refusingSql, type Sql } from './sql'
 import { pgTables } from './tables'
@@ -36,6 +37,8 @@ export interface PgStore extends Store {
 export interface PgStoreOptions {
   /** Clients in the pool (a unit holds one; reads share the rest). */
   poolSize?: number
+  /** The back-off of the listening connection (pg-listener.ts), opened at the first listen. */
+  listener?: ListenerOptions
 }
 
 /** A pg client's answer as the tables take it; a fault of the database in words. */
@@ -73,6 +76,8 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
   const inUnit = new AsyncLocalStorage<{ open: boolean }>()
   const writes = new SerialQueue()
   const readOnlyUnits = new Set<Promise<unknown>>()
+  // One connection of its own for LISTEN, besides the pool: opened at the first listen.
+  const listener = new PgListener(url, database, options.listener)
   let openUnits = 0
   let closed = false
 
@@ -134,6 +139,9 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     database,
     read,
     leases: leaseTable(readNow, leaseTransaction),
+    notifications: {
+      listen: (channel, heard) => (closed ? Promise.reject(storeClosed()) : listener.listen(channel, heard))
+    },
     async withClient(work) {
       if (closed) throw storeClosed()
       const client = await connect()
@@ -178,6 +186,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     async close() {
       if (closed) return
       closed = true
+      await listener.close()
       await Promise.all([writes.idle(), ...readOnlyUnits])
       await pool.end()
     }

@@ -6,6 +6,7 @@ import { alertTable } from './alert-table'
 import { connectionTable } from './connection-table'
 import { coreStateTable } from './core-state-table'
 import { maintenanceTable } from './maintenance-table'
+import { notificationSender } from './notification-sender'
 import { runTable } from './run-table'
 import { secretTable } from './secret-table'
 import { sessionTable } from './session-table'
@@ -62,6 +63,9 @@ class PgTables implements Tx {
   }
   get sites() {
     return this.table('sites', siteTable)
+  }
+  get notifications() {
+    return this.table('notifications', notificationSender)
   }
   get secrets() {
     return this.table('secrets', secretTable)
