@@ -1,0 +1,159 @@
+// `eventwatch store copy`: a SQLite cache into an empty PostgreSQL database, ids kept, so a team
+// grows from one server to several without losing its history (docs/store-copy.md).
+//
+// All or nothing: the source is read in one read transaction (one snapshot, while a running
+// Eventwatch goes on writing it) and the target written in one transaction, committed only after
+// every table's rows were counted again in it. Memory holds one page of rows at a time.
+import { throwIfAborted } from '../../net/abort'
+import { COPIED_TABLES, isSqliteInternal, type CopiedTable } from './copy-plan'
+import { CopyFailedError, CopyRefusedError } from './copy-errors'
+import { openSourceCache, refuseMissingSource, type SourceCache } from './source-cache'
+import { openTargetDatabase, refusedPage, type TargetColumn, type TargetDatabase } from './target-database'
+
+/** Rows a page: what memory holds at once (a viewer row with its raw record is a few KB). */
+export const COPY_PAGE_ROWS = 1000
+
+export interface TableCopied {
+  table: string
+  rows: number
+  /** Rows PostgreSQL cannot hold, left out (the plan says why). */
+  leftOut: number
+  why?: string
+}
+
+export interface CopyProgress {
+  table: string
+  done: number
+  total: number
+}
+
+export interface CopyResult {
+  from: string
+  /** The target, named without its password. */
+  to: string
+  /** The source's schema before the copy; below `schema`, it was migrated first. */
+  foundSchema: number
+  schema: number
+  tables: TableCopied[]
+}
+
+export interface CopyOptions {
+  signal?: AbortSignal
+  pageRows?: number
+  onProgress?: (progress: CopyProgress) => void
+  /** Once both ends are open, before any row is copied. */
+  onStart?: (start: Omit<CopyResult, 'tables'>) => void
+  /** Each table as it is done (in the transaction: nothing is committed before the last). */
+  onTable?: (copied: TableCopied) => void
+}
+
+interface TableWork {
+  plan: CopiedTable
+  /** The source's columns, in the order pages carry them, and the target's column for each. */
+  sourceColumns: string[]
+  targetColumns: TargetColumn[]
+}
+
+export async function copyCacheToPostgres(file: string, url: string, options: CopyOptions = {}): Promise<CopyResult> {
+  const { signal } = options
+  throwIfAborted(signal)
+  refuseMissingSource(file)
+  // The target first: one that is unreachable or not empty is refused before the cache is touched.
+  const target = await openTargetDatabase(url, COPIED_TABLES.map((table) => table.name))
+  try {
+    throwIfAborted(signal)
+    const source = openSourceCache(file)
+    try {
+      const work = await plannedWork(source, target)
+      const start = { from: file, to: target.database, foundSchema: source.foundSchema, schema: source.schema }
+      options.onStart?.(start)
+      await target.begin(work.map((w) => w.plan.name))
+      const tables: TableCopied[] = []
+      for (const table of work) {
+        const copied = await copyTable(source, target, table, options)
+        tables.push(copied)
+        options.onTable?.(copied)
+      }
+      await verifyCounts(target, tables)
+      for (const { table } of tables) await target.moveSequencesPast(table, source.highestIdEver(table))
+      throwIfAborted(signal)
+      await target.commit()
+      return { ...start, tables }
+    } finally {
+      source.close()
+    }
+  } finally {
+    await target.close()
+  }
+}
+
+/** Every table of the cache matched to the target's, column by column; anything unplanned refused. */
+async function plannedWork(source: SourceCache, target: TargetDatabase): Promise<TableWork[]> {
+  if (source.schema !== target.schema) {
+    throw new CopyRefusedError(`${source.file} is at schema ${source.schema} and ${target.database} at ${target.schema}: both must be this build's; nothing was copied`)
+  }
+  const planned = new Set(COPIED_TABLES.map((table) => table.name))
+  const unknown = source.tables().filter((table) => !isSqliteInternal(table) && !planned.has(table))
+  if (unknown.length > 0) {
+    throw new CopyRefusedError(
+      `${source.file} holds tables store copy does not know (${unknown.join(', ')}): added by hand or by another program, they would be lost, so nothing was copied`
+    )
+  }
+  const inSource = new Set(source.tables())
+  const inTarget = new Set(await target.tables())
+  const work: TableWork[] = []
+  for (const plan of COPIED_TABLES) {
+    if (!inSource.has(plan.name) || !inTarget.has(plan.name)) {
+      throw new CopyRefusedError(`this build cannot copy ${plan.name}: it is missing from ${inSource.has(plan.name) ? target.database : source.file}; nothing was copied`)
+    }
+    work.push(matchColumns(plan, source.columns(plan.name), await target.columns(plan.name)))
+  }
+  return work
+}
+
+function matchColumns(plan: CopiedTable, sourceColumns: string[], targetColumns: TargetColumn[]): TableWork {
+  const derived = new Set(plan.derived ?? [])
+  const byName = new Map(targetColumns.map((column) => [column.name, column]))
+  const copied = sourceColumns.filter((name) => !derived.has(name))
+  const matched = copied.map((name) => {
+    const column = byName.get(name)
+    if (!column || column.generated) throw new CopyRefusedError(`this build cannot copy ${plan.name}.${name}: the PostgreSQL schema has no column to take it; nothing was copied`)
+    return column
+  })
+  const written = new Set(copied)
+  const unfilled = targetColumns.find((column) => !column.generated && !written.has(column.name))
+  if (unfilled) throw new CopyRefusedError(`this build cannot copy ${plan.name}: the cache has no ${unfilled.name} for PostgreSQL's column; nothing was copied`)
+  return { plan, sourceColumns: copied, targetColumns: matched }
+}
+
+async function copyTable(source: SourceCache, target: TargetDatabase, work: TableWork, options: CopyOptions): Promise<TableCopied> {
+  const { name, leftOut } = work.plan
+  const kept = leftOut ? `NOT (${leftOut.where})` : undefined
+  const total = source.count(name, kept)
+  const left = leftOut ? source.count(name, leftOut.where) : 0
+  let done = 0
+  options.onProgress?.({ table: name, done, total })
+  for (const page of source.pages(name, work.sourceColumns, options.pageRows ?? COPY_PAGE_ROWS, kept)) {
+    throwIfAborted(options.signal)
+    try {
+      await target.insert(name, work.targetColumns, page)
+    } catch (error) {
+      throw refusedPage(error, name, done + 1, done + page.length, target.database)
+    }
+    done += page.length
+    options.onProgress?.({ table: name, done, total })
+  }
+  // One snapshot: a count and a read of it can only disagree if the snapshot did not hold.
+  if (done !== total) throw new CopyFailedError(`${source.file} gave ${done} rows of ${name} where it counted ${total}; the copy was rolled back and the target is empty as before`)
+  return { table: name, rows: done, leftOut: left, ...(left > 0 && leftOut ? { why: leftOut.why } : {}) }
+}
+
+/** Each table counted again in the target, inside the transaction, before it commits. */
+async function verifyCounts(target: TargetDatabase, tables: readonly TableCopied[]): Promise<void> {
+  for (const { table, rows } of tables) {
+    const found = await target.count(table)
+    if (found !== rows) {
+      throw new CopyFailedError(`${target.database} holds ${found} rows of ${table} where ${rows} were copied; the copy was rolled back and the target is empty as before`)
+    }
+  }
+}

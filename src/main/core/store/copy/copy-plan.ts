@@ -1,0 +1,66 @@
+// What `eventwatch store copy` moves from a SQLite cache into PostgreSQL: every table of the
+// cache, named here in an order PostgreSQL's foreign keys accept (a row's parent before it), the
+// viewer lists last (millions of rows). Columns are matched by name between the two schemas; the
+// few that differ on purpose are named here too, so that anything else that differs (a later
+// migration on one side only) stops the copy instead of losing a column.
+//
+// A table of either schema that is not in this file fails test/integration/store-postgres-copy-plan:
+// a new migration must say here how (or why not) its table is copied.
+
+export interface CopiedTable {
+  name: string
+  /** SQLite columns PostgreSQL computes itself (a generated column): not copied. */
+  derived?: readonly string[]
+  /** Rows PostgreSQL cannot hold, left out of the copy: `where` picks them in SQLite, `why` says
+   *  why in the command's words ("… left out: <why>"). */
+  leftOut?: { where: string; why: string }
+}
+
+export const COPIED_TABLES: readonly CopiedTable[] = [
+  { name: 'connections' },
+  // search_text is a generated column on PostgreSQL (SQLite keeps it by triggers).
+  { name: 'sessions', derived: ['search_text'] },
+  { name: 'snapshots' },
+  { name: 'alerts' },
+  { name: 'alert_transitions' },
+  { name: 'alert_overrides' },
+  { name: 'notification_pause' },
+  { name: 'webhooks' },
+  { name: 'webhook_outbox' },
+  { name: 'settings' },
+  { name: 'maintenance_windows' },
+  { name: 'sync_runs' },
+  {
+    name: 'diagnostics',
+    // SQLite has no foreign key here (a trigger deletes a removed connection's rows), so a
+    // diagnostic recorded as its connection was removed can outlive it; PostgreSQL's can not.
+    leftOut: {
+      where: 'connection_id IS NOT NULL AND connection_id NOT IN (SELECT id FROM connections)',
+      why: 'they belong to connections no longer in the cache'
+    }
+  },
+  { name: 'users' },
+  { name: 'user_sessions' },
+  { name: 'user_settings' },
+  { name: 'audit_log' },
+  { name: 'site_names' },
+  { name: 'revisions' },
+  { name: 'poller_status' },
+  { name: 'alert_cooling' },
+  { name: 'alert_judged' },
+  { name: 'alert_changes' },
+  { name: 'viewer_lists' },
+  { name: 'viewers' },
+  { name: 'viewer_connections' },
+  { name: 'viewer_breakdowns' }
+]
+
+/** SQLite's own bookkeeping, not the cache's data: sqlite_sequence (AUTOINCREMENT's high-water
+ *  marks, which the copy carries into PostgreSQL's sequences), sqlite_stat1 and kin (ANALYZE). */
+export const isSqliteInternal = (table: string): boolean => table.startsWith('sqlite_')
+
+/** PostgreSQL's tables that have no SQLite counterpart: left as the target's migrations made them. */
+export const POSTGRES_ONLY_TABLES: readonly string[] = [
+  // The versions applied (PRAGMA user_version on SQLite).
+  'schema_migrations'
+]
