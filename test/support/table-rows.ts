@@ -1,0 +1,59 @@
+// Every row of a table, read straight from the database (a third party's reading, not the Store's),
+// in one comparable shape on both backends: PostgreSQL's booleans as SQLite's 0/1, its jsonb and
+// SQLite's JSON text as the values they hold, rows sorted. A copy holds the same rows as its cache.
+import Database from 'better-sqlite3'
+import pg from 'pg'
+
+const INT8 = 20
+const asNumbers = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === INT8 ? Number : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser
+}
+
+type Row = Record<string, unknown>
+const sorted = (rows: Row[]): Row[] => rows.map((row) => [JSON.stringify(row), row] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row)
+
+/** Each table's rows, in PostgreSQL's copy and in the SQLite cache, shaped alike. */
+export async function rowsOnBoth(file: string, url: string, tables: readonly string[]): Promise<{ sqlite: Record<string, Row[]>; postgres: Record<string, Row[]> }> {
+  const client = new pg.Client({ connectionString: url, types: asNumbers })
+  await client.connect()
+  const cache = new Database(file, { readonly: true })
+  try {
+    const sqlite: Record<string, Row[]> = {}
+    const postgres: Record<string, Row[]> = {}
+    for (const table of tables) {
+      const types = await client.query<{ name: string; type: string }>(
+        'SELECT column_name AS name, udt_name AS type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1',
+        [table]
+      )
+      const json = new Set(types.rows.filter((c) => c.type === 'jsonb').map((c) => c.name))
+      const flags = new Set(types.rows.filter((c) => c.type === 'bool').map((c) => c.name))
+      postgres[table] = sorted(
+        (await client.query<Row>(`SELECT * FROM "${table}"`)).rows.map((row) =>
+          Object.fromEntries(Object.entries(row).map(([k, v]) => [k, flags.has(k) && v !== null ? Number(v) : v]))
+        )
+      )
+      sqlite[table] = sorted(
+        (cache.prepare(`SELECT * FROM "${table}"`).all() as Row[]).map((row) =>
+          Object.fromEntries(Object.entries(row).map(([k, v]) => [k, json.has(k) && typeof v === 'string' ? JSON.parse(v) : v]))
+        )
+      )
+    }
+    return { sqlite, postgres }
+  } finally {
+    cache.close()
+    await client.end()
+  }
+}
+
+/** Rows of each table in the PostgreSQL database. */
+export async function countsIn(url: string, tables: readonly string[]): Promise<Record<string, number>> {
+  const client = new pg.Client({ connectionString: url, types: asNumbers })
+  await client.connect()
+  try {
+    const counts: Record<string, number> = {}
+    for (const table of tables) counts[table] = (await client.query<{ n: number }>(`SELECT count(*) AS n FROM "${table}"`)).rows[0]!.n
+    return counts
+  } finally {
+    await client.end()
+  }
+}
