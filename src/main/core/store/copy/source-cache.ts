@@ -3,6 +3,7 @@
 // then read in ONE read transaction: every count and every page comes from the same snapshot,
 // while the running Eventwatch goes on writing (WAL: a reader blocks no writer, and none blocks it).
 import { existsSync, statSync } from 'node:fs'
+import { StorageError } from '../../storage-faults'
 import { openDatabase, type Db } from '../db'
 import { latestSchema, SchemaTooNewError, schemaVersion } from '../migrate'
 import { CopyRefusedError, quoted } from './copy-errors'
@@ -54,8 +55,12 @@ function schemaBeforeCopy(file: string): number {
   try {
     probe = openDatabase(file, { readonly: true })
   } catch (error) {
+    // In --from's words: the open's own name --db, which this command has not.
     if (error instanceof SchemaTooNewError) {
       throw new CopyRefusedError(`${error.message.replace(/: upgrade Eventwatch or .*$/, '')}: copy it with that Eventwatch or a newer one; the file was not changed`)
+    }
+    if (error instanceof StorageError && error.code === 'SQLITE_NOTADB') {
+      throw new CopyRefusedError(`${file} is not an Eventwatch cache (not a SQLite database): check --from; the file was not changed`)
     }
     throw error
   }
