@@ -32,7 +32,7 @@ async function database(): Promise<TestDatabase> {
   return made
 }
 
-const copy = (from: string, to: string) => runCli(['store', 'copy', '--from', from, '--to', to], homeEnv(home))
+const copy = (from: string, to: string, ...more: string[]) => runCli(['store', 'copy', '--from', from, '--to', to, ...more], homeEnv(home))
 
 /** The cache, copied through SQLite's backup API, then changed by `change` as another program would. */
 async function variant(change: (db: Database.Database) => void): Promise<string> {
@@ -209,6 +209,20 @@ describe('an older cache', () => {
     expect(userVersion(older)).toBe(latest)
     expect((await countsIn(target.url, ['connections'])).connections).toBe(1)
   })
+})
+
+describe('--json', () => {
+  it('prints the tables and their counts for a script', async () => {
+    const target = await database()
+    const copied = await copy(cacheFile, target.url, '--json')
+    expect(copied.code, copied.stderr).toBe(0)
+    const result = JSON.parse(copied.stdout) as { to: string; tables: { table: string; rows: number; leftOut: number }[] }
+    expect(result.to).toBe(target.url)
+    expect(result.tables.map((t) => t.table)).toEqual(TABLES)
+    const counts = await countsIn(target.url, TABLES)
+    expect(Object.fromEntries(result.tables.map((t) => [t.table, t.rows]))).toEqual(counts)
+    expect(counts.viewers).toBeGreaterThan(1000) // more than one page
+  }, 30_000)
 })
 
 describe('a cache in use', () => {
