@@ -211,6 +211,24 @@ describe('an older cache', () => {
   })
 })
 
+describe('text PostgreSQL cannot hold', () => {
+  it('copies a NUL the service sent as U+FFFD, in text and in JSON, and leaves a quoted "\\u0000" alone', async () => {
+    const hostile = await variant((db) =>
+      db.exec(`UPDATE sessions SET event_name = 'Town' || char(0) || 'hall',
+        raw_json = json_set(raw_json, '$.eventName', 'Town' || char(0) || 'hall', '$.note', '\\u0000 is how JSON writes NUL')
+        WHERE rowid = (SELECT min(rowid) FROM sessions)`)
+    )
+    const target = await database()
+    const copied = await copy(hostile, target.url)
+    expect(copied.code, copied.stderr).toBe(0)
+    const client = new pg.Client({ connectionString: target.url })
+    await client.connect()
+    const { rows } = await client.query("SELECT event_name, raw_json->>'eventName' AS raw, raw_json->>'note' AS note FROM sessions WHERE event_name LIKE 'Town%'")
+    await client.end()
+    expect(rows).toEqual([{ event_name: 'Town\uFFFDhall', raw: 'Town\uFFFDhall', note: '\\u0000 is how JSON writes NUL' }])
+  }, 30_000)
+})
+
 describe('--json', () => {
   it('prints the tables and their counts for a script', async () => {
     const target = await database()

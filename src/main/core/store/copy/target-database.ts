@@ -7,6 +7,7 @@ import { StorageError } from '../../storage-faults'
 import { pgFault } from '../postgres/pg-faults'
 import { openPgStore } from '../postgres/pg-store'
 import { openPool, redactedUrl } from '../postgres/pool'
+import { targetValue } from './cell-values'
 import { CopyFailedError, CopyRefusedError, quoted } from './copy-errors'
 
 export interface TargetColumn {
@@ -115,7 +116,7 @@ function target(client: pg.PoolClient, pool: pg.Pool, database: string, schema: 
     async insert(table, columns, rows) {
       const names = columns.map((column) => quoted(column.name)).join(', ')
       const arrays = columns.map((column, i) => `$${i + 1}::${column.type}[]`).join(', ')
-      const values = columns.map((column, i) => rows.map((row) => cell(row[i], table, column.name)))
+      const values = columns.map((column, i) => rows.map((row) => targetValue(row[i], column.type, table, column.name)))
       await client.query(`INSERT INTO ${quoted(table)} (${names}) OVERRIDING SYSTEM VALUE SELECT * FROM unnest(${arrays})`, values)
     },
     async count(table) {
@@ -147,16 +148,6 @@ function target(client: pg.PoolClient, pool: pg.Pool, database: string, schema: 
       await pool.end()
     }
   }
-}
-
-/** A value as it goes into an array parameter: SQLite's integers (BigInt), reals and text as pg
- *  writes them; 0/1 go into boolean columns as PostgreSQL reads '0' and '1'. A blob has no place
- *  in any column of the schema, and pg would write it as text: refused. */
-function cell(value: unknown, table: string, column: string): unknown {
-  if (typeof value === 'object' && value !== null) {
-    throw new CopyFailedError(`${table}.${column} holds a blob in the cache, where only text or numbers belong; the copy was rolled back and the target is empty as before`)
-  }
-  return value
 }
 
 /** A page PostgreSQL refused, in words: which table, which rows, what it said. */
