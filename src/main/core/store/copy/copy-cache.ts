@@ -106,9 +106,18 @@ async function plannedWork(source: SourceCache, target: TargetDatabase): Promise
     if (!inSource.has(plan.name) || !inTarget.has(plan.name)) {
       throw new CopyRefusedError(`this build cannot copy ${plan.name}: it is missing from ${inSource.has(plan.name) ? target.database : source.file}; nothing was copied`)
     }
-    work.push(matchColumns(plan, source.columns(plan.name), await target.columns(plan.name)))
+    work.push(matchColumns(plan, readable(source, plan), await target.columns(plan.name)))
   }
   return work
+}
+
+/** The columns the copy reads of a planned table: the cache's own, or what its reshaping gives. */
+function readable(source: SourceCache, plan: CopiedTable): string[] {
+  const columns = source.columns(plan.name)
+  if (!plan.reshaped) return columns
+  const unread = columns.find((name) => !plan.reshaped!.reads.includes(name))
+  if (unread) throw new CopyRefusedError(`this build cannot copy ${plan.name}.${unread}: the copy does not read it into PostgreSQL's shape of the table; nothing was copied`)
+  return source.selects(plan.reshaped.select)
 }
 
 function matchColumns(plan: CopiedTable, sourceColumns: string[], targetColumns: TargetColumn[]): TableWork {
@@ -133,7 +142,9 @@ async function copyTable(source: SourceCache, target: TargetDatabase, work: Tabl
   const left = leftOut ? source.count(name, leftOut.where) : 0
   let done = 0
   options.onProgress?.({ table: name, done, total })
-  for (const page of source.pages(name, work.sourceColumns, options.pageRows ?? COPY_PAGE_ROWS, kept)) {
+  // A reshaped table gives one row for each of its own: counted as they are.
+  const from = work.plan.reshaped ? { select: work.plan.reshaped.select } : { table: name }
+  for (const page of source.pages(from, work.sourceColumns, options.pageRows ?? COPY_PAGE_ROWS, kept)) {
     throwIfAborted(options.signal)
     try {
       await target.insert(name, work.targetColumns, page)

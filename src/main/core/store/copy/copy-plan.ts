@@ -14,6 +14,10 @@ export interface CopiedTable {
   /** Rows PostgreSQL cannot hold, left out of the copy: `where` picks them in SQLite, `why` says
    *  why in the command's words ("… left out: <why>"). */
   leftOut?: { where: string; why: string }
+  /** PostgreSQL keys the table otherwise than SQLite: `select` reads the cache's rows as
+   *  PostgreSQL's columns (named as they are there), one for one, using `reads` — every column the
+   *  cache's table has, so that one added later stops the copy until this says where it goes. */
+  reshaped?: { select: string; reads: readonly string[] }
 }
 
 export const COPIED_TABLES: readonly CopiedTable[] = [

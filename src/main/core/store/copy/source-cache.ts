@@ -8,6 +8,9 @@ import { openDatabase, type Db } from '../db'
 import { latestSchema, SchemaTooNewError, schemaVersion } from '../migrate'
 import { CopyRefusedError, quoted } from './copy-errors'
 
+/** Rows of a table as they are, or as a SELECT on the cache gives them. */
+export type RowSource = { table: string } | { select: string }
+
 export interface SourceCache {
   readonly file: string
   /** The schema the file was at before the copy; older than `schema` means it was migrated first. */
@@ -20,10 +23,12 @@ export interface SourceCache {
   count(table: string, where?: string): number
   /** The highest id an AUTOINCREMENT table ever gave (ids never reused: viewer lists). */
   highestIdEver(table: string): number | null
-  /** `columns` of every row of `table` (those `where` picks), `size` at a time, as arrays in
-   *  column order; integers as BigInt, so none past 2^53 changes on the way. No other read may
-   *  run on the cache while a page iteration is open. */
-  pages(table: string, columns: readonly string[], size: number, where?: string): Generator<unknown[][]>
+  /** The columns a SELECT on the cache gives, by name. */
+  selects(select: string): string[]
+  /** `columns` of every row of `from` (a table, or a SELECT of one reshaped) that `where` picks,
+   *  `size` at a time, as arrays in column order; integers as BigInt, so none past 2^53 changes
+   *  on the way. No other read may run on the cache while a page iteration is open. */
+  pages(from: RowSource, columns: readonly string[], size: number, where?: string): Generator<unknown[][]>
   /** Ends the read transaction and closes the file. */
   close(): void
 }
@@ -89,8 +94,10 @@ function snapshot(db: Db, file: string, foundSchema: number): SourceCache {
       if (kept === 0) return null
       return (db.prepare('SELECT seq FROM sqlite_sequence WHERE name = ?').pluck().get(table) as number | undefined) ?? null
     },
-    *pages(table, columns, size, clause) {
-      const select = db.prepare(`SELECT ${columns.map(quoted).join(', ')} FROM ${quoted(table)}${where(clause)}`)
+    selects: (select) => db.prepare(select).columns().map((column) => column.name),
+    *pages(from, columns, size, clause) {
+      const rows = 'table' in from ? quoted(from.table) : `(${from.select}) AS reshaped`
+      const select = db.prepare(`SELECT ${columns.map(quoted).join(', ')} FROM ${rows}${where(clause)}`)
       let page: unknown[][] = []
       for (const row of select.raw(true).safeIntegers(true).iterate() as IterableIterator<unknown[]>) {
         page.push(row)
