@@ -86,7 +86,7 @@ export async function benchClock(options: ClockBenchOptions = CLOCK_DEFAULTS): P
     let pushes = 0
     const hub = new EventHub()
     hub.subscribe(() => pushes++)
-    const monitor = new Monitor(db, store, hub, { clock: () => now, polled: () => ids, unconfirmed: () => [], pollingPaused: () => false })
+    const monitor = await Monitor.begin(store, hub, { clock: () => now, polled: () => ids, unconfirmed: () => [], pollingPaused: () => false })
     // Judged once, as after each connection's poll: every snapshot and list is no longer new.
     for (const id of ids) await monitor.afterWork(id, now)
     await monitor.situationByClock()

@@ -49,7 +49,7 @@ export async function benchJudgement(options: JudgementBenchOptions = JUDGEMENT_
     hub.subscribe((name, payload) => {
       if (name === 'sessionsChanged') rowsPushed.push((payload as SessionsChanged).rows.length)
     })
-    const monitor = new Monitor(db, store, hub, { clock: () => now, polled: () => [id], unconfirmed: () => [], pollingPaused: () => false })
+    const monitor = await Monitor.begin(store, hub, { clock: () => now, polled: () => [id], unconfirmed: () => [], pollingPaused: () => false })
     await monitor.afterWork(id, now) // the connection's first judgement, in full
 
     let round = 0

@@ -102,7 +102,7 @@ async function run(count: number, options: MaintenanceBenchOptions, dir: string)
   const file = join(dir, `maintenance-${count}.db`)
   const now = Date.now()
   fill(file, count, now)
-  const core = await startAppCore({ dbFile: file, sources: async () => [], teamFile: join(dir, 'team.json') })
+  const core = await startAppCore({ db: file, sources: async () => [], teamFile: join(dir, 'team.json') })
   try {
     const measured = await measure(core, options.runs, now)
     log(`${int(count)} windows: add ${ms(measured.addMs)}, listAlerts ${ms(measured.pageMs)} and ${int(measured.pageBytes)} bytes (medians of ${options.runs})`)

@@ -17,6 +17,9 @@ import { upsertConnection } from '../../src/main/core/store/connections'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
 import { screenHandlers } from '../../src/main/core/app/screen-handlers'
 import { Verdicts } from '../../src/main/core/app/verdicts'
+import { storedOverrides } from '../../src/main/core/store/alert-overrides'
+import { connectionScales } from '../../src/main/core/store/reliability-scales'
+import { getThresholds } from '../../src/main/core/store/settings'
 import { viewerPage } from '../../src/main/core/store/queries'
 import { siteNameBook } from '../../src/main/core/store/site-names'
 import { localContext } from '../../src/main/core/team/local-actor'
@@ -156,7 +159,8 @@ export async function benchPromises(): Promise<Figure[]> {
       await time(times.storePage, async (n) => void (await async.store.read.viewers.page(CONNECTION, fixture.listSession, page(n))), PAGES, 0)
       // The screen's answer: before, the handler on the Db; after, the handler through the Store.
       const screenBefore = (n: number) => {
-        const verdicts = new Verdicts(sync.db)
+        // What the Db-bound verdicts read, synchronously (the scales, the levels, the overrides).
+        const verdicts = new Verdicts({ scales: connectionScales(sync.db), thresholds: getThresholds(sync.db), overrides: new Map([[CONNECTION, storedOverrides(sync.db, CONNECTION)]]), everyConnection: false })
         const answer = viewerPage(sync.db, CONNECTION, fixture.listSession, page(n))
         const sites = siteNameBook(sync.db)
         return {

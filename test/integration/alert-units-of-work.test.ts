@@ -51,7 +51,7 @@ async function coreWithWebhook(before: (db: Db) => Promise<void> | void = () => 
   await new WebhookService(storeOn(db), secrets).add({ name: 'On call', url: receiver.url, format: 'json' })
   await before(db)
   const core = await startCore(cleanups, {
-    dbFile,
+    db: dbFile,
     secrets,
     cadences: { discoveryMs: 1000, detailMs: 1000, viewersMs: 60_000 },
     demoIncidentAfterSeconds: 0

@@ -15,7 +15,7 @@ const tempDir = tempDirs('eventwatch-alerts-app-')
 describe('alerts through the app API', () => {
   it('pushes the demo incident, then lists, acknowledges, snoozes, overrides and pauses', async () => {
     const core = await startCore(cleanups, {
-      dbFile: join(tempDir(), 'cache.db'),
+      db: join(tempDir(), 'cache.db'),
       cadences: { discoveryMs: 1000, detailMs: 1000, viewersMs: 60_000 },
       demoIncidentAfterSeconds: 0
     })

@@ -7,6 +7,7 @@ import { ReportingClient } from '../../src/main/core/api/client'
 import { BLIND_CHECK_MS } from '../../src/main/core/app/blind-clock'
 import { EventHub } from '../../src/main/core/app/event-hub'
 import { PollerGroup } from '../../src/main/core/app/pollers'
+import { storesOf } from '../support/poll-stores'
 import { listAlerts } from '../../src/main/core/store/alerts'
 import { startSimulator } from '../../src/main/core/simulator/server'
 import { DEFAULT_ALERT_RULES, type AlertsChanged } from '../../src/shared/alerts'
@@ -43,7 +44,7 @@ describe('monitor blind', () => {
       const push = payload as AlertsChanged
       if (name === 'alertsChanged' && (push.fired.length || push.resolved.length)) fired.push({ at: timers.now, push })
     })
-    const group = new PollerGroup(db, storeOn(db), hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
+    const group = await PollerGroup.open(storeOn(db), hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { viewerStore: storesOf(db).viewerStore, clock: timers.clock, timers })
     await group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
     cleanups.push(() => sim.close(), () => group.stop())
     await group.idle()

@@ -85,7 +85,7 @@ describe('an incident on two saved connections', () => {
   it('answers the same situation at once after a reload mid-incident', async () => {
     const before = await value<AlertsPage>(core, 'listAlerts')
     await core.close()
-    core = await startCore(cleanups, { dbFile, secrets })
+    core = await startCore(cleanups, { db: dbFile, secrets })
     pushes = new Pushes(core)
     // Before any poll of the new core: read from the file.
     const after = await value<AlertsPage>(core, 'listAlerts')
@@ -137,7 +137,7 @@ describe('the demo left behind', () => {
   it('ends the demo\'s alerts saying why once a real connection is polled, and keeps its sessions apart', async () => {
     const secrets = testKeychain(cleanups)
     const core = await startCore(cleanups, {
-      dbFile: join(tempDir(), 'cache.db'),
+      db: join(tempDir(), 'cache.db'),
       secrets,
       cadences: { discoveryMs: 1000, detailMs: 1000, viewersMs: 60_000 },
       demoIncidentAfterSeconds: 0

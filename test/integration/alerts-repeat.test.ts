@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { ReportingClient } from '../../src/main/core/api/client'
 import { EventHub } from '../../src/main/core/app/event-hub'
 import { PollerGroup } from '../../src/main/core/app/pollers'
+import { storesOf } from '../support/poll-stores'
 import { acknowledgeAlert } from '../../src/main/core/store/alerts'
 import { setAlertRules } from '../../src/main/core/store/settings'
 import { startSimulator } from '../../src/main/core/simulator/server'
@@ -32,7 +33,7 @@ describe('repeat for unacknowledged criticals', () => {
     hub.subscribe((name, payload) => {
       if (name === 'alertsChanged') pushes.push({ at: timers.now, push: payload as AlertsChanged })
     })
-    const group = new PollerGroup(db, storeOn(db), hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
+    const group = await PollerGroup.open(storeOn(db), hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { viewerStore: storesOf(db).viewerStore, clock: timers.clock, timers })
     await group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
     cleanups.push(() => group.stop())
     await group.idle()

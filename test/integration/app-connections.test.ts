@@ -21,7 +21,7 @@ const secrets = osKeychain(`eventwatch-test-${randomUUID()}`)
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'eventwatch-app-conn-'))
   sim = await startSimulator({ liveSessions: 2, endedSessions: 1, viewersPerSession: 30 })
-  core = await startAppCore({ dbFile: join(dir, 'cache.db'), cadences: { discoveryMs: 60_000, detailMs: 60_000, viewersMs: 60_000 }, secrets })
+  core = await startAppCore({ db: join(dir, 'cache.db'), cadences: { discoveryMs: 60_000, detailMs: 60_000, viewersMs: 60_000 }, secrets })
 })
 
 afterAll(async () => {

@@ -15,7 +15,7 @@ afterAll(() => core?.close())
 
 describe('a core without polling', () => {
   it('polls nothing, not even the demo, and answers, pushes and audits as the one core does', async () => {
-    core = await startAppCore({ dbFile, polling: false })
+    core = await startAppCore({ db: dbFile, polling: false })
     const status = await core.request('getStatus', {})
     expect(status.ok && status.value.connections).toEqual([])
     const board = await core.request('listLiveSessions', {})

@@ -16,7 +16,7 @@ const noSecrets: SecretStore = { save: async () => undefined, read: async () => 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'eventwatch-not-found-'))
   core = await startAppCore({
-    dbFile: join(dir, 'cache.db'),
+    db: join(dir, 'cache.db'),
     cadences: { discoveryMs: 60_000, detailMs: 60_000, viewersMs: 60_000 },
     secrets: noSecrets
   })

@@ -22,7 +22,7 @@ async function value<T>(name: string, args: unknown): Promise<T> {
 }
 
 beforeAll(async () => {
-  core = await startAppCore({ dbFile: join(dir, 'cache.db'), demoSeed: 7 })
+  core = await startAppCore({ db: join(dir, 'cache.db'), demoSeed: 7 })
   // The first pass fills the cache: sessions, snapshots, viewer lists.
   for (let i = 0; i < 200; i++) {
     const { sessions } = await value<LiveBoard>('listLiveSessions', {})

@@ -25,7 +25,7 @@ afterAll(() => {
 })
 
 async function start(): Promise<AppCore> {
-  const core = await startAppCore({ dbFile })
+  const core = await startAppCore({ db: dbFile })
   cores.push(core)
   return core
 }
@@ -89,7 +89,7 @@ describe('settings through the app API', () => {
   })
 
   it('pushes the settings when the units detected from the viewers polled firm up, and not while they hold', async () => {
-    const core = await startAppCore({ dbFile: join(dir, 'units.db'), cadences: { discoveryMs: 1000, detailMs: 1000, viewersMs: 1000 } })
+    const core = await startAppCore({ db: join(dir, 'units.db'), cadences: { discoveryMs: 1000, detailMs: 1000, viewersMs: 1000 } })
     cores.push(core)
     const pushed: AppSettings[] = []
     core.onEvent((name, payload) => {
@@ -103,7 +103,7 @@ describe('settings through the app API', () => {
   }, 30_000)
 
   it('lets cadences given for the run win over the stored ones', async () => {
-    const core = await startAppCore({ dbFile, cadences: { discoveryMs: 5000, detailMs: 5000, viewersMs: 5000 } })
+    const core = await startAppCore({ db: dbFile, cadences: { discoveryMs: 5000, detailMs: 5000, viewersMs: 5000 } })
     cores.push(core)
     expect((await value<Status>(core, 'getStatus', {})).pollIntervalSeconds).toBe(5)
   })

@@ -97,7 +97,7 @@ describe('the team server from the command line', () => {
   it('joins a team server only with its pinned certificate and a valid token, then leaves it', async () => {
     const dir = tempDir()
     const tls = throwawayCertificate(dir)
-    core = await startAppCore({ dbFile })
+    core = await startAppCore({ db: dbFile })
     host = await startTeamHost(core, tls, stubRenderer(dir))
 
     const wrongPin = await run(['team', 'join', host.origin, '--pin', 'AB'.repeat(32)], { EVENTWATCH_TEAM_TOKEN: aliceToken })

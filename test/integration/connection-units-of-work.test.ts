@@ -41,7 +41,7 @@ async function coreAndCache(): Promise<{ core: AppCore; db: Db; secrets: SecretS
   const dir = tempDir()
   const dbFile = join(dir, 'cache.db')
   const secrets = testKeychain(cleanups)
-  const core = await startCore(cleanups, { dbFile, secrets, sources: async () => [], teamFile: join(dir, 'team.json') })
+  const core = await startCore(cleanups, { db: dbFile, secrets, sources: async () => [], teamFile: join(dir, 'team.json') })
   const db = openDatabase(dbFile)
   cleanups.add(() => db.close())
   return { core, db, secrets }

@@ -10,7 +10,7 @@ import { AlertEvaluator } from '../../src/main/core/alerts/evaluator'
 import { readSituation } from '../../src/main/core/alerts/page'
 import { EventHub } from '../../src/main/core/app/event-hub'
 import { Monitor } from '../../src/main/core/app/monitor'
-import { Verdicts } from '../../src/main/core/app/verdicts'
+import { loadVerdicts } from '../../src/main/core/app/verdicts'
 import { insertAlert, listAlerts } from '../../src/main/core/store/alerts'
 import { upsertConnection } from '../../src/main/core/store/connections'
 import { openDatabase, type Db } from '../../src/main/core/store/db'
@@ -59,7 +59,7 @@ class Core {
   readonly store = storeOn(this.db)
   readonly evaluator: AlertEvaluator
   constructor(public now: number) {
-    this.evaluator = new AlertEvaluator(this.store, async () => new Verdicts(this.db), () => this.now)
+    this.evaluator = new AlertEvaluator(this.store, () => loadVerdicts(this.store.read), () => this.now)
   }
   poll(score: number, afterMs = 15_000) {
     this.now += afterMs
@@ -131,13 +131,13 @@ describe('the alert rules across a restart', () => {
 })
 
 describe('the monitor across a restart', () => {
-  function monitorOn(db: Db, now: () => number) {
+  async function monitorOn(db: Db, now: () => number) {
     const hub = new EventHub()
     const pushes: AlertsChanged[] = []
     hub.subscribe((name, payload) => {
       if (name === 'alertsChanged') pushes.push(payload as AlertsChanged)
     })
-    const monitor = new Monitor(db, storeOn(db), hub, { clock: now, polled: () => ['c1'], unconfirmed: () => [], pollingPaused: () => false })
+    const monitor = await Monitor.begin(storeOn(db), hub, { clock: now, polled: () => ['c1'], unconfirmed: () => [], pollingPaused: () => false })
     return { monitor, pushes }
   }
 
@@ -146,7 +146,7 @@ describe('the monitor across a restart', () => {
     let db = openCache()
     setAlertRules(db, { ...DEFAULT_ALERT_RULES, repeatCritical: { enabled: true, everyMinutes: 1 } })
     const id = insertAlert(db, 'c1', { rule: 'monitor-blind', eventSessionId: null, eventName: null, state: 'firing', severity: 'critical', summary: 'blind', value: 0, streak: 1 }, T0)
-    let { monitor, pushes } = monitorOn(db, () => now)
+    let { monitor, pushes } = await monitorOn(db, () => now)
     now = T0 + 30_000
     await monitor.repeatTick()
     now = T0 + 61_000
@@ -156,7 +156,7 @@ describe('the monitor across a restart', () => {
     await monitor.store.close()
     db.close()
     db = openCache()
-    ;({ monitor, pushes } = monitorOn(db, () => now))
+    ;({ monitor, pushes } = await monitorOn(db, () => now))
     now = T0 + 125_000 // step 2 came round while the core was down: announced at its first tick
     await monitor.repeatTick()
     expect(pushes.map((p) => p.repeated.map((a) => a.id))).toEqual([[id]])
@@ -167,14 +167,14 @@ describe('the monitor across a restart', () => {
 
   it('goes on counting revisions in a new epoch; a second core on the file counts in its epoch too', async () => {
     const db = openCache()
-    const first = monitorOn(db, () => T0)
+    const first = await monitorOn(db, () => T0)
     const a = await first.monitor.publishAlerts(nothingApplied())
     expect(a.revision).toBeGreaterThan(0)
 
     // Another core starts on the same file (a restart, or a second process): a new epoch, the count goes on.
     const otherDb = openDatabase(file)
     open.push(otherDb)
-    const second = monitorOn(otherDb, () => T0)
+    const second = await monitorOn(otherDb, () => T0)
     const b = await second.monitor.situation()
     expect(b.epoch).not.toBe(a.epoch)
     expect(b.revision).toBeGreaterThanOrEqual(a.revision)
@@ -195,18 +195,18 @@ describe('the app core across a restart', () => {
 
   it('keeps polling paused, and its status says so', async () => {
     const dbFile = join(dir, 'app.db')
-    const first = await startCore(cleanups, { dbFile, demoLiveSessions: 2 })
+    const first = await startCore(cleanups, { db: dbFile, demoLiveSessions: 2 })
     expect(await value<Status>(first, 'setPaused', { paused: true })).toMatchObject({ paused: true })
     await first.close()
 
-    const second = await startCore(cleanups, { dbFile, demoLiveSessions: 2 })
+    const second = await startCore(cleanups, { db: dbFile, demoLiveSessions: 2 })
     const status = await waitForStatus(second, (s) => s.connections.length > 0)
     expect(status).toMatchObject({ paused: true, pollState: 'paused' })
     expect(status.connections[0]).toMatchObject({ state: 'paused' })
     await value(second, 'setPaused', { paused: false })
     await second.close()
 
-    const third = await startCore(cleanups, { dbFile, demoLiveSessions: 2 })
+    const third = await startCore(cleanups, { db: dbFile, demoLiveSessions: 2 })
     expect(await value<Status>(third, 'getStatus')).toMatchObject({ paused: false })
   }, 30_000)
 })

@@ -145,7 +145,7 @@ beforeAll(async () => {
   // failure the simulator is told to make is the poll's failure.
   const client = new ReportingClient(target, async () => sim.credentials, { retry: { sleep: async () => undefined, maxAttempts: 1 } })
   core = await startAppCore({
-    dbFile,
+    db: dbFile,
     secrets: memorySecrets(),
     cadences: { discoveryMs: 3_600_000, detailMs: 3_600_000, viewersMs: 3_600_000 },
     sources: async () => [{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }]
@@ -352,7 +352,7 @@ describe('/readyz when the database is not fit', () => {
   beforeAll(async () => {
     dir = tempDir()
     dbFile = join(dir, 'cache.db')
-    idle = await startAppCore({ dbFile, polling: false, secrets: memorySecrets() })
+    idle = await startAppCore({ db: dbFile, polling: false, secrets: memorySecrets() })
     cleanups.add(() => idle.close())
     host = await startWebHost({ core: idle, rendererDir: stubRenderer(dir), port: 0 })
     cleanups.add(() => host.close())

@@ -47,7 +47,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'eventwatch-ipc-fuzz-'))
   dbFile = join(dir, 'cache.db')
   core = await startAppCore({
-    dbFile,
+    db: dbFile,
     // Slow polls: the demo keeps running, but the fuzz, not the poller, drives the database.
     cadences: { discoveryMs: 60_000, detailMs: 60_000, viewersMs: 60_000 },
     // No test ever stores a secret; a throwaway service keeps the real keychain untouched anyway.

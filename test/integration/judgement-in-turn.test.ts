@@ -45,7 +45,7 @@ it("counts a poll once when its judgement is asked twice at once: the second wai
   hub.subscribe((name, payload) => {
     if (name === 'alertsChanged') fired.push(...(payload as AlertsChanged).fired)
   })
-  const monitor = new Monitor(db, store, hub, { clock: () => now, polled: () => ['c1'], unconfirmed: () => [], pollingPaused: () => false })
+  const monitor = await Monitor.begin(store, hub, { clock: () => now, polled: () => ['c1'], unconfirmed: () => [], pollingPaused: () => false })
   poll(99)
   await monitor.afterWork('c1', now)
 

@@ -7,6 +7,7 @@ import { ReportingClient } from '../../src/main/core/api/client'
 import { addMaintenanceWindow, removeMaintenanceWindow } from '../../src/main/core/alerts/maintenance-windows'
 import { EventHub } from '../../src/main/core/app/event-hub'
 import { PollerGroup } from '../../src/main/core/app/pollers'
+import { storesOf } from '../support/poll-stores'
 import { osKeychain } from '../../src/main/core/secrets/keychain'
 import { startSimulator } from '../../src/main/core/simulator/server'
 import { listAlerts } from '../../src/main/core/store/alerts'
@@ -45,7 +46,7 @@ describe('maintenance windows', () => {
     const outbox = new WebhookOutbox()
     const deliveries = startWebhookDeliveries(store, outbox, service, { clock: timers.clock, timers })
     const client = new ReportingClient(target, async () => sim.credentials, { clock: timers.clock, retry: { sleep: async () => undefined, maxAttempts: 2 } })
-    const group = new PollerGroup(db, store, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers, outbox })
+    const group = await PollerGroup.open(store, hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { viewerStore: storesOf(db).viewerStore, clock: timers.clock, timers, outbox })
     await group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
     cleanups.push(() => deliveries.stop(), () => group.stop())
     const settle = async (): Promise<void> => {
@@ -97,7 +98,7 @@ describe('maintenance windows through the app API', () => {
     const dir = tempDirs('eventwatch-maintenance-api-')()
     const own = new Cleanups()
     cleanups.push(() => own.runAll())
-    const core = await startCore(own, { dbFile: join(dir, 'cache.db'), sources: async () => [], teamFile: join(dir, 'team.json') })
+    const core = await startCore(own, { db: join(dir, 'cache.db'), sources: async () => [], teamFile: join(dir, 'team.json') })
     const pushes = new Pushes(core)
     const now = Date.now()
     const window = { name: 'Patch night', startsAt: new Date(now - 60_000).toISOString(), endsAt: new Date(now + 3_600_000).toISOString(), timeZone: 'Europe/Berlin' }

@@ -277,7 +277,7 @@ describe('startAppCore', () => {
 
   it('polls the demo source and answers requests through dispatch; close releases everything', async () => {
     const dbFile = join(dir, 'app', 'cache.db')
-    core = await startAppCore({ dbFile, cadences: { discoveryMs: 3_600_000, detailMs: 3_600_000, viewersMs: 3_600_000 }, demoSeed: 5 })
+    core = await startAppCore({ db: dbFile, cadences: { discoveryMs: 3_600_000, detailMs: 3_600_000, viewersMs: 3_600_000 }, demoSeed: 5 })
     const changed = await nextEvent<SessionsChanged>(core, 'sessionsChanged')
     expect(changed.liveCount).toBeGreaterThan(0)
     expect(changed.storedCount).toBeGreaterThanOrEqual(changed.liveCount)
@@ -351,7 +351,7 @@ describe('startAppCore', () => {
   })
 
   it('refreshNow starts a poll and reports it with another sessionsChanged event', async () => {
-    core = await startAppCore({ dbFile: join(dir, 'cache.db'), cadences: { discoveryMs: 3_600_000, detailMs: 3_600_000, viewersMs: 3_600_000 }, demoSeed: 5 })
+    core = await startAppCore({ db: join(dir, 'cache.db'), cadences: { discoveryMs: 3_600_000, detailMs: 3_600_000, viewersMs: 3_600_000 }, demoSeed: 5 })
     await nextEvent(core, 'sessionsChanged')
     // onPolled fires just before the first poll settles; let it settle so refreshNow starts a new one.
     await new Promise((resolve) => setImmediate(resolve))

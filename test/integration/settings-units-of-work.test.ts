@@ -31,7 +31,7 @@ const auditRows = (db: Db): { actor: string; action: string; subject: string | n
 async function coreAndCache(): Promise<{ core: AppCore; db: Db; dbFile: string }> {
   const dir = tempDir()
   const dbFile = join(dir, 'cache.db')
-  const core = await startCore(cleanups, { dbFile, sources: async () => [], teamFile: join(dir, 'team.json') })
+  const core = await startCore(cleanups, { db: dbFile, sources: async () => [], teamFile: join(dir, 'team.json') })
   const db = openDatabase(dbFile)
   cleanups.add(() => db.close())
   return { core, db, dbFile }

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { EventHub } from '../../src/main/core/app/event-hub'
 import { PollerGroup } from '../../src/main/core/app/pollers'
+import { storesOf } from '../support/poll-stores'
 import { buildSessionReport } from '../../src/main/core/app/session-report'
 import { reportHtml } from '../../src/main/core/report/report-html'
 import { listAlerts } from '../../src/main/core/store/alerts'
@@ -103,7 +104,7 @@ describe('a site alert by its name', () => {
     hub.subscribe((name, payload) => {
       if (name === 'alertsChanged') said.push((payload as AlertsChanged).situation.connectionsPolled!)
     })
-    const group = new PollerGroup(db, storeOn(db), hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
+    const group = await PollerGroup.open(storeOn(db), hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { viewerStore: storesOf(db).viewerStore, clock: timers.clock, timers })
     cleanups.push(() => group.stop())
     await group.start([simulatorSource(target, simA, timers), simulatorSource(targetB, simB, timers)])
     await group.idle()

@@ -79,7 +79,7 @@ function makeCache(file: string): void {
 }
 
 async function startFails(dbFile: string): Promise<unknown> {
-  return startAppCore({ dbFile }).then(
+  return startAppCore({ db: dbFile }).then(
     async (core) => {
       await core.close()
       return undefined

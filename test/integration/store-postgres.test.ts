@@ -5,6 +5,7 @@
 import pg from 'pg'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import type { Store } from '../../src/main/core/store/interface/store'
+import { pgMigrations } from '../../src/main/core/store/postgres/migrations'
 import { openPgStore } from '../../src/main/core/store/postgres/pg-store'
 import { connectionSettings, T0 } from '../contract/store/fixtures'
 import { freshDatabase, type TestDatabase } from '../support/postgres-databases'
@@ -39,14 +40,18 @@ afterEach(async () => {
 
 it('migrates a new database once when several servers start on it at the same time', async () => {
   await Promise.all([server(), server(), server()])
-  expect(await query('SELECT version, name FROM schema_migrations')).toEqual([{ version: 24, name: 'baseline: SQLite schema 24' }])
+  expect(await query('SELECT version, name FROM schema_migrations ORDER BY version')).toEqual(pgMigrations.map(({ version, name }) => ({ version, name })))
 })
 
 it('refuses a database a newer Eventwatch migrated, in words, and changes nothing', async () => {
   await (await server()).close()
   await query("INSERT INTO schema_migrations (version, name) VALUES (99, 'from the future')")
-  await expect(openPgStore(database.url)).rejects.toThrow(/was written by a newer Eventwatch \(schema 99, this build knows 24\): upgrade Eventwatch/)
-  expect((await query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).map((r) => r.version)).toEqual([24, 99])
+  const known = pgMigrations.at(-1)!.version
+  await expect(openPgStore(database.url)).rejects.toThrow(`was written by a newer Eventwatch (schema 99, this build knows ${known}): upgrade Eventwatch`)
+  expect((await query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).map((r) => r.version)).toEqual([
+    ...pgMigrations.map((m) => m.version),
+    99
+  ])
 })
 
 it('names the database without its password when it refuses it', async () => {

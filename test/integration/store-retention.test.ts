@@ -10,7 +10,10 @@ import type { EventSessionRecord, ViewerRecord } from '../../src/main/core/api/s
 import { openDatabase, type Db } from '../../src/main/core/store/db'
 import { migrate } from '../../src/main/core/store/migrate'
 import { pruneOnce, type PruneBatch } from '../../src/main/core/store/retention'
-import { RetentionJob } from '../../src/main/core/store/retention-job'
+import { RetentionJob, type PruneResult } from '../../src/main/core/store/retention-job'
+import { sqliteCompaction } from '../../src/main/core/store/sqlite/compaction'
+import type { CompactResult } from '../../src/main/core/store/compact'
+import { storeOn } from '../support/store-on'
 import type { Timers } from '../../src/shared/timers'
 import { storeSessionList } from '../../src/main/core/store/sessions'
 import { upsertConnection } from '../../src/main/core/store/connections'
@@ -75,10 +78,21 @@ function fill(): void {
   storeViewerList(db, 'A', 'recent', someViewers(3), NOW - 9 * DAY, 1)
 }
 
+
+/** The prune, then the SQLite store's compaction to its end (what the core's job does, without pauses). */
+async function pruneAndCompact(settings: RetentionSettings): Promise<PruneResult> {
+  const store = storeOn(db)
+  const counts = await pruneOnce(store, settings, NOW)
+  const steps = sqliteCompaction(store)
+  let step = await steps.next()
+  while (!step.done) step = await steps.next()
+  return { ...counts, compact: step.value as CompactResult }
+}
+
 describe('pruneOnce', () => {
-  it('with the defaults: snapshots and lists older than 90 days go, sessions stay', () => {
+  it('with the defaults: snapshots and lists older than 90 days go, sessions stay', async () => {
     fill()
-    const result = pruneOnce(db, DEFAULT_RETENTION, NOW)
+    const result = await pruneOnce(storeOn(db), DEFAULT_RETENTION, NOW)
     expect(result).toMatchObject({ snapshots: 15, viewerLists: 2, viewers: 32, sessions: 0 })
     expect(count('SELECT COUNT(*) AS n FROM snapshots')).toBe(9)
     expect(count(`SELECT COUNT(*) AS n FROM snapshots WHERE taken_at < ${NOW - 90 * DAY}`)).toBe(0)
@@ -91,13 +105,13 @@ describe('pruneOnce', () => {
       WHERE vl.event_session_id = 'recent'`)).toBe(count('SELECT COUNT(*) AS n FROM viewer_breakdowns'))
     expect(count('SELECT COUNT(*) AS n FROM sessions')).toBe(3)
     // Nothing left to do: a second run changes nothing.
-    expect(pruneOnce(db, DEFAULT_RETENTION, NOW)).toMatchObject({ snapshots: 0, viewerLists: 0, sessions: 0, batches: 0 })
+    expect(await pruneOnce(storeOn(db), DEFAULT_RETENTION, NOW)).toMatchObject({ snapshots: 0, viewerLists: 0, sessions: 0, batches: 0 })
   })
 
-  it('keeps each transaction within its batch; a viewer list is never split', () => {
+  it('keeps each transaction within its batch; a viewer list is never split', async () => {
     fill()
     const batches: PruneBatch[] = []
-    const result = pruneOnce(db, DEFAULT_RETENTION, NOW, { batchSize: 4, onBatch: (b) => batches.push(b) })
+    const result = await pruneOnce(storeOn(db), DEFAULT_RETENTION, NOW, { batchSize: 4, onBatch: (b) => batches.push(b) })
     expect(result.batches).toBe(batches.length)
     const snapshotBatches = batches.filter((b) => b.table === 'snapshots').map((b) => b.rows)
     expect(snapshotBatches).toEqual([4, 4, 4, 3])
@@ -108,27 +122,27 @@ describe('pruneOnce', () => {
     ])
   })
 
-  it('groups small lists up to the batch size', () => {
+  it('groups small lists up to the batch size', async () => {
     fill()
     const batches: PruneBatch[] = []
-    pruneOnce(db, { ...DEFAULT_RETENTION, viewerListsDays: 1 }, NOW, { batchSize: 33, onBatch: (b) => batches.push(b) })
+    await pruneOnce(storeOn(db), { ...DEFAULT_RETENTION, viewerListsDays: 1 }, NOW, { batchSize: 33, onBatch: (b) => batches.push(b) })
     expect(batches.filter((b) => b.table === 'viewer_lists')).toEqual([
       { table: 'viewer_lists', rows: 2, viewers: 32 },
       { table: 'viewer_lists', rows: 1, viewers: 3 }
     ])
   })
 
-  it('forgets ended sessions older than sessionsDays with everything they held; never a live one', () => {
+  it('forgets ended sessions older than sessionsDays with everything they held; never a live one', async () => {
     fill()
     const settings: RetentionSettings = { snapshotsDays: null, viewerListsDays: null, sessionsDays: 100, alertsDays: null, auditDays: null }
-    const result = pruneOnce(db, settings, NOW, { batchSize: 5 })
+    const result = await pruneOnce(storeOn(db), settings, NOW, { batchSize: 5 })
     expect(result).toMatchObject({ sessions: 1, snapshots: 12, viewerLists: 1, viewers: 30 })
     expect((db.prepare('SELECT event_session_id AS id FROM sessions ORDER BY id').all() as { id: string }[]).map((r) => r.id)).toEqual(['marathon', 'recent'])
     expect(count('SELECT COUNT(*) AS n FROM snapshots')).toBe(12)
     expect(db.pragma('foreign_key_check')).toEqual([])
   })
 
-  it('forgets resolved alerts older than alertsDays with their transitions; never an open one', () => {
+  it('forgets resolved alerts older than alertsDays with their transitions; never an open one', async () => {
     fill()
     const alert = (state: 'firing' | 'resolved', at: number): number => {
       const id = insertAlert(db, 'A', { rule: 'reliability-below', eventSessionId: 'recent', eventName: 'Recent', state: 'firing', severity: 'critical', summary: 'low', value: 80, streak: 0 }, at)
@@ -140,7 +154,7 @@ describe('pruneOnce', () => {
     const young = alert('resolved', NOW - 300 * DAY)
     const openOld = alert('firing', NOW - 500 * DAY)
     const settings: RetentionSettings = { snapshotsDays: null, viewerListsDays: null, sessionsDays: null, alertsDays: 365, auditDays: null }
-    expect(pruneOnce(db, settings, NOW, { batchSize: 1 })).toMatchObject({ alerts: 1, snapshots: 0 })
+    expect(await pruneOnce(storeOn(db), settings, NOW, { batchSize: 1 })).toMatchObject({ alerts: 1, snapshots: 0 })
     const left = (db.prepare('SELECT id FROM alerts ORDER BY id').all() as { id: number }[]).map((r) => r.id)
     expect(left).toEqual([young, openOld])
     expect(count(`SELECT COUNT(*) AS n FROM alert_transitions WHERE alert_id = ${old}`)).toBe(0)
@@ -148,10 +162,10 @@ describe('pruneOnce', () => {
     expect(DEFAULT_RETENTION.alertsDays).toBe(365)
   })
 
-  it('forgets audit entries older than auditDays (365 by default), in batches; younger ones stay (issue 25)', () => {
+  it('forgets audit entries older than auditDays (365 by default), in batches; younger ones stay (issue 25)', async () => {
     for (const days of [800, 400, 366, 364, 10, 0]) audited(days)
     const batches: PruneBatch[] = []
-    const result = pruneOnce(db, DEFAULT_RETENTION, NOW, { batchSize: 2, onBatch: (b) => batches.push(b) })
+    const result = await pruneOnce(storeOn(db), DEFAULT_RETENTION, NOW, { batchSize: 2, onBatch: (b) => batches.push(b) })
     expect(DEFAULT_RETENTION.auditDays).toBe(365)
     expect(result).toMatchObject({ auditEntries: 3 })
     expect(batches.filter((b) => b.table === 'audit_log')).toEqual([
@@ -161,12 +175,12 @@ describe('pruneOnce', () => {
     expect(auditActions()).toEqual(['change 0 days ago', 'change 10 days ago', 'change 364 days ago'])
   })
 
-  it('forgets what alerts pushes announced after 7 days, whatever the settings, in batches (alert_changes, issue 25)', () => {
+  it('forgets what alerts pushes announced after 7 days, whatever the settings, in batches (alert_changes, issue 25)', async () => {
     const ages = [30, 8, 7.5, 6.9, 0]
     ages.forEach((days, i) => recordAlertChanges(db, { epoch: 'e1', revision: i + 1 }, { fired: [i], resolved: [], changed: [i, 100], removed: [], repeated: [] }, NOW - days * DAY))
     const batches: PruneBatch[] = []
     const forever: RetentionSettings = { snapshotsDays: null, viewerListsDays: null, sessionsDays: null, alertsDays: null, auditDays: null }
-    const result = pruneOnce(db, forever, NOW, { batchSize: 4, onBatch: (b) => batches.push(b) })
+    const result = await pruneOnce(storeOn(db), forever, NOW, { batchSize: 4, onBatch: (b) => batches.push(b) })
     expect(result).toMatchObject({ alertChanges: 9 })
     expect(batches.filter((b) => b.table === 'alert_changes')).toEqual([
       { table: 'alert_changes', rows: 4 },
@@ -176,22 +190,22 @@ describe('pruneOnce', () => {
     expect([...new Set(alertChangesSince(db, 0, 100).map((r) => r.revision))]).toEqual([4, 5])
   })
 
-  it('null everywhere keeps everything', () => {
+  it('null everywhere keeps everything', async () => {
     fill()
     audited(5000)
     const forever: RetentionSettings = { snapshotsDays: null, viewerListsDays: null, sessionsDays: null, alertsDays: null, auditDays: null }
-    expect(pruneOnce(db, forever, NOW)).toMatchObject({ batches: 0 })
+    expect(await pruneOnce(storeOn(db), forever, NOW)).toMatchObject({ batches: 0 })
     expect(count('SELECT COUNT(*) AS n FROM snapshots')).toBe(24)
     expect(auditActions()).toEqual(['change 5000 days ago'])
   })
 
-  it('truncates the WAL and hands freed pages back to the file system (incremental auto-vacuum)', () => {
+  it('truncates the WAL and hands freed pages back to the file system (incremental auto-vacuum)', async () => {
     fill()
     expect(db.pragma('auto_vacuum', { simple: true })).toBe(2)
     snapshots('ancient', NOW - 150 * DAY, 60_000)
     db.pragma('wal_checkpoint(TRUNCATE)')
     const before = statSync(db.name).size
-    const result = pruneOnce(db, DEFAULT_RETENTION, NOW)
+    const result = await pruneAndCompact(DEFAULT_RETENTION)
     expect(result.snapshots).toBe(60_015)
     expect(result.compact.vacuum).toBe('incremental')
     expect(result.compact.checkpointed).toBe(true)
@@ -202,7 +216,7 @@ describe('pruneOnce', () => {
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
   })
 
-  it('converts a file made before auto-vacuum was on with one VACUUM, when worth it', () => {
+  it('converts a file made before auto-vacuum was on with one VACUUM, when worth it', async () => {
     db.close()
     const file = join(dir, 'old.db')
     const raw = new Database(file)
@@ -214,13 +228,13 @@ describe('pruneOnce', () => {
     expect(db.pragma('auto_vacuum', { simple: true })).toBe(0)
     fill()
     snapshots('ancient', NOW - 150 * DAY, 60_000)
-    const result = pruneOnce(db, DEFAULT_RETENTION, NOW)
+    const result = await pruneAndCompact(DEFAULT_RETENTION)
     expect(result.compact.vacuum).toBe('full')
     expect(db.pragma('auto_vacuum', { simple: true })).toBe(2)
     expect(statSync(`${file}-wal`).size).toBe(0)
     // Little freed: nothing to reclaim, only the checkpoint.
     snapshots('recent', NOW - 100 * DAY, 10)
-    expect(pruneOnce(db, DEFAULT_RETENTION, NOW).compact.vacuum).toBe('none')
+    expect((await pruneAndCompact(DEFAULT_RETENTION)).compact.vacuum).toBe('none')
   })
 })
 
@@ -248,7 +262,7 @@ describe('RetentionJob', () => {
     const { timers, pending, fire } = manualTimers()
     let now = NOW
     const results: number[] = []
-    const job = new RetentionJob(db, { clock: () => now, timers, onPruned: (r) => results.push(r.snapshots) })
+    const job = new RetentionJob(storeOn(db), { clock: () => now, timers, onPruned: (r) => results.push(r.snapshots) })
     job.start(3_600_000)
     expect(pending.map((p) => p.ms)).toEqual([0])
     fire()
@@ -269,7 +283,7 @@ describe('RetentionJob', () => {
     const { timers, fire } = manualTimers()
     let now = NOW
     const results: number[] = []
-    const job = new RetentionJob(db, { clock: () => now, timers, onPruned: (r) => results.push(r.auditEntries) })
+    const job = new RetentionJob(storeOn(db), { clock: () => now, timers, onPruned: (r) => results.push(r.auditEntries) })
     job.start(3_600_000)
     fire()
     await waitFor(() => results.length === 1)
@@ -289,7 +303,7 @@ describe('RetentionJob', () => {
     let between = 0
     let job: RetentionJob | null = null
     const batches: PruneBatch[] = []
-    job = new RetentionJob(db, {
+    job = new RetentionJob(storeOn(db), {
       batchSize: 10,
       clock: () => NOW,
       settings: () => DEFAULT_RETENTION,
@@ -309,7 +323,7 @@ describe('RetentionJob', () => {
     expect(between).toBe(5)
     expect(count('SELECT COUNT(*) AS n FROM snapshots')).toBe(24 + 100 - 50)
     // The rest goes on the next run.
-    const rest = await new RetentionJob(db, { clock: () => NOW, settings: () => DEFAULT_RETENTION }).runNow()
+    const rest = await new RetentionJob(storeOn(db), { clock: () => NOW, settings: () => DEFAULT_RETENTION }).runNow()
     expect(rest.snapshots).toBe(65)
   })
 })

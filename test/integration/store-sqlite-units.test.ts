@@ -1,6 +1,7 @@
 // The SQLite store's own rules for units of work (docs/store.md), beyond the contract every
 // backend passes (test/contract/store/): a unit that awaits anything but its tx is rolled back,
-// because it would hold the cache's write lock while it waited; an in-memory database is refused.
+// because it would hold the cache's write lock while it waited; an in-memory database is refused;
+// a unit fenced with a lease is refused (SQLite has no leases: one server per file).
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -75,6 +76,15 @@ describe('a SQLite unit of work', () => {
 })
 
 describe('the SQLite store', () => {
+  it('has no leases, and refuses a fenced unit rather than let it through unchecked', async () => {
+    expect(store.leases).toBeUndefined()
+    const fence = { name: 'connection:A', holder: 'host:1:uuid', fence: 1 }
+    await expect(store.withTransaction((tx) => tx.connections.insert(connectionSettings('Tenant A'), 'A', T0), { fence })).rejects.toThrow(
+      /^a unit of work fenced with a lease cannot run on a SQLite cache: it has no leases/
+    )
+    expect(await store.read.connections.list()).toEqual([])
+  })
+
   it('needs a file: an in-memory database could not be shared by its two connections', () => {
     expect(() => openSqliteStore(':memory:')).toThrow(/needs a cache file/)
   })

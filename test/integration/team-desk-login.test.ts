@@ -54,7 +54,7 @@ describe('a desk joined to a team server', () => {
     // The team server, whose own setting is not to start at login.
     const serverDb = join(dir, 'server.db')
     const tls = throwawayCertificate(dir)
-    const server = await startAppCore({ dbFile: serverDb, cadences: { discoveryMs: 60_000, detailMs: 60_000, viewersMs: 600_000 } })
+    const server = await startAppCore({ db: serverDb, cadences: { discoveryMs: 60_000, detailMs: 60_000, viewersMs: 600_000 } })
     cleanups.add(() => server.close())
     const host = await startTeamHost(server, tls, stubRenderer(dir))
     cleanups.add(() => host.close())

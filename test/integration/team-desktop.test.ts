@@ -34,7 +34,7 @@ const CADENCES = { discoveryMs: 1000, detailMs: 1000, viewersMs: 60_000 }
 let server: { core: AppCore; host: WebHost } | undefined
 let account: string | undefined
 async function startServer(port = 0): Promise<{ core: AppCore; host: WebHost }> {
-  const core = await startAppCore({ dbFile, cadences: CADENCES, demoIncidentAfterSeconds: 0 })
+  const core = await startAppCore({ db: dbFile, cadences: CADENCES, demoIncidentAfterSeconds: 0 })
   const host = await startTeamHost(core, tls, rendererDir, port)
   return (server = { core, host })
 }

@@ -30,7 +30,7 @@ beforeAll(async () => {
   tls = throwawayCertificate(dir)
   ca = readFileSync(tls.caFile, 'utf8')
   rendererDir = stubRenderer(dir)
-  core = await startCore(cleanups, { dbFile })
+  core = await startCore(cleanups, { db: dbFile })
   alice = await addUser(dbFile, 'alice', 'operator')
 }, 60_000)
 

@@ -45,7 +45,7 @@ beforeAll(async () => {
   tls = throwawayCertificate(dir)
   rendererDir = stubRenderer(dir)
   core = await startCore(cleanups, {
-    dbFile,
+    db: dbFile,
     cadences: { discoveryMs: 1000, detailMs: 1000, viewersMs: 60_000 },
     demoIncidentAfterSeconds: 0
   })

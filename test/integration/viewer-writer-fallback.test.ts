@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { viewerStoreWithFallback } from '../../src/main/core/store/viewer-store-fallback'
+import { inThreadViewerStore } from '../../src/main/core/store/viewer-store'
 import { seededCache } from '../support/seeded-cache'
 
 const T0 = Date.parse('2026-03-02T09:00:00Z')
@@ -17,7 +18,7 @@ afterEach(async () => {
 it('stores viewer lists on this thread once the writer cannot start, and says why once', async () => {
   const { db, file } = seededCache(cleanups, ['s1'], T0)
   const reasons: string[] = []
-  const store = viewerStoreWithFallback(db, { file, nativeBinding: join(tmpdir(), 'no-such-binding.node') }, (reason) => reasons.push(reason))
+  const store = viewerStoreWithFallback({ file, nativeBinding: join(tmpdir(), 'no-such-binding.node') }, () => inThreadViewerStore(db), (reason) => reasons.push(reason))
   cleanups.push(() => store.close())
   // Wait for the writer to fail (its thread reports at start).
   for (let i = 0; i < 200 && reasons.length === 0; i++) await new Promise((r) => setTimeout(r, 25))

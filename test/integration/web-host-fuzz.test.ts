@@ -26,7 +26,7 @@ beforeAll(async () => {
   mkdirSync(rendererDir)
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Eventwatch</title>')
   core = await startAppCore({
-    dbFile: join(dir, 'cache.db'),
+    db: join(dir, 'cache.db'),
     cadences: { discoveryMs: 60_000, detailMs: 60_000, viewersMs: 60_000 },
     secrets: osKeychain(`eventwatch-test-${randomUUID()}`)
   })

@@ -58,7 +58,7 @@ describe('a webhook URL with a query (Teams Workflows)', () => {
     const dbFile = join(dir, 'cache.db')
     const secrets = testKeychain(cleanups)
     const r = await receiver()
-    const core = await startCore(cleanups, { dbFile, secrets })
+    const core = await startCore(cleanups, { db: dbFile, secrets })
 
     const added = await value<WebhookView>(core, 'addWebhook', { settings: { name: 'NOC (Workflows)', url: `${r.url}${QUERY}`, format: 'teams' } })
     expect(added.url).toBe(`${r.url}?…`)

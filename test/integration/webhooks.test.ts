@@ -10,6 +10,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { ReportingClient } from '../../src/main/core/api/client'
 import { EventHub } from '../../src/main/core/app/event-hub'
 import { PollerGroup } from '../../src/main/core/app/pollers'
+import { storesOf } from '../support/poll-stores'
 import { osKeychain } from '../../src/main/core/secrets/keychain'
 import { startSimulator } from '../../src/main/core/simulator/server'
 import { getAlerts, insertAlert, moveAlert } from '../../src/main/core/store/alerts'
@@ -54,7 +55,7 @@ describe('webhooks', () => {
     const outbox = new WebhookOutbox()
     const deliveries = startWebhookDeliveries(store, outbox, service, { clock: timers.clock, timers })
     const client = new ReportingClient(target, async () => sim.credentials, { clock: timers.clock, retry: { sleep: async () => undefined, maxAttempts: 2 } })
-    const group = new PollerGroup(db, storeOn(db), hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers, outbox })
+    const group = await PollerGroup.open(storeOn(db), hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { viewerStore: storesOf(db).viewerStore, clock: timers.clock, timers, outbox })
     await group.start([{ target, client, lookbackDays: 1, isDemo: false, close: async () => undefined }])
     cleanups.push(() => deliveries.stop(), () => group.stop())
     const settle = async (): Promise<void> => {

@@ -9,7 +9,7 @@ import type { AppCore, AppCoreOptions } from '../../src/main/core/app/types'
 import { ConnectionService } from '../../src/main/core/connections/service'
 import { osKeychain, type SecretStore } from '../../src/main/core/secrets/keychain'
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src/main/core/simulator/server'
-import { openSqliteStore } from '../../src/main/core/store/sqlite/sqlite-store'
+import { openCache } from '../../src/main/core/store/open-cache'
 import type { ConnectionInput } from '../../src/shared/connections'
 import type { EventName, EventPayload, RequestName } from '../../src/shared/contract'
 import type { Status } from '../../src/shared/domain'
@@ -159,10 +159,11 @@ export interface SavedSimulator {
   extra?: Partial<ConnectionInput>
 }
 
-/** Saves simulators as connections of the cache `dbFile` (secrets to `secrets`) before any core
- *  opens it, as an operator's earlier session would have; answers their ids by name. */
-export async function saveConnections(dbFile: string, secrets: SecretStore, saved: SavedSimulator[]): Promise<Record<string, string>> {
-  const store = openSqliteStore(dbFile)
+/** Saves simulators as connections of the cache `db` (a file or a postgres:// URL; secrets to
+ *  `secrets`) before any core opens it, as an operator's earlier session would have; answers
+ *  their ids by name. */
+export async function saveConnections(db: string, secrets: SecretStore, saved: SavedSimulator[]): Promise<Record<string, string>> {
+  const { store } = await openCache(db)
   try {
     const service = new ConnectionService(store, secrets)
     const ids: Record<string, string> = {}
@@ -206,5 +207,5 @@ export async function coreWithConnections(
   const dbFile = join(dir, 'cache.db')
   const secrets = testKeychain(cleanups)
   const ids = await saveConnections(dbFile, secrets, saved)
-  return { ids, dbFile, secrets, ...(await startSettled(cleanups, { dbFile, secrets, ...options })) }
+  return { ids, dbFile, secrets, ...(await startSettled(cleanups, { db: dbFile, secrets, ...options })) }
 }

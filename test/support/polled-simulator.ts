@@ -6,6 +6,7 @@ import { ReportingClient } from '../../src/main/core/api/client'
 import type { DataSource } from '../../src/main/core/app/demo-source'
 import { EventHub } from '../../src/main/core/app/event-hub'
 import { PollerGroup } from '../../src/main/core/app/pollers'
+import { storesOf } from './poll-stores'
 import type { RunningSimulator } from '../../src/main/core/simulator/server'
 import type { Db } from '../../src/main/core/store/db'
 import type { AlertsChanged } from '../../src/shared/alerts'
@@ -38,7 +39,7 @@ export async function pollSimulator(sim: RunningSimulator, timers: ManualTimers,
   hub.subscribe((name, payload) => {
     if (name === 'alertsChanged') pushes.push(payload as AlertsChanged)
   })
-  const group = new PollerGroup(db, storeOn(db), hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { clock: timers.clock, timers })
+  const group = await PollerGroup.open(storeOn(db), hub, { discoveryMs: 30_000, detailMs: 15_000, viewersMs: 60_000 }, { viewerStore: storesOf(db).viewerStore, clock: timers.clock, timers })
   await group.start([simulatorSource(target, sim, timers)])
   cleanups.push(() => group.stop())
   await group.idle()

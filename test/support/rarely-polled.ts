@@ -4,6 +4,7 @@
 // core reads between polls and after one unit of work (alerts-clock-tick, judgement-incremental).
 import { EventHub } from '../../src/main/core/app/event-hub'
 import { PollerGroup } from '../../src/main/core/app/pollers'
+import { storesOf } from './poll-stores'
 import { startSimulator } from '../../src/main/core/simulator/server'
 import { getAlertRules, setAlertRules } from '../../src/main/core/store/settings'
 import { T0 } from './fake-clock'
@@ -33,7 +34,7 @@ export async function rarelyPolled(options: RarelyPolledOptions, cleanups: (() =
   const hub = new EventHub()
   subscribe(hub, timers)
   const { pollMs } = options
-  const group = new PollerGroup(db, storeOn(db), hub, { discoveryMs: pollMs, detailMs: pollMs, viewersMs: pollMs }, { clock: timers.clock, timers })
+  const group = await PollerGroup.open(storeOn(db), hub, { discoveryMs: pollMs, detailMs: pollMs, viewersMs: pollMs }, { viewerStore: storesOf(db).viewerStore, clock: timers.clock, timers })
   await group.start([simulatorSource(target, sim, timers)])
   cleanups.push(() => group.stop())
   await group.idle()

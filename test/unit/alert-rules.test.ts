@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AlertEvaluator, type Evaluation } from '../../src/main/core/alerts/evaluator'
-import { Verdicts } from '../../src/main/core/app/verdicts'
+import { loadVerdicts } from '../../src/main/core/app/verdicts'
 import { setSessionOverride, type OverrideChange } from '../../src/main/core/alerts/overrides'
 import { alertsPage, readSituation } from '../../src/main/core/alerts/page'
 import { acknowledgeAlert, getAlerts, listAlerts, pauseNotifications, snoozeAlert } from '../../src/main/core/store/alerts'
@@ -56,7 +56,7 @@ class Monitor {
     this.now = now
     this.db = openDatabase(file)
     this.store = openSqliteStore(file, { writer: this.db })
-    this.evaluator = new AlertEvaluator(this.store, async () => new Verdicts(this.db), () => this.now)
+    this.evaluator = new AlertEvaluator(this.store, () => loadVerdicts(this.store.read), () => this.now)
     upsertConnection(this.db, {
       id: 'c1',
       name: 'Tenant',

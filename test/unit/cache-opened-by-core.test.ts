@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 
 const ROOT = join(__dirname, '..', '..')
 const SRC = join(ROOT, 'src')
-const OPENERS = /\b(openDatabase|openSqliteStore)\s*\(/
+const OPENERS = /\b(openDatabase|openSqliteStore|openPgStore|openCache)\s*\(/
 const ALLOWED = new Set(['src/main/core/app/start.ts'])
 
 function sourceFiles(dir: string): string[] {

@@ -91,6 +91,9 @@ describe('forbidden imports are errors', () => {
     ['src/main/core/report/x.ts', "import type { SessionReport } from '../app/session-report'\nexport type X = SessionReport", /reaches src\/main\/core\/app; src\/main\/core\/report may only import from core's net/],
     ['src/main/core/report/x.ts', "import { listAlerts } from '../store/alerts'\nexport { listAlerts }", /reaches src\/main\/core\/store; src\/main\/core\/report/],
     ['src/main/core/connections/x.ts', "import { x } from '../webhooks/service'\nexport { x }", /reaches src\/main\/core\/webhooks; src\/main\/core\/connections/],
+    // the lease keeper (sync, rank 3) takes the leases from the store's interface, never the server's pollers or a driver
+    ['src/main/core/sync/lease-keeper.ts', "import { PollerGroup } from '../app/pollers'\nexport { PollerGroup }", /reaches src\/main\/core\/app; src\/main\/core\/sync may only import from core's api, store/],
+    ['src/main/core/sync/lease-keeper.ts', "import pg from 'pg'\nexport const x = pg", /^'pg' may only be imported in src\/main\/core\/store/],
     // every folder has a rank: a folder with no row fails, whatever it imports
     ['src/main/core/newcomer/x.ts', "import { startAppCore } from '../app/start'\nexport { startAppCore }", /^src\/main\/core\/newcomer has no rank: add a row for 'newcomer' to INNER_LAYERS\.core in eslint\.config\.js/],
     ['src/main/core/newcomer/deep/x.ts', 'export const x = 1', /^src\/main\/core\/newcomer has no rank/],
@@ -148,6 +151,7 @@ describe('allowed imports pass', () => {
     ['src/main/core/store/x.ts', "import { sessionSchema } from '../api/schemas'\nimport { scale } from '../health/x'\nimport { x as p } from '../paths'\nexport const x = [sessionSchema, scale, p]"],
     ['src/main/core/store/queries/x.ts', "import { db } from '../db'\nimport { sql } from './sql'\nexport const x = [db, sql]"],
     ['src/main/core/sync/x.ts', "import { client } from '../api/client'\nimport { sessions } from '../store/sessions'\nexport const x = [client, sessions]"],
+    ['src/main/core/sync/lease-keeper.ts', "import type { LeaseStore } from '../store/interface/leases'\nimport { abortable } from '../net/abort'\nexport type X = LeaseStore | typeof abortable"],
     ['src/main/core/connections/x.ts', "import { db } from '../store/db'\nimport { keychain } from '../secrets/keychain'\nexport const x = [db, keychain]"],
     ['src/main/core/simulator/x.ts', "import { readBody } from '../net/read-body'\nexport const x = readBody"],
     ['src/main/core/api/x.ts', "import { readBody } from '../net/read-body'\nimport { retry } from './retry'\nexport const x = [readBody, retry]"],

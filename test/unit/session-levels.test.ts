@@ -9,7 +9,7 @@ import { join, relative } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AlertEvaluator } from '../../src/main/core/alerts/evaluator'
 import { setSessionOverride } from '../../src/main/core/alerts/overrides'
-import { loadVerdicts, Verdicts } from '../../src/main/core/app/verdicts'
+import { loadVerdicts } from '../../src/main/core/app/verdicts'
 import type { ViewerRecord } from '../../src/main/core/api/schemas'
 import { getAlerts, listAlerts } from '../../src/main/core/store/alerts'
 import { upsertConnection } from '../../src/main/core/store/connections'
@@ -40,7 +40,7 @@ beforeEach(async () => {
   // 'own' has levels of its own: warning below 80, critical below 70.
   store = openSqliteStore(db.name, { writer: db })
   await store.withTransaction((tx) => setSessionOverride(tx, { connectionId: 'c1', eventSessionId: 'own', thresholds: { warning: 80, critical: 70 } }))
-  evaluator = new AlertEvaluator(store, async () => new Verdicts(db), () => now)
+  evaluator = new AlertEvaluator(store, () => loadVerdicts(store.read), () => now)
 })
 afterEach(async () => {
   await store.close()
@@ -96,7 +96,7 @@ describe("a session's own levels", () => {
 
   it('are what verdicts read through the Store resolve, and no connection is judged by levels not read', async () => {
     const [mine, every] = await Promise.all([loadVerdicts(store.read, ['c1']), loadVerdicts(store.read)])
-    const cache = new Verdicts(db)
+    const cache = new LevelBook(db)
     for (const verdicts of [mine, every]) {
       expect(verdicts.levels('c1', 'own')).toEqual({ warning: 80, critical: 70, source: 'session' })
       expect(verdicts.levels('c1', 'plain')).toEqual(cache.levels('c1', 'plain'))
@@ -117,7 +117,7 @@ describe("a session's own levels", () => {
       ['own', 'site-reliability', '7', 'critical'],
       ['plain', 'reliability-below', null, 'critical']
     ])
-    const verdicts = new Verdicts(db)
+    const verdicts = await loadVerdicts(store.read)
     const health = (id: string) => verdicts.session(sessionRow(db, 'c1', id)!).health
     expect([health('plain'), health('own')]).toEqual(['critical', 'good'])
 

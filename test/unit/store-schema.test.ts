@@ -11,11 +11,12 @@ import { openDatabase } from '../../src/main/core/store/db'
 import { migrate } from '../../src/main/core/store/migrate'
 import { migrations } from '../../src/main/core/store/migrations'
 import { breakdown, pastSessions, snapshotsForChart, viewerPage } from '../../src/main/core/store/queries'
-import { pruneOnce } from '../../src/main/core/store/retention'
+import { retentionTable } from '../../src/main/core/store/sqlite/retention-table'
+import { answerNow, type Runner } from '../../src/main/core/store/sqlite/runners'
 import { latestSnapshot, liveSessionRows, storeSessionList, storeSessionSnapshot } from '../../src/main/core/store/sessions'
 import { connectionScaleFacts, upsertConnection } from '../../src/main/core/store/connections'
 import { storeViewerList } from '../../src/main/core/store/viewers'
-import { alertChangesSince } from '../../src/main/core/store/alert-change-log'
+import { alertChangesSince, pruneAlertChanges } from '../../src/main/core/store/alert-change-log'
 
 const T0 = Date.parse('2026-01-05T10:00:00Z')
 let dir: string
@@ -230,7 +231,20 @@ describe('the screens’ queries use their indexes', () => {
   })
 
   it('retention: snapshots_by_time, viewer_lists_by_fetched, sessions_past_all_by_start, alerts_by_resolved, audit_log_by_at, alert_changes_by_time', () => {
-    const all = plans((db) => pruneOnce(db, { snapshotsDays: 1, viewerListsDays: 1, sessionsDays: 1, alertsDays: 1, auditDays: 1 }, T0 + 10 * 86_400_000)).join('\n')
+    const cutoff = T0 + 9 * 86_400_000
+    // Each batch of the retention concern, one statement after another (the runner answers at once).
+    const all = plans((db) => {
+      const now: Runner = (call) => answerNow(call, 'plans.db')
+      const retention = retentionTable(db, { read: now, write: now })
+      void retention.pruneSnapshots(cutoff, 10)
+      void retention.pruneViewerLists(cutoff, 10)
+      void retention.pruneSnapshotsOfEndedSessions(cutoff, 10)
+      void retention.pruneViewerListsOfEndedSessions(cutoff, 10)
+      void retention.pruneEndedSessions(cutoff, 10)
+      void retention.pruneResolvedAlerts(cutoff, 10)
+      void retention.pruneAudit(cutoff, 10)
+      pruneAlertChanges(db, cutoff, 10)
+    }).join('\n')
     expect(all).toMatch(/alerts_by_resolved \(resolved_at<\?\)/)
     expect(all).toMatch(/snapshots_by_time \(taken_at<\?\)/)
     expect(all).toMatch(/viewer_lists_by_fetched \(fetched_at<\?\)/)

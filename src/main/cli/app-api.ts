@@ -12,8 +12,8 @@ import { CliError, exitCodeOf } from './errors'
 /** Which flag or argument of the command a contract field is, as its user typed it. */
 export type FlagNames = Readonly<Record<string, string>>
 
-export async function withAppCore<T>(dbFile: string, work: (core: AppCore) => Promise<T>): Promise<T> {
-  const core = await startAppCore({ dbFile, polling: false })
+export async function withAppCore<T>(db: string, work: (core: AppCore) => Promise<T>): Promise<T> {
+  const core = await startAppCore({ db, polling: false })
   try {
     return await work(core)
   } finally {

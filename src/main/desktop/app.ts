@@ -34,6 +34,7 @@ import { followTeam } from './team-desk'
 import { startMainLog, type MainLog } from './main-log'
 import { installAppImageCommand } from './appimage-command'
 import { placeWindow, readWindowState, writeWindowState } from './window-state'
+import { deskCacheFile } from '../core/store/cache-location'
 
 // electron-vite layout: out/main/index.js, out/preload/index.cjs, out/renderer/index.html.
 const here = dirname(fileURLToPath(import.meta.url))
@@ -209,8 +210,9 @@ export function startDesktop(options: DesktopOptions = {}): void {
 
     // Its own core, or a team server's (eventwatch team join): every other part is the same.
     const { core: started, team } = await startDeskCore({
-      // EVENTWATCH_DB points the app and the CLI at the same other file.
-      dbFile: process.env['EVENTWATCH_DB'] || join(app.getPath('userData'), 'eventwatch.db'),
+      // EVENTWATCH_DB points the app and the CLI at the same other file; a postgres:// URL is a
+      // team server's database, and the desktop keeps its own file.
+      db: deskCacheFile(process.env['EVENTWATCH_DB'], join(app.getPath('userData'), 'eventwatch.db')),
       nativeBinding: electronNativeBindingPath(app.getAppPath(), process.versions.electron ?? ''),
       // The same file `eventwatch team join` writes (EVENTWATCH_TEAM_FILE overrides).
       teamFile: teamConfigFile()

@@ -38,6 +38,18 @@ eachBackend('alerts', (subject) => {
     expect((await store.read.alerts.openAboutSessions()).map((a) => a.id)).toEqual([id])
   })
 
+  it('pages the whole history with transitions, oldest opened first', async () => {
+    const store = await withSession()
+    const ids = await store.withTransaction(async (tx) => {
+      const first = await tx.alerts.insert('A', firing(), T0)
+      await tx.alerts.move(first, { state: 'resolved', severity: 'critical', value: 80, note: 'recovered', endKind: 'recovered' }, T0 + MINUTE)
+      return [first, await tx.alerts.insert('A', firing({ rule: 'viewers-dropping', severity: 'warning' }), T0 + 2 * MINUTE)]
+    })
+    const page = await store.read.alerts.historyPage({ offset: 0, limit: 1 })
+    expect(page.map((a) => [a.id, a.transitions.map((t) => t.state)])).toEqual([[ids[0], ['firing', 'resolved']]])
+    expect((await store.read.alerts.historyPage({ offset: 1, limit: 10 })).map((a) => a.id)).toEqual([ids[1]])
+  })
+
   it('answers an unknown alert with a not-found error', async () => {
     const store = await withSession()
     await expect(store.read.alerts.get(999)).rejects.toMatchObject({ kind: 'not-found' })

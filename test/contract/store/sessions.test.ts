@@ -111,4 +111,19 @@ eachBackend('sessions and snapshots', (subject) => {
     expect(all.records).toHaveLength(MAX_PAGE)
     expect(all.total).toBe(1_005)
   })
+
+  it('pages every session as export writes it, oldest start first, never more than a page', async () => {
+    const { store } = subject()
+    await withConnection(store, 'A')
+    await withConnection(store, 'B')
+    await store.withTransaction(async (tx) => {
+      await tx.sessions.storeList('A', [sessionRecord('late', T0 + 2 * MINUTE), sessionRecord('early', T0)], T0)
+      await tx.sessions.storeList('B', [sessionRecord('middle', T0 + MINUTE, { hasEnded: true })], T0)
+    })
+    const first = await store.read.sessions.exportedPage({ offset: 0, limit: 2 })
+    expect(first.map((r) => [r['eventSessionId'], r['hasEnded']])).toEqual([['early', false], ['middle', true]])
+    expect((await store.read.sessions.exportedPage({ offset: 2, limit: 2 })).map((r) => r['eventSessionId'])).toEqual(['late'])
+    expect(await store.read.sessions.exportedPage({ offset: 3, limit: 2 })).toEqual([])
+    expect(await store.read.sessions.exportedPage({ offset: 0, limit: 5_000 })).toHaveLength(3)
+  })
 })

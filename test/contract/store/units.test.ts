@@ -94,6 +94,27 @@ eachBackend('units of work', (subject) => {
     expect((await store.read.connections.get('A'))?.id).toBe('A')
   })
 
+  it('lets a long read await other work between its reads, seeing one state while another store commits', async () => {
+    const { store, openOther } = subject()
+    await withConnection(store, 'A')
+    const other = await openOther()
+    const seen = await store.withTransaction(
+      async (tx) => {
+        const before = (await tx.connections.list()).map((c) => c.id)
+        // Another server adds a connection while this read waits on something else (a timer:
+        // an export's output draining); the read goes on seeing the state it began in.
+        await other.withTransaction((otx) => otx.connections.insert(connectionSettings('B'), 'B', T0))
+        await new Promise((resolve) => setTimeout(resolve, 20))
+        const meanwhile = (await store.read.connections.list()).map((c) => c.id)
+        const after = (await tx.connections.list()).map((c) => c.id)
+        await expect(tx.connections.remove('A')).rejects.toThrow(/read-only/)
+        return { before, meanwhile, after }
+      },
+      { readOnly: true, long: true }
+    )
+    expect(seen).toEqual({ before: ['A'], meanwhile: ['A', 'B'], after: ['A'] })
+  })
+
   it('refuses a unit’s tx once the unit has ended', async () => {
     const { store } = subject()
     const leaked = await store.withTransaction(async (tx) => tx)

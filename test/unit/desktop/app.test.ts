@@ -47,7 +47,7 @@ describe('startDesktop', () => {
     expect(session.defaultSession.webRequest.onHeadersReceived).toHaveBeenCalled()
 
     expect(start.startAppCore).toHaveBeenCalledWith(
-      expect.objectContaining({ dbFile: join(FAKE_PATHS, 'userData', 'eventwatch.db') })
+      expect.objectContaining({ db: join(FAKE_PATHS, 'userData', 'eventwatch.db') })
     )
     expect([...ipcMain.handlers.keys()].sort()).toEqual(requestNames.map(requestChannel).sort())
 

@@ -9,6 +9,7 @@ import { alertHandlers } from '../../../src/main/core/alerts/handlers'
 import { createDispatch, type Handlers } from '../../../src/main/core/app/dispatch'
 import { EventHub } from '../../../src/main/core/app/event-hub'
 import { PollerGroup } from '../../../src/main/core/app/pollers'
+import { storesOf } from '../../support/poll-stores'
 import type { AppCore } from '../../../src/main/core/app/types'
 import { startSimulator } from '../../../src/main/core/simulator/server'
 import { getAlertRules, setAlertRules } from '../../../src/main/core/store/settings'
@@ -64,7 +65,7 @@ export async function realCore(liveSessions = 3, others: readonly string[] = [])
   })
   const hub = new EventHub()
   const store = storeOn(db)
-  const group = new PollerGroup(db, store, hub, { discoveryMs: 30_000, detailMs: DETAIL_MS, viewersMs: 60_000 }, { clock: timers.clock, timers })
+  const group = await PollerGroup.open(store, hub, { discoveryMs: 30_000, detailMs: DETAIL_MS, viewersMs: 60_000 }, { viewerStore: storesOf(db).viewerStore, clock: timers.clock, timers })
   const { monitor } = group
   // Only what the desktop asks for; any other request fails as an internal error.
   const handlers: Partial<Handlers> = {

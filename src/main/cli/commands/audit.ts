@@ -2,6 +2,7 @@
 import type { Command } from 'commander'
 import { jsonWithEscapedControls, plainText } from '../../../shared/plain-text'
 import { defaultDbFile } from '../../core/paths'
+import { DB_HELP } from '../db-option'
 import { ask, withAppCore } from '../app-api'
 import { integerOption } from '../options'
 
@@ -11,7 +12,7 @@ export function registerAudit(program: Command): void {
     .description('who changed what: connections, webhooks, users, maintenance windows, acknowledgements, snoozes, mutes, settings')
     .option('--limit <n>', 'how many entries', integerOption(1, 1000), 50)
     .option('--json', 'print JSON')
-    .option('--db <file>', "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)", defaultDbFile())
+    .option('--db <file|url>', DB_HELP, defaultDbFile())
     .action((opts: { limit: number; json?: boolean; db: string }) =>
       // Through the app API, as every face reads it (the team's store behind it).
       withAppCore(opts.db, async (core) => {

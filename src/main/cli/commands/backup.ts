@@ -2,6 +2,7 @@
 // backup API), as one file that opens anywhere. Safe beside a running serve, sync or desktop.
 import type { Command } from 'commander'
 import { defaultDbFile } from '../../core/paths'
+import { DB_HELP, sqliteFileOnly } from '../db-option'
 import { backupCache } from '../../core/store/backup'
 import { CliError } from '../errors'
 
@@ -15,10 +16,11 @@ export function registerBackup(program: Command): void {
     .command('backup')
     .description('copy the cache to FILE while Eventwatch runs (a consistent snapshot, one file)')
     .argument('<file>', 'where the copy goes (refused if it exists, unless --force)')
-    .option('--db <file>', "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)", defaultDbFile())
+    .option('--db <file|url>', DB_HELP, defaultDbFile())
     .option('--force', 'replace FILE if it exists')
     .addHelpText('after', '\nExample:\n  eventwatch backup /var/backups/eventwatch-$(date +%F).db\n')
     .action(async (file: string, opts: BackupOptions) => {
+      sqliteFileOnly(opts.db, 'eventwatch backup', 'back a PostgreSQL database up with pg_dump (docs/team-server.md, "Backups")')
       const stop = new AbortController()
       const onSignal = (): void => stop.abort()
       process.once('SIGINT', onSignal)

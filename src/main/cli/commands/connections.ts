@@ -11,12 +11,12 @@ import type { AppCore } from '../../core/app/types'
 import { environmentSecret } from '../../core/connections/env-secret'
 import { SECRET_ENV } from '../../core/connections/service'
 import { defaultDbFile } from '../../core/paths'
+import { DB_HELP } from '../db-option'
 import { ask, sameName, withAppCore, type FlagNames } from '../app-api'
 import { CliError } from '../errors'
 import { integerOption } from '../options'
 import { promptSecret } from '../prompt'
 
-const DB_HELP = "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)"
 
 /** A saved connection by its name (any case); the demo's is no saved one. */
 export async function connectionNamed(core: AppCore, name: string) {
@@ -87,7 +87,7 @@ export function registerConnections(program: Command): void {
   connections
     .command('list')
     .description('list saved connections')
-    .option('--db <file>', DB_HELP, defaultDbFile())
+    .option('--db <file|url>', DB_HELP, defaultDbFile())
     .option('--json', 'print JSON')
     .action((opts: { db: string; json?: boolean }) =>
       withAppCore(opts.db, async (core) => {
@@ -123,7 +123,7 @@ export function registerConnections(program: Command): void {
     .option('--proxy <url>', `its own proxy, http://[user@]host:port (the password from ${PROXY_PASSWORD_ENV} or a prompt)`)
     .option('--ca-cert <file>', 'an extra CA certificate (PEM file) to trust for it')
     .option('--disabled', 'save it disabled')
-    .option('--db <file>', DB_HELP, defaultDbFile())
+    .option('--db <file|url>', DB_HELP, defaultDbFile())
     .action((name: string, opts: AddOptions) =>
       withAppCore(opts.db, async (core) => {
         const caCertificate = readCaCertificate(opts.caCert)
@@ -156,7 +156,7 @@ export function registerConnections(program: Command): void {
   connections
     .command('test <name>')
     .description('fetch a token and the first page of sessions, and say what worked')
-    .option('--db <file>', DB_HELP, defaultDbFile())
+    .option('--db <file|url>', DB_HELP, defaultDbFile())
     .action((name: string, opts: { db: string }) =>
       withAppCore(opts.db, async (core) => {
         const view = await connectionNamed(core, name)
@@ -170,7 +170,7 @@ export function registerConnections(program: Command): void {
     connections
       .command(`${verb} <name>`)
       .description(`${verb} polling of a saved connection`)
-      .option('--db <file>', DB_HELP, defaultDbFile())
+      .option('--db <file|url>', DB_HELP, defaultDbFile())
       .action((name: string, opts: { db: string }) =>
         withAppCore(opts.db, async (core) => {
           const view = await ask(core, 'setConnectionEnabled', { id: (await connectionNamed(core, name)).id, enabled })
@@ -182,7 +182,7 @@ export function registerConnections(program: Command): void {
   connections
     .command('remove <name>')
     .description('delete a connection, its keychain entry and its cached data')
-    .option('--db <file>', DB_HELP, defaultDbFile())
+    .option('--db <file|url>', DB_HELP, defaultDbFile())
     .action((name: string, opts: { db: string }) =>
       withAppCore(opts.db, async (core) => {
         const view = await connectionNamed(core, name)

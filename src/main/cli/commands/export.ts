@@ -7,24 +7,17 @@
 import { existsSync } from 'node:fs'
 import { once } from 'node:events'
 import { Option, type Command } from 'commander'
-import { alertHistory } from '../../core/store/alerts'
-import { defaultDbFile } from '../../core/paths'
-import type { Db } from '../../core/store/db'
+import type { Alert } from '../../../shared/alerts'
+import { isPostgresUrl } from '../../core/store/cache-location'
+import { SESSION_FIELDS, SNAPSHOT_FIELDS, VIEWER_FIELDS, type ExportRecord } from '../../core/store/exports'
+import type { ReadTx } from '../../core/store/interface/store'
+import { MAX_PAGE } from '../../core/store/interface/viewers'
 import { withReadSnapshot } from '../../core/store/read-snapshot'
-import {
-  exportSessions,
-  exportSnapshots,
-  iterateViewers,
-  sessionConnections,
-  SESSION_FIELDS,
-  SNAPSHOT_FIELDS,
-  VIEWER_FIELDS,
-  type ExportRecord,
-  type SessionLocation
-} from '../../core/store/exports'
 import { jsonWithEscapedControls } from '../../../shared/plain-text'
 import { CliError } from '../errors'
-import { csvColumns, csvLines, UTF8_BOM } from '../csv'
+import { DB_HELP } from '../db-option'
+import { defaultDbFile } from '../../core/paths'
+import { csvLines, CsvColumns, UTF8_BOM } from '../csv'
 
 type Format = 'json' | 'csv'
 
@@ -39,8 +32,11 @@ interface SessionOptions extends ExportOptions {
   connection?: string
 }
 
-/** Records of one export; called once per pass (CSV reads twice: columns, then rows). */
-type Source = () => Iterable<ExportRecord>
+/** Records of one export, a page at a time; called once per pass (CSV reads twice: columns, then rows). */
+type Source = () => AsyncIterable<readonly ExportRecord[]>
+
+/** Every page `read(offset, limit)` answers, until one comes back short: memory bounded by a page. */
+const paged = (read: (offset: number, limit: number) => Promise<readonly ExportRecord[]>): Source => pagedBy(read, (page) => [...page])
 
 const CHUNK = 64 * 1024
 
@@ -64,26 +60,45 @@ class ChunkedOutput {
 }
 
 /** Exactly what jsonWithEscapedControls(array, 2) prints, one element at a time. */
-async function writeJson(out: ChunkedOutput, records: Iterable<ExportRecord>): Promise<void> {
+async function writeJson(out: ChunkedOutput, source: Source): Promise<void> {
   let first = true
-  for (const record of records) {
-    await out.write(`${first ? '[\n' : ',\n'}  ${jsonWithEscapedControls(record, 2).replace(/\n/g, '\n  ')}`)
-    first = false
+  for await (const page of source()) {
+    for (const record of page) {
+      await out.write(`${first ? '[\n' : ',\n'}  ${jsonWithEscapedControls(record, 2).replace(/\n/g, '\n  ')}`)
+      first = false
+    }
   }
   await out.write(first ? '[]\n' : '\n]\n')
 }
 
 async function writeCsv(out: ChunkedOutput, source: Source, whenEmpty: readonly string[], bom: boolean): Promise<void> {
   if (bom) await out.write(UTF8_BOM)
-  for (const line of csvLines(source(), csvColumns(source(), whenEmpty))) await out.write(line)
+  // The columns are every record's: one pass to learn them, a second to write the rows.
+  const columns = new CsvColumns()
+  let any = false
+  for await (const page of source()) {
+    for (const record of page) columns.add(record)
+    any ||= page.length > 0
+  }
+  const names = any ? columns.list() : [...whenEmpty]
+  // The header once, then each page's rows (csvLines begins every call with the header).
+  for (const line of csvLines([], names)) await out.write(line)
+  for await (const page of source()) {
+    const lines = csvLines(page, names)
+    lines.next()
+    for (const line of lines) await out.write(line)
+  }
 }
 
-/** Opens the cache (which must exist), runs `body` in one read transaction, closes it. */
-export async function withCache(opts: ExportOptions, body: (db: Db) => Promise<void>): Promise<void> {
+/**
+ * Opens the cache (a file must exist), runs `body` in one long read-only unit of the Store (one
+ * state for every pass, even while a sync writes), closes it. `body` gets the cache's name in words.
+ */
+export async function withCache(opts: ExportOptions, body: (read: ReadTx, cache: string) => Promise<void>): Promise<void> {
   // JSON readers reject or mangle a byte-order mark (RFC 8259 forbids sending one).
   if (opts.bom && opts.format === 'json') throw new CliError('--bom applies to CSV only: use it with --format csv (JSON never starts with a byte-order mark).')
   const file = opts.db
-  if (!existsSync(file)) throw new CliError(`no cache at ${file} (run "eventwatch sync --once --db ${file}" first).`)
+  if (!isPostgresUrl(file) && !existsSync(file)) throw new CliError(`no cache at ${file} (run "eventwatch sync --once --db ${file}" first).`)
   // `export … | head` closes the pipe early: stop quietly instead of dying on EPIPE.
   const onError = (error: NodeJS.ErrnoException): void => {
     if (error.code !== 'EPIPE') process.stderr.write(`eventwatch: cannot write the output: ${error.message}\n`)
@@ -91,7 +106,7 @@ export async function withCache(opts: ExportOptions, body: (db: Db) => Promise<v
   }
   process.stdout.on('error', onError)
   try {
-    // One snapshot of the cache for every pass, even while a sync writes to it.
+    // One state of the cache for every pass, even while a sync writes to it.
     await withReadSnapshot(file, body)
   } finally {
     process.stdout.off('error', onError)
@@ -100,9 +115,15 @@ export async function withCache(opts: ExportOptions, body: (db: Db) => Promise<v
 
 async function print(opts: ExportOptions, source: Source, whenEmpty: readonly string[]): Promise<void> {
   const out = new ChunkedOutput(process.stdout)
-  if (opts.format === 'json') await writeJson(out, source())
+  if (opts.format === 'json') await writeJson(out, source)
   else await writeCsv(out, source, whenEmpty, opts.bom === true)
   await out.flush()
+}
+
+/** Where a session id is cached: the connection that holds it. */
+export interface SessionLocation {
+  connectionId: string
+  connectionName: string
 }
 
 /**
@@ -110,9 +131,11 @@ async function print(opts: ExportOptions, source: Source, whenEmpty: readonly st
  * tenants) could both hold it: then --connection (name or id) must say which, rather than
  * mixing two tenants' data in one export.
  */
-export function locate(db: Db, file: string, sessionId: string, connection: string | undefined): SessionLocation {
-  const all = sessionConnections(db, sessionId)
-  if (all.length === 0) throw new CliError(`no session "${sessionId}" in the cache at ${file}.`)
+export async function locate(read: ReadTx, cache: string, sessionId: string, connection: string | undefined): Promise<SessionLocation> {
+  const connections = (await read.connections.list({ includeDemo: true })).sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))
+  const held = await Promise.all(connections.map(async (c) => ((await read.sessions.row(c.id, sessionId)) ? [{ connectionId: c.id, connectionName: c.name }] : [])))
+  const all = held.flat()
+  if (all.length === 0) throw new CliError(`no session "${sessionId}" in the cache at ${cache}.`)
   const wanted = connection?.toLowerCase()
   const matches =
     wanted === undefined
@@ -130,8 +153,8 @@ const ALERT_TRANSITION_FIELDS = [
   'at', 'state', 'severity', 'value', 'note', 'endKind'
 ] as const
 
-function alertTransitionRows(db: Db): ExportRecord[] {
-  return alertHistory(db).flatMap((a) =>
+function alertTransitionRows(alerts: readonly Alert[]): ExportRecord[] {
+  return alerts.flatMap((a) =>
     a.transitions.map((t) => ({
       alertId: a.id,
       rule: a.rule,
@@ -155,7 +178,7 @@ function alertTransitionRows(db: Db): ExportRecord[] {
 
 function withCommonOptions(command: Command): Command {
   return command
-    .option('--db <file>', "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)", defaultDbFile())
+    .option('--db <file|url>', DB_HELP, defaultDbFile())
     .addOption(new Option('--format <format>', 'output format').choices(['json', 'csv']).default('json'))
     .option('--bom', 'start the CSV with a UTF-8 byte-order mark, so Excel reads it as UTF-8')
 }
@@ -170,46 +193,50 @@ export function registerExport(program: Command): void {
   const exp = program.command('export').description('print cached data on stdout (JSON array or CSV)')
 
   withCommonOptions(exp.command('sessions').description('print the cached sessions')).action((opts: ExportOptions) =>
-    withCache(opts, async (db) => {
-      const sessions = exportSessions(db)
-      await print(opts, () => sessions, SESSION_FIELDS)
-    })
+    withCache(opts, (read) => print(opts, paged((offset, limit) => read.sessions.exportedPage({ offset, limit })), SESSION_FIELDS))
   )
 
   withSessionOptions(exp.command('viewers').description("print a session's cached viewers")).action(
     (opts: SessionOptions) =>
-      withCache(opts, async (db) => {
-        const where = locate(db, opts.db, opts.session, opts.connection)
+      withCache(opts, async (read, cache) => {
+        const where = await locate(read, cache, opts.session, opts.connection)
         // An empty list and a list never fetched are different answers: say which.
-        if (!where.hasViewerList) {
-          throw new CliError(
-            `the viewers of session "${opts.session}" are not cached yet (run "eventwatch sync --once --db ${opts.db}").`
-          )
+        if ((await read.viewers.listFetchedAt(where.connectionId, opts.session)) === null) {
+          throw new CliError(`the viewers of session "${opts.session}" are not cached yet (run "eventwatch sync --once --db ${cache}").`)
         }
-        await print(opts, () => iterateViewers(db, opts.session, where.connectionId), VIEWER_FIELDS)
+        const window = { connectionId: where.connectionId, eventSessionId: opts.session }
+        await print(opts, paged(async (offset, limit) => (await read.viewers.window({ ...window, offset, limit })).records), VIEWER_FIELDS)
       })
   )
 
   withSessionOptions(exp.command('snapshots').description("print a session's cached snapshots (one per poll while live)")).action(
     (opts: SessionOptions) =>
-      withCache(opts, async (db) => {
-        const where = locate(db, opts.db, opts.session, opts.connection)
-        const snapshots = exportSnapshots(db, opts.session, where.connectionId)
-        await print(opts, () => snapshots, SNAPSHOT_FIELDS)
+      withCache(opts, async (read, cache) => {
+        const where = await locate(read, cache, opts.session, opts.connection)
+        const window = { connectionId: where.connectionId, eventSessionId: opts.session }
+        await print(opts, paged(async (offset, limit) => (await read.snapshots.exportWindow({ ...window, offset, limit })).records), SNAPSHOT_FIELDS)
       })
   )
 
   withCommonOptions(
     exp.command('alerts').description('print the alert history: each alert with its transitions (CSV: one row per transition)')
   ).action((opts: ExportOptions) =>
-    withCache(opts, async (db) => {
-      if (opts.format === 'csv') {
-        const rows = alertTransitionRows(db)
-        await print(opts, () => rows, ALERT_TRANSITION_FIELDS)
-      } else {
-        const alerts = alertHistory(db)
-        await print(opts, () => alerts, [])
-      }
+    withCache(opts, async (read) => {
+      const alerts = (offset: number, limit: number) => read.alerts.historyPage({ offset, limit })
+      // The pages are counted in alerts; a CSV page's rows are their transitions.
+      if (opts.format === 'csv') await print(opts, pagedBy(alerts, alertTransitionRows), ALERT_TRANSITION_FIELDS)
+      else await print(opts, pagedBy(alerts, (page) => page as unknown as ExportRecord[]), [])
     })
   )
+}
+
+/** `paged` over pages of `T`, each written as the records `toRecords` makes of it. */
+function pagedBy<T>(read: (offset: number, limit: number) => Promise<readonly T[]>, toRecords: (page: readonly T[]) => ExportRecord[]): Source {
+  return async function* () {
+    for (let offset = 0; ; offset += MAX_PAGE) {
+      const page = await read(offset, MAX_PAGE)
+      if (page.length > 0) yield toRecords(page)
+      if (page.length < MAX_PAGE) return
+    }
+  }
 }

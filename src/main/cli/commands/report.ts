@@ -4,7 +4,7 @@
 import { Option, type Command } from 'commander'
 import { buildSessionReport } from '../../core/app/session-report'
 import { defaultDbFile } from '../../core/paths'
-import { heldReads } from '../../core/store/sqlite/held-reads'
+import { DB_HELP } from '../db-option'
 import { reportHtml } from '../../core/report/report-html'
 import { CliError } from '../errors'
 import { locate, withCache } from './export'
@@ -22,13 +22,13 @@ export function registerReport(program: Command): void {
     .description("print a session's post-event report: audience, quality, where it hurt, the alerts (HTML or JSON)")
     .requiredOption('--session <id>', 'the eventSessionId')
     .option('--connection <name>', 'the connection (name or id) whose copy to report on, when several hold the session')
-    .option('--db <file>', "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)", defaultDbFile())
+    .option('--db <file|url>', DB_HELP, defaultDbFile())
     .addOption(new Option('--format <format>', 'output format').choices(['html', 'json']).default('html'))
     .action((opts: ReportOptions) =>
-      withCache({ db: opts.db, format: 'json' }, async (db) => {
-        const where = locate(db, opts.db, opts.session, opts.connection)
-        const report = await buildSessionReport(heldReads(db), where.connectionId, opts.session, Date.now())
-        if (!report) throw new CliError(`no session "${opts.session}" in the cache at ${opts.db}.`)
+      withCache({ db: opts.db, format: 'json' }, async (read, cache) => {
+        const where = await locate(read, cache, opts.session, opts.connection)
+        const report = await buildSessionReport(read, where.connectionId, opts.session, Date.now())
+        if (!report) throw new CliError(`no session "${opts.session}" in the cache at ${cache}.`)
         const text = opts.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : reportHtml(report)
         if (!process.stdout.write(text)) await new Promise((resolve) => process.stdout.once('drain', resolve))
       })

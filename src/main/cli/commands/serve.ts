@@ -2,6 +2,7 @@
 import { Option, type Command } from 'commander'
 import { startAppCore } from '../../core/app/start'
 import { defaultDbFile } from '../../core/paths'
+import { cacheName, DB_HELP } from '../db-option'
 import { checkTeamServerOptions, startWebHost, TeamServerConfigError, type TeamServerOptions } from '../../web/server'
 import { listenOption, type ListenAddress } from '../listen-address'
 import { readFileSync } from 'node:fs'
@@ -37,7 +38,7 @@ export function registerServe(program: Command): void {
     )
     .option('--tls-cert <file>', "the team server's certificate (PEM)")
     .option('--tls-key <file>', "the team server's private key (PEM)")
-    .option('--db <file>', "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)", defaultDbFile())
+    .option('--db <file|url>', DB_HELP, defaultDbFile())
     .option('--interval <seconds>', 'set every poll cadence to this many seconds', secondsOption(1, 3600))
     // For the UI's end-to-end tests: a real alert from the demo data, on cue.
     .addOption(
@@ -53,7 +54,7 @@ export function registerServe(program: Command): void {
     // With a connection on the command line, poll just that one; else the saved ones (or the demo).
     const named = namesAConnection(opts)
     const core = await startAppCore({
-      dbFile: opts.db,
+      db: opts.db,
       cadences: cadencesFor(opts.interval),
       ...(opts.demoIncident !== undefined ? { demoIncidentAfterSeconds: opts.demoIncident } : {}),
       ...(opts.demoLive !== undefined ? { demoLiveSessions: opts.demoLive } : {}),
@@ -82,7 +83,7 @@ export function registerServe(program: Command): void {
       process.stdout.write('Team server: users sign in with the tokens `eventwatch users add` printed.\n')
       // A newcomer's first team server has nobody who could sign in yet: say how.
       if ((await core.users?.list())?.length === 0) {
-        process.stderr.write(`No users yet: add one with eventwatch users add NAME --role operator --db ${opts.db}\n`)
+        process.stderr.write(`No users yet: add one with eventwatch users add NAME --role operator --db ${cacheName(opts.db)}\n`)
       }
     }
     await untilSignal()

@@ -5,6 +5,7 @@ import type { Command } from 'commander'
 import { plainText } from '../../../shared/plain-text'
 import type { SiteName } from '../../../shared/screens'
 import { defaultDbFile } from '../../core/paths'
+import { DB_HELP } from '../db-option'
 import { ask, withAppCore, type FlagNames } from '../app-api'
 import { CliError } from '../errors'
 
@@ -29,7 +30,7 @@ function printNames(names: SiteName[]): void {
 export function registerSites(program: Command): void {
   const sites = program.command('sites').description("names for the service's site codes, shown beside the numbers")
   const dbOption = (command: Command): Command =>
-    command.option('--db <file>', "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)", defaultDbFile())
+    command.option('--db <file|url>', DB_HELP, defaultDbFile())
 
   dbOption(sites.command('list').description('print every named site: code, a tab, its name')).action((opts: DbOption) =>
     withAppCore(opts.db, async (core) => printNames(await ask(core, 'listSiteNames', {})))

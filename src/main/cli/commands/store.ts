@@ -4,6 +4,7 @@
 // in the copy.
 import type { Command } from 'commander'
 import { jsonWithEscapedControls } from '../../../shared/plain-text'
+import { isPostgresUrl } from '../../core/store/cache-location'
 import { copyCacheToPostgres, type CopyResult } from '../../core/store/copy/copy-cache'
 import { CliError } from '../errors'
 import { createProgress } from '../progress'
@@ -14,7 +15,6 @@ interface CopyFlags {
   json?: boolean
 }
 
-const POSTGRES_URL = /^postgres(ql)?:\/\//i
 const COUNT = new Intl.NumberFormat('en-US')
 
 export function registerStore(program: Command): void {
@@ -41,8 +41,8 @@ export function registerStore(program: Command): void {
       ].join('\n')
     )
     .action(async (flags: CopyFlags) => {
-      if (POSTGRES_URL.test(flags.from)) throw new CliError('--from takes the SQLite cache file; the PostgreSQL database goes in --to.')
-      if (!POSTGRES_URL.test(flags.to)) throw new CliError(`--to takes a postgres:// URL (postgres://user@host/database), got "${flags.to}".`)
+      if (isPostgresUrl(flags.from)) throw new CliError('--from takes the SQLite cache file; the PostgreSQL database goes in --to.')
+      if (!isPostgresUrl(flags.to)) throw new CliError(`--to takes a postgres:// URL (postgres://user@host/database), got "${flags.to}".`)
       const stop = new AbortController()
       const onSignal = (): void => stop.abort()
       process.once('SIGINT', onSignal)

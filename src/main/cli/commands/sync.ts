@@ -13,6 +13,7 @@ import type { CompletedPass } from '../../core/app/pollers'
 import { startAppCore } from '../../core/app/start'
 import type { AppCoreOptions, LocalAppCore } from '../../core/app/types'
 import { defaultDbFile } from '../../core/paths'
+import { DB_HELP } from '../db-option'
 import { cadencesFor } from '../cadences'
 import { CliError, exitCodeOf } from '../errors'
 import { secondsOption } from '../options'
@@ -35,7 +36,7 @@ export function registerSync(program: Command): void {
     .command('sync')
     .description('fill the local cache from a connection (the demo simulator when none is given), alerting as serve does')
     .option('--once', 'make one complete pass, send its webhooks and exit (0 when everything was fetched)')
-    .option('--db <file>', 'SQLite cache file (default: the desktop app\'s; EVENTWATCH_DB overrides)', defaultDbFile())
+    .option('--db <file|url>', DB_HELP, defaultDbFile())
     .option('--interval <seconds>', 'set every poll cadence to this many seconds', secondsOption(1, 3600))
     .option('--deadline <seconds>', 'bound on one whole pass (default 900); what is whole by then is kept', secondsOption(1, 86_400))
   addConnectionOptions(command).action(async (opts: SyncOptions) => {
@@ -62,7 +63,7 @@ async function startSyncCore(
   headless: Pick<AppCoreOptions, 'passesOnRequest' | 'onPolled'>
 ): Promise<LocalAppCore> {
   const core = await startAppCore({
-    dbFile: opts.db,
+    db: opts.db,
     cadences: cadencesFor(opts.interval),
     sources: async (store) => [await resolveSource(store, opts)],
     ...(opts.deadline !== undefined ? { passDeadlineMs: opts.deadline * 1000 } : {}),

@@ -8,12 +8,12 @@ import { splitWebhookUrl, WEBHOOK_FORMATS, type WebhookFormat } from '../../../s
 import { jsonWithEscapedControls, plainText } from '../../../shared/plain-text'
 import type { AppCore } from '../../core/app/types'
 import { defaultDbFile } from '../../core/paths'
+import { DB_HELP } from '../db-option'
 import { ask, sameName, withAppCore, type FlagNames } from '../app-api'
 import { CliError } from '../errors'
 import { promptSecret } from '../prompt'
 
 export const WEBHOOK_SECRET_ENV = 'EVENTWATCH_WEBHOOK_SECRET'
-const DB_HELP = "SQLite cache file (default: the desktop app's; EVENTWATCH_DB overrides)"
 
 async function byName(core: AppCore, name: string) {
   const hook = (await ask(core, 'listWebhooks', {})).find((h) => sameName(h.name, name))
@@ -32,7 +32,7 @@ export function registerWebhooks(program: Command): void {
     .requiredOption('--url <url>', "the receiver (https:, or http: on this machine); a query (Workflows' sig) is kept in the OS keychain")
     .addOption(new Option('--format <format>', 'the body: plain JSON, or what Teams or Slack accept').choices(WEBHOOK_FORMATS).default('json'))
     .option('--sign', `sign each delivery (HMAC-SHA256); the secret from ${WEBHOOK_SECRET_ENV} or a hidden prompt`)
-    .option('--db <file>', DB_HELP, defaultDbFile())
+    .option('--db <file|url>', DB_HELP, defaultDbFile())
     .action((name: string, opts: { url: string; format: WebhookFormat; sign?: boolean; db: string }) =>
       withAppCore(opts.db, async (core) => {
         const secret = opts.sign ? process.env[WEBHOOK_SECRET_ENV] || (await promptSecret(`Signing secret for ${name}: `)) : undefined
@@ -48,7 +48,7 @@ export function registerWebhooks(program: Command): void {
     .command('list')
     .description('list webhooks, with what is waiting and the last failure')
     .option('--json', 'print JSON')
-    .option('--db <file>', DB_HELP, defaultDbFile())
+    .option('--db <file|url>', DB_HELP, defaultDbFile())
     .action((opts: { json?: boolean; db: string }) =>
       withAppCore(opts.db, async (core) => {
         const list = await ask(core, 'listWebhooks', {})
@@ -64,7 +64,7 @@ export function registerWebhooks(program: Command): void {
   webhooks
     .command('test <name>')
     .description('send a test alert now and say what the receiver answered')
-    .option('--db <file>', DB_HELP, defaultDbFile())
+    .option('--db <file|url>', DB_HELP, defaultDbFile())
     .action((name: string, opts: { db: string }) =>
       withAppCore(opts.db, async (core) => {
         const result = await ask(core, 'testWebhook', { id: (await byName(core, name)).id })
@@ -76,7 +76,7 @@ export function registerWebhooks(program: Command): void {
   webhooks
     .command('remove <name>')
     .description('remove a webhook, what it had waiting, and its secret')
-    .option('--db <file>', DB_HELP, defaultDbFile())
+    .option('--db <file|url>', DB_HELP, defaultDbFile())
     .action((name: string, opts: { db: string }) =>
       withAppCore(opts.db, async (core) => {
         await ask(core, 'deleteWebhook', { id: (await byName(core, name)).id })

@@ -27,7 +27,7 @@ export async function startDeskCore(options: AppCoreOptions & { teamFile: string
   }
   const secrets = options.secrets ?? osKeychain()
   // This desk's start at login, where it was before it joined (store/desk-own-settings.ts).
-  const own = openDeskOwnSettings(options.dbFile, { nativeBinding: options.nativeBinding })
+  const own = openDeskOwnSettings(options.db, { nativeBinding: options.nativeBinding })
   const team = connectTeamServer(
     { url: config.url, token, pinnedSha256: config.pinnedSha256 },
     { desk: deskHandlers({ teamFile: options.teamFile, secrets }) }

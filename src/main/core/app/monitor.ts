@@ -14,14 +14,12 @@ import { announce, announcementOf, changeIdsOf, readSituation, type Announcement
 import { AlertChanges, type AlertOutbox } from '../alerts/alert-changes'
 import type { UnconfirmedConnection } from '../alerts/situation'
 import { nothingApplied, type Applied } from '../alerts/apply'
-import type { Db } from '../store/db'
 import type { CoreStateStore } from '../store/interface/core-state'
 import type { Store } from '../store/interface/store'
 import type { EventHub } from './event-hub'
 import { LiveBoard, type TouchedRows } from './live-board'
 import { loadVerdicts } from './verdicts'
 import { CriticalRepeats, type RepeatSteps } from '../alerts/repeat'
-import { beginEpoch } from '../store/revisions'
 import type { Revised } from '../../../shared/revisions'
 import { TouchedSessions } from '../sync/touched'
 
@@ -62,16 +60,24 @@ export class Monitor {
   /** The alerts push under way: the next waits for it, so pushes go out in revision order. */
   private pushing: Promise<unknown> = Promise.resolve()
 
-  constructor(
-    private readonly db: Db,
+  /** A monitor that has begun its epoch of the alerts and of the board (one unit), so that its
+   *  first push already counts in it. */
+  static async begin(store: Store, hub: EventHub, deps: MonitorDeps): Promise<Monitor> {
+    const monitor = new Monitor(store, hub, deps)
+    await store.withTransaction(async (tx) => {
+      await tx.coreState.beginEpoch('alerts', monitor.epoch)
+      // A new board too: the faces' copies are diffs of another one's pushes.
+      await tx.coreState.beginEpoch('board', monitor.epoch)
+    })
+    return monitor
+  }
+
+  private constructor(
     /** The alerts' and the live board's reads and units of work. */
     readonly store: Store,
     private readonly hub: EventHub,
     private readonly deps: MonitorDeps
   ) {
-    beginEpoch(db, 'alerts', this.epoch)
-    // A new board too: the faces' copies are diffs of another one's pushes.
-    beginEpoch(db, 'board', this.epoch)
     this.changes = new AlertChanges(store, deps.outbox, () => deps.polled().length)
     // The verdicts of each evaluation, read through the Store before its unit (app/verdicts.ts).
     this.evaluator = new AlertEvaluator(store, () => loadVerdicts(store.read), deps.clock, this.changes)

@@ -4,11 +4,10 @@ import type { Status } from '../../../shared/domain'
 import { nothingApplied } from '../alerts/apply'
 import type { UnconfirmedConnection } from '../alerts/situation'
 import type { AlertOutbox } from '../alerts/alert-changes'
-import type { Db } from '../store/db'
 import type { Store } from '../store/interface/store'
 import type { ConnectionRecord } from '../store/interface/connections'
 import { isPollingPaused } from '../store/poller-status'
-import { inThreadViewerStore, type ViewerListStore } from '../store/viewer-store'
+import type { ViewerListStore } from '../store/viewer-store'
 import { decideConnectionStatuses, decidePollSummary, type ConnectionFacts } from '../sync/connection-status'
 import { Poller, type Cadences, type PollerStatus, type Timers } from '../sync/poller'
 import type { TouchedSessions } from '../sync/touched'
@@ -31,8 +30,9 @@ export interface PollerGroupOptions {
   passDeadlineMs?: number
   /** After each full pass of a connection, what it fetched (the CLI's summary lines). */
   onPolled?: (connection: ConnectionTarget, report: SyncReport) => void
-  /** Where every poller stores viewer lists (the cache writer's thread, in the app; else on this thread). */
-  viewerStore?: ViewerListStore
+  /** Where every poller stores viewer lists (store/viewer-lists-of.ts: on SQLite the cache writer's
+   *  thread, on PostgreSQL the database's own COPY). */
+  viewerStore: ViewerListStore
   /** Where alert changes queue their webhook deliveries, in the same transaction (none: no webhooks). */
   outbox?: AlertOutbox
   /** What the process counts of itself (GET /metrics): each poll and its failure, each push's lag. */
@@ -55,7 +55,6 @@ export class PollerGroup {
   /** The verdicts last pushed: time alone (a connection going stale) changes them too. */
   private verdictsPushed = ''
   private readonly clock: () => number
-  private inThreadViewers: ViewerListStore | undefined
   /** Per connection polled, its newest poll in the cache when it started. */
   private cachedPolls = new Map<string, number>()
   /** The saved connections switched off, as they were when polling started. */
@@ -63,24 +62,33 @@ export class PollerGroup {
   /** Judges every unit of work (alerts, situation, live rows) and pushes what changed. */
   readonly monitor: Monitor
 
-  constructor(
-    private readonly db: Db,
+  /** A group whose Monitor has begun its epochs (Monitor.begin): nothing polls yet. */
+  static async open(store: Store, hub: EventHub, cadences: Partial<Cadences>, options: PollerGroupOptions): Promise<PollerGroup> {
+    // The Monitor asks the group what it polls: each is made with the other.
+    const made: { group?: PollerGroup } = {}
+    const monitor = await Monitor.begin(store, hub, {
+      clock: options.clock ?? Date.now,
+      polled: () => made.group?.running.map((r) => r.source.target.id) ?? [],
+      unconfirmed: () => made.group?.unconfirmed() ?? [],
+      pollingPaused: () => made.group?.pollingPaused() ?? false,
+      ...(options.outbox ? { outbox: options.outbox } : {}),
+      ...(options.metrics ? { pushed: (event, seconds) => options.metrics!.pushed(event, seconds) } : {})
+    })
+    made.group = new PollerGroup(store, hub, cadences, options, monitor)
+    return made.group
+  }
+
+  private constructor(
     /** Where the polls' units of work go (sessions, snapshots, sync runs, diagnostics, poller
      *  status), and where the alerts are judged and stored (the Monitor's). */
     private readonly store: Store,
     private readonly hub: EventHub,
     private cadences: Partial<Cadences>,
-    private readonly options: PollerGroupOptions = {}
+    private readonly options: PollerGroupOptions,
+    monitor: Monitor
   ) {
     this.clock = options.clock ?? Date.now
-    this.monitor = new Monitor(db, store, hub, {
-      clock: this.clock,
-      polled: () => this.running.map((r) => r.source.target.id),
-      unconfirmed: () => this.unconfirmed(),
-      pollingPaused: () => this.pollingPaused(),
-      ...(options.outbox ? { outbox: options.outbox } : {}),
-      ...(options.metrics ? { pushed: (event, seconds) => options.metrics!.pushed(event, seconds) } : {})
-    })
+    this.monitor = monitor
   }
 
   /** Takes effect for pollers started from now on (the app restarts them). */
@@ -125,7 +133,7 @@ export class PollerGroup {
         lookbackDays: source.lookbackDays,
         ...(this.options.clock ? { clock: this.options.clock } : {}),
         ...(this.options.timers ? { timers: this.options.timers } : {}),
-        viewerStore: this.viewerStore(),
+        viewerStore: this.options.viewerStore,
         passDeadlineMs: this.options.passDeadlineMs,
         onPolled: (report) => this.options.onPolled?.(source.target, report),
         onStatus: (status) => {
@@ -286,7 +294,7 @@ export class PollerGroup {
     const once = new Poller(this.store, source.client, {
       connectionId: source.target.id,
       ...(this.options.clock ? { clock: this.options.clock } : {}),
-      viewerStore: this.viewerStore(),
+      viewerStore: this.options.viewerStore,
       onWork: (_kind, touched) =>
         void this.monitor.publishBoard({ connectionId: source.target.id, touched }).catch((error: unknown) => {
           console.error('eventwatch: pushing the live rows of a fetched range failed', error)
@@ -308,12 +316,6 @@ export class PollerGroup {
     return times.length ? new Date(Math.max(...times)).toISOString() : null
   }
 
-  /** Where the pollers store viewer lists: the one given, else one on this thread (made once). */
-  private viewerStore(): ViewerListStore {
-    if (this.options.viewerStore) return this.options.viewerStore
-    this.inThreadViewers ??= inThreadViewerStore(this.db)
-    return this.inThreadViewers
-  }
 
   /** Keeps a poller's status as a row, for what does not run it (a unit of its own, in the order
    *  said); a write that fails stops no polling. */

@@ -7,10 +7,7 @@ import { osKeychain, type SecretStore } from '../secrets/keychain'
 import { WebhookService } from '../webhooks/service'
 import { startWebhookDeliveries } from '../webhooks/wiring'
 import { WebhookOutbox } from '../webhooks/outbox'
-import { openDatabase } from '../store/db'
-import { openSqliteStore, type SqliteStore } from '../store/sqlite/sqlite-store'
-import { inThreadViewerStore } from '../store/viewer-store'
-import { viewerStoreWithFallback } from '../store/viewer-store-fallback'
+import { openCache } from '../store/open-cache'
 import { RetentionJob } from '../store/retention-job'
 import { alertHandlers } from '../alerts/handlers'
 import type { Cadences } from '../sync/poller'
@@ -51,52 +48,55 @@ const RETENTION_INTERVAL_MS = 60 * 60_000
 const RETENTION_FIRST_DELAY_MS = 5 * 60_000
 
 export async function startAppCore(options: AppCoreOptions & { secrets?: SecretStore }): Promise<LocalAppCore> {
-  const db = openDatabase(options.dbFile, { nativeBinding: options.nativeBinding })
-  // The cache behind the async Store (docs/store.md). It writes on the core's own connection
-  // while callers still take the Db: two writing connections on this thread would wait for each
-  // other's lock.
-  let store: SqliteStore
-  try {
-    store = openSqliteStore(options.dbFile, { writer: db, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) })
-  } catch (error) {
-    db.close()
-    throw error
-  }
+  // The cache behind the async Store (docs/store.md): a SQLite file, or a PostgreSQL database.
+  const cache = await openCache(options.db, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
+  const { store } = cache
   const hub = new EventHub()
   const clock = options.clock ?? Date.now
   const polling = options.polling ?? true
-  // Viewer lists are stored on the cache writer's thread: a list of a million viewers never
-  // blocks this one (the main process, or the browser host's server). A core without polling
-  // (one CLI change) stores none: no writer thread for it.
-  const viewerStore =
-    !polling
-      ? inThreadViewerStore(db)
-      : viewerStoreWithFallback(db, { file: options.dbFile, nativeBinding: options.nativeBinding }, (reason) =>
-          recordDiagnosticAside(store, {
-            connectionId: null,
-            at: clock(),
-            kind: 'storage',
-            endpoint: 'cache writer',
-            message: `${reason}; viewer lists are stored on the main thread from now on`
-          })
-        )
+  // Viewer lists are stored off this thread where the backend can (SQLite's cache writer): a list
+  // of a million viewers never blocks this one (the main process, or the browser host's server).
+  // A core without polling (one CLI change) stores none: no writer thread for it.
+  const viewerStore = cache.viewerLists({
+    offThread: polling,
+    onFallback: (reason) =>
+      recordDiagnosticAside(store, {
+        connectionId: null,
+        at: clock(),
+        kind: 'storage',
+        endpoint: 'cache writer',
+        message: `${reason}; viewer lists are stored on the main thread from now on`
+      })
+  })
   // Every alert fired, resolved or acknowledged is queued here in the transaction that records it.
   const outbox = new WebhookOutbox()
   // What the process counts of itself: polls, their errors, open streams, push lag (GET /metrics).
   const metrics = new CoreMetrics()
+  const closeOnFailure = async <T>(step: Promise<T>): Promise<T> => {
+    try {
+      return await step
+    } catch (error) {
+      await viewerStore.close()
+      await store.close()
+      throw error
+    }
+  }
   // Cadences from the command line hold for the run; otherwise the stored settings.
-  const cadences = options.cadences ?? toCadences(await store.read.settings.get('cadences'))
-  const pollers = new PollerGroup(db, store, hub, cadences, {
-    // The headless face's (`eventwatch sync`): one pass when asked, its bound, its summary lines.
-    passesOnRequest: options.passesOnRequest,
-    passDeadlineMs: options.passDeadlineMs,
-    onPolled: options.onPolled,
-    clock,
-    viewerStore,
-    outbox,
-    metrics,
-    ...(options.timers ? { timers: options.timers } : {})
-  })
+  const cadences = options.cadences ?? toCadences(await closeOnFailure(store.read.settings.get('cadences')))
+  // Its Monitor begins the alerts' and the board's epochs before anything is pushed.
+  const pollers = await closeOnFailure(
+    PollerGroup.open(store, hub, cadences, {
+      // The headless face's (`eventwatch sync`): one pass when asked, its bound, its summary lines.
+      passesOnRequest: options.passesOnRequest,
+      passDeadlineMs: options.passDeadlineMs,
+      onPolled: options.onPolled,
+      clock,
+      viewerStore,
+      outbox,
+      metrics,
+      ...(options.timers ? { timers: options.timers } : {})
+    })
+  )
   const polled = (): string[] => pollers.sources.map((s) => s.target.id)
   const { monitor } = pollers
   const connections = new ConnectionService(store, options.secrets ?? osKeychain(), { polled })
@@ -128,16 +128,13 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     return reconciling
   }
 
-  try {
-    if (polling) await pollers.start(await chooseSources())
-  } catch (error) {
-    await viewerStore.close()
-    await store.close()
-    db.close()
-    throw error
-  }
+  if (polling) await closeOnFailure((async () => pollers.start(await chooseSources()))())
   // Old snapshots and viewer lists go in small batches, hourly, without holding up the UI.
-  const retention = new RetentionJob(db, { clock, ...(options.timers ? { timers: options.timers } : {}) })
+  const retention = new RetentionJob(store, {
+    clock,
+    ...(cache.compaction ? { compaction: cache.compaction } : {}),
+    ...(options.timers ? { timers: options.timers } : {})
+  })
   // Webhooks: what the outbox holds goes out, also what an earlier run queued.
   const webhooks = new WebhookService(store, options.secrets ?? osKeychain(), clock)
   const deliveries = polling ? startWebhookDeliveries(store, outbox, webhooks, { clock, timers: options.timers ?? realTimers }) : null
@@ -216,7 +213,6 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       await deliveries?.stop()
       await viewerStore.close()
       await store.close()
-      db.close()
     }
   }
 }

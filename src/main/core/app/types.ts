@@ -38,8 +38,8 @@ export interface AppCore {
 }
 
 export interface AppCoreOptions {
-  /** SQLite file of the cache. */
-  dbFile: string
+  /** The cache: a SQLite file, or a PostgreSQL database's `postgres://` URL (store/cache-location.ts). */
+  db: string
   /** Path to a better-sqlite3 binary built for the running runtime (Electron needs its own). */
   nativeBinding?: string
   /** Poll cadences (defaults: discovery 30 s, live details 15 s, viewers 60 s). */

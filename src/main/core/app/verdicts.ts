@@ -9,11 +9,10 @@ import type { EffectiveLevels, Health, ReliabilityScale } from '../../../shared/
 import { healthOf } from '../health/health'
 import { toHundred } from '../health/scale'
 import type { StoredOverride } from '../store/alert-overrides'
-import type { Db } from '../store/db'
 import type { AlertReads } from '../store/interface/alerts'
 import type { ConnectionReads } from '../store/interface/connections'
 import type { SettingsReads } from '../store/interface/settings'
-import { connectionScales, scaleBookOf, scaleOf, type ScaleBook } from '../store/reliability-scales'
+import { scaleBookOf, scaleOf, type ScaleBook } from '../store/reliability-scales'
 import type { SnapshotPoint } from '../store/queries/snapshots-chart'
 import { LevelBook, type ReadLevels } from '../store/session-levels'
 import type { SessionRow, SnapshotRow } from '../store/sessions'
@@ -52,25 +51,16 @@ export async function loadVerdicts(read: VerdictReads, connectionIds?: Iterable<
 const iso = (ms: number): string => new Date(ms).toISOString()
 
 export class Verdicts {
-  private book: ScaleBook | undefined
-  private readonly db: Db | undefined
+  private readonly book: ScaleBook
   private readonly levelBook: LevelBook
 
-  /** From what loadVerdicts read; or, until the alert engine reads through the Store, from the
-   *  synchronous cache, lazily (`book`: the scales, when the caller has read them already). */
-  constructor(from: VerdictFacts | Db, book?: ScaleBook) {
-    if ('everyConnection' in from) {
-      this.book = from.scales
-      this.levelBook = new LevelBook(from)
-    } else {
-      this.db = from
-      this.book = book
-      this.levelBook = new LevelBook(from)
-    }
+  /** From what loadVerdicts read. */
+  constructor(from: VerdictFacts) {
+    this.book = from.scales
+    this.levelBook = new LevelBook(from)
   }
 
   scale(connectionId: string): ReliabilityScale {
-    this.book ??= connectionScales(this.db!)
     return scaleOf(this.book, connectionId)
   }
 

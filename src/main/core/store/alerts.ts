@@ -324,8 +324,10 @@ export function listAlerts(db: Db, query: AlertQuery, now: number): Alert[] {
 }
 
 /** Every alert ever kept, oldest first, for `eventwatch export alerts`. */
-export function alertHistory(db: Db): Alert[] {
-  const rows = statement(db, `${SELECT_ALERT} ORDER BY a.opened_at, a.id`).all() as AlertRow[]
+export function alertHistory(db: Db, window?: { offset: number; limit: number }): Alert[] {
+  const rows = window
+    ? (statement(db, `${SELECT_ALERT} ORDER BY a.opened_at, a.id LIMIT ? OFFSET ?`).all(window.limit, window.offset) as AlertRow[])
+    : (statement(db, `${SELECT_ALERT} ORDER BY a.opened_at, a.id`).all() as AlertRow[])
   return rows.map((r) => toAlert(db, r))
 }
 

@@ -1,35 +1,43 @@
-// Runs retention in the background of the app's own process: every `intervalMs` (setTimeout,
-// injectable), one short transaction at a time with a turn of the event loop (setImmediate)
-// between them, so IPC, the UI's queries and the poller's writes interleave with a big prune.
+// Runs retention in the background of a core: every `intervalMs` (setTimeout, injectable), one
+// short unit of work of the Store at a time with a turn of the event loop (setImmediate) between
+// them, so requests, the UI's queries and the pollers' units interleave with a big prune; then,
+// where the backend wants it, its compaction (SQLite: sqlite/compaction.ts), a step at a time.
 import { realTimers, type Timers } from '../../../shared/timers'
-import type { Db } from './db'
-import { compactSteps, type CompactOptions, type CompactResult } from './compact'
-import { countBatch, emptyCounts, pruneSteps, type PruneOptions, type PruneResult } from './retention'
-import { getRetentionSettings, type RetentionSettings } from './settings'
+import type { CompactResult } from './compact'
+import type { Store } from './interface/store'
+import { countBatch, emptyCounts, pruneSteps, type PruneCounts, type PruneOptions } from './retention'
+import type { RetentionSettings } from './settings'
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
-export interface RetentionJobOptions extends PruneOptions, CompactOptions {
-  /** Where the settings come from at each run (default: the settings table). */
+/** What a run did: the prune's counts, and the compaction's result where there was one. */
+export interface PruneResult extends PruneCounts {
+  compact: CompactResult
+}
+
+export interface RetentionJobOptions extends PruneOptions {
+  /** Where the settings come from at each run (default: the Store's settings). */
   settings?: () => RetentionSettings
+  /** After the prune: the backend's compaction, as steps (none: nothing to give back). */
+  compaction?: () => AsyncGenerator<void, CompactResult>
   clock?: () => number
   timers?: Timers
-  /** Between two transactions (default: one setImmediate). */
+  /** Between two units (default: one setImmediate). */
   yieldBetween?: () => Promise<void>
   onPruned?: (result: PruneResult) => void
   onError?: (error: unknown) => void
 }
 
-/** Runs a generator of synchronous steps, pausing between them; stops early when told. */
-async function drive<R>(steps: Generator<unknown, R>, pause: () => Promise<void>, cancelled: () => boolean): Promise<R | undefined> {
-  let step = steps.next()
+/** Runs a generator of steps, pausing before each; stops early when told. */
+async function drive<R>(steps: AsyncGenerator<unknown, R>, pause: () => Promise<void>, cancelled: () => boolean): Promise<R | undefined> {
+  let step = await steps.next()
   while (!step.done) {
     await pause()
     if (cancelled()) {
-      steps.return(undefined as never)
+      await steps.return(undefined as never)
       return undefined
     }
-    step = steps.next()
+    step = await steps.next()
   }
   return step.value
 }
@@ -44,7 +52,7 @@ export class RetentionJob {
   private readonly yieldBetween: () => Promise<void>
 
   constructor(
-    private readonly db: Db,
+    private readonly store: Store,
     private readonly options: RetentionJobOptions = {}
   ) {
     this.clock = options.clock ?? Date.now
@@ -60,7 +68,7 @@ export class RetentionJob {
     this.schedule(firstDelayMs)
   }
 
-  /** No further runs; a run under way stops after its transaction in hand, which commits. */
+  /** No further runs; a run under way stops after its unit in hand, which commits. */
   async stop(): Promise<void> {
     this.cancelled = true
     if (this.timer !== null) this.timers.clearTimeout(this.timer)
@@ -88,12 +96,12 @@ export class RetentionJob {
   }
 
   private async run(): Promise<PruneResult> {
-    const settings = this.options.settings?.() ?? getRetentionSettings(this.db)
+    const settings = this.options.settings?.() ?? (await this.store.read.settings.get('retention'))
     // Counted as the batches go, so a run cut short by stop() still says what it did.
     const counts = emptyCounts()
     const onBatch = this.options.onBatch
     await drive(
-      pruneSteps(this.db, settings, this.clock(), {
+      pruneSteps(this.store, settings, this.clock(), {
         ...this.options,
         onBatch: (batch) => {
           countBatch(counts, batch)
@@ -103,9 +111,8 @@ export class RetentionJob {
       this.yieldBetween,
       () => this.cancelled
     )
-    const compacted: CompactResult | undefined = this.cancelled
-      ? undefined
-      : await drive(compactSteps(this.db, this.options), this.yieldBetween, () => this.cancelled)
+    const compaction = this.options.compaction
+    const compacted = this.cancelled || !compaction ? undefined : await drive(compaction(), this.yieldBetween, () => this.cancelled)
     return { ...counts, compact: compacted ?? NOT_COMPACTED }
   }
 }

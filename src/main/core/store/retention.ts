@@ -1,5 +1,6 @@
 // Retention: forgets snapshots, viewer lists and (when asked) whole sessions older than the
-// settings allow, in short transactions so the writer and the UI never wait long.
+// settings allow, one short unit of work of the Store per batch (the retention concern), so the
+// writer and the UI never wait long, on either backend.
 //
 // - Snapshots: at most `batchSize` rows per transaction.
 // - Viewer lists: a list is one unit both ways: stored whole (viewers.ts) and pruned whole, so
@@ -14,17 +15,11 @@
 // - The alerts pushes' changes (alert_changes): after ALERT_CHANGES_KEPT_DAYS, whatever the settings.
 // Live sessions are never pruned. Note: a sync re-lists sessions within its look-back window, so
 // a retention shorter than the look-back would see them back-filled.
-import { pruneAlertChanges } from './alert-change-log'
-import { pruneAudit } from './audit'
-import type { Db } from './db'
-import { compact, type CompactOptions, type CompactResult } from './compact'
+import type { Store, Tx } from './interface/store'
 import type { RetentionSettings } from './settings'
-import { statement } from './statements'
 
 export const DEFAULT_BATCH_SIZE = 5000
 const DAY_MS = 86_400_000
-/** Lists examined per viewer-list transaction (lists are few and small rows). */
-const LISTS_PER_LOOK = 100
 /** How long what each alerts push announced is kept (alert_changes). Its readers are behind by a
  *  little: another core, or a server that lost its NOTIFY connection or was down for a weekend and
  *  reads what changed since the revision it holds. A reader further behind reads the alerts whole;
@@ -43,11 +38,11 @@ export interface PruneCounts {
   auditEntries: number
   /** Alert changes pruned (what pushes announced, alert_changes). */
   alertChanges: number
-  /** Transactions run. */
+  /** Units of work (transactions) run. */
   batches: number
 }
 
-/** One transaction's work, for progress and for tests that check batches stay bounded. */
+/** One unit's work, for progress and for tests that check batches stay bounded. */
 export interface PruneBatch {
   table: 'snapshots' | 'viewer_lists' | 'sessions' | 'alerts' | 'audit_log' | 'alert_changes'
   rows: number
@@ -60,43 +55,14 @@ export interface PruneOptions {
   onBatch?: (batch: PruneBatch) => void
 }
 
-export interface PruneResult extends PruneCounts {
-  compact: CompactResult
-}
-
 export const emptyCounts = (): PruneCounts => ({ snapshots: 0, viewerLists: 0, viewers: 0, sessions: 0, alerts: 0, auditEntries: 0, alertChanges: 0, batches: 0 })
 const cutoff = (now: number, days: number | null): number | null => (days === null ? null : now - days * DAY_MS)
 
-// Expired sessions: ended, started before @cutoff (index sessions_past_all_by_start).
-const EXPIRED_SESSIONS = 'SELECT connection_id, event_session_id FROM sessions WHERE started_at < @cutoff AND has_ended = 1'
-
-interface ListRow {
-  connection_id: string
-  event_session_id: string
-  viewer_count: number
-}
-
-/** Deletes whole lists from `candidates` up to `budget` viewers (at least one list). */
-function deleteLists(db: Db, candidates: ListRow[], budget: number): { lists: number; viewers: number } {
-  const remove = statement(db, 'DELETE FROM viewer_lists WHERE connection_id = ? AND event_session_id = ? AND staged_at IS NULL')
-  let lists = 0
-  let viewers = 0
-  db.transaction(() => {
-    for (const list of candidates) {
-      if (lists > 0 && viewers + list.viewer_count > budget) break
-      remove.run(list.connection_id, list.event_session_id)
-      lists++
-      viewers += list.viewer_count
-    }
-  })()
-  return { lists, viewers }
-}
-
 /**
- * The prune as a sequence of transactions: each `next()` runs one and yields what it did, so a
+ * The prune as a sequence of units of work: each `next()` runs one and yields what it did, so a
  * caller can pause between them (RetentionJob) or run them back to back (pruneOnce).
  */
-export function* pruneSteps(db: Db, settings: RetentionSettings, now: number, options: PruneOptions = {}): Generator<PruneBatch, PruneCounts> {
+export async function* pruneSteps(store: Store, settings: RetentionSettings, now: number, options: PruneOptions = {}): AsyncGenerator<PruneBatch, PruneCounts> {
   const batchSize = Math.max(1, Math.trunc(options.batchSize ?? DEFAULT_BATCH_SIZE))
   const counts = emptyCounts()
   const done = (batch: PruneBatch): PruneBatch => {
@@ -104,82 +70,55 @@ export function* pruneSteps(db: Db, settings: RetentionSettings, now: number, op
     options.onBatch?.(batch)
     return batch
   }
+  const retention = <T>(work: (tx: Tx) => Promise<T>): Promise<T> => store.withTransaction(work)
 
-  /** Runs `removeBatch` (one transaction of at most `batchSize` rows) until nothing is left. */
-  function* repeatedly(table: PruneBatch['table'], removeBatch: () => number): Generator<PruneBatch> {
+  /** Runs `removeBatch` (one unit of at most `batchSize` rows) until nothing is left. */
+  async function* repeatedly(table: PruneBatch['table'], removeBatch: () => Promise<number>): AsyncGenerator<PruneBatch> {
     for (;;) {
-      const rows = removeBatch()
+      const rows = await removeBatch()
       if (rows === 0) return
       yield done({ table, rows })
       if (rows < batchSize) return
     }
   }
 
-  /** Deletes the rows `select` picks from `table`, `batchSize` per transaction. */
-  function* batches(table: 'snapshots' | 'alerts', select: string, params: Record<string, unknown>): Generator<PruneBatch> {
-    const remove = statement(db, `DELETE FROM ${table} WHERE id IN (${select} LIMIT @limit)`)
-    yield* repeatedly(table, () => remove.run({ ...params, limit: batchSize }).changes)
-  }
-  const snapshots = (select: string, params: Record<string, unknown>) => batches('snapshots', select, params)
-
-  function* lists(select: string, params: Record<string, unknown>): Generator<PruneBatch> {
-    const look = statement(db, `${select} LIMIT ${LISTS_PER_LOOK}`)
+  /** Whole lists, up to `batchSize` viewers per unit, until none is left. */
+  async function* lists(removeBatch: () => Promise<{ lists: number; viewers: number }>): AsyncGenerator<PruneBatch> {
     for (;;) {
-      const candidates = look.all(params) as ListRow[]
-      if (candidates.length === 0) return
-      const { lists: rows, viewers } = deleteLists(db, candidates, batchSize)
+      const { lists: rows, viewers } = await removeBatch()
+      if (rows === 0) return
       yield done({ table: 'viewer_lists', rows, viewers })
     }
   }
 
   const snapshotsBefore = cutoff(now, settings.snapshotsDays)
   if (snapshotsBefore !== null) {
-    yield* snapshots('SELECT id FROM snapshots WHERE taken_at < @cutoff', { cutoff: snapshotsBefore })
+    yield* repeatedly('snapshots', () => retention((tx) => tx.retention.pruneSnapshots(snapshotsBefore, batchSize)))
   }
 
   const listsBefore = cutoff(now, settings.viewerListsDays)
-  if (listsBefore !== null) {
-    yield* lists(
-      `SELECT connection_id, event_session_id, viewer_count FROM viewer_lists WHERE fetched_at < @cutoff AND staged_at IS NULL ORDER BY fetched_at`,
-      { cutoff: listsBefore }
-    )
-  }
+  if (listsBefore !== null) yield* lists(() => retention((tx) => tx.retention.pruneViewerLists(listsBefore, batchSize)))
 
   const sessionsBefore = cutoff(now, settings.sessionsDays)
   if (sessionsBefore !== null) {
-    const params = { cutoff: sessionsBefore }
-    yield* snapshots(
-      `SELECT sn.id FROM (${EXPIRED_SESSIONS}) s JOIN snapshots sn
-         ON sn.connection_id = s.connection_id AND sn.event_session_id = s.event_session_id`,
-      params
-    )
-    yield* lists(
-      `SELECT vl.connection_id, vl.event_session_id, vl.viewer_count FROM (${EXPIRED_SESSIONS}) s JOIN viewer_lists vl
-         ON vl.connection_id = s.connection_id AND vl.event_session_id = s.event_session_id AND vl.staged_at IS NULL`,
-      params
-    )
-    const remove = statement(
-      db,
-      `DELETE FROM sessions WHERE rowid IN (SELECT rowid FROM sessions WHERE started_at < @cutoff AND has_ended = 1 LIMIT @limit)`
-    )
-    yield* repeatedly('sessions', () => remove.run({ ...params, limit: batchSize }).changes)
+    // What they hold first, in the batches above, then the session rows.
+    yield* repeatedly('snapshots', () => retention((tx) => tx.retention.pruneSnapshotsOfEndedSessions(sessionsBefore, batchSize)))
+    yield* lists(() => retention((tx) => tx.retention.pruneViewerListsOfEndedSessions(sessionsBefore, batchSize)))
+    yield* repeatedly('sessions', () => retention((tx) => tx.retention.pruneEndedSessions(sessionsBefore, batchSize)))
   }
 
   const alertsBefore = cutoff(now, settings.alertsDays)
-  if (alertsBefore !== null) {
-    // Index alerts_by_resolved; an open alert has no resolved_at and is never picked.
-    yield* batches('alerts', "SELECT id FROM alerts WHERE resolved_at < @cutoff AND state = 'resolved'", { cutoff: alertsBefore })
-  }
+  if (alertsBefore !== null) yield* repeatedly('alerts', () => retention((tx) => tx.retention.pruneResolvedAlerts(alertsBefore, batchSize)))
 
   const auditBefore = cutoff(now, settings.auditDays)
-  if (auditBefore !== null) yield* repeatedly('audit_log', () => pruneAudit(db, auditBefore, batchSize))
+  if (auditBefore !== null) yield* repeatedly('audit_log', () => retention((tx) => tx.retention.pruneAudit(auditBefore, batchSize)))
 
   const changesBefore = now - ALERT_CHANGES_KEPT_DAYS * DAY_MS
-  yield* repeatedly('alert_changes', () => pruneAlertChanges(db, changesBefore, batchSize))
+  yield* repeatedly('alert_changes', () => retention((tx) => tx.coreState.pruneAlertChanges(changesBefore, batchSize)))
   return counts
 }
 
-/** Adds one transaction's work to `counts`. */
+/** Adds one unit's work to `counts`. */
 export function countBatch(counts: PruneCounts, batch: PruneBatch): void {
   counts.batches++
   if (batch.table === 'snapshots') counts.snapshots += batch.rows
@@ -193,15 +132,10 @@ export function countBatch(counts: PruneCounts, batch: PruneBatch): void {
   if (batch.table === 'alert_changes') counts.alertChanges += batch.rows
 }
 
-/** Prunes everything due at `now`, back to back, then checkpoints and reclaims space. */
-export function pruneOnce(
-  db: Db,
-  settings: RetentionSettings,
-  now: number,
-  options: PruneOptions & CompactOptions = {}
-): PruneResult {
-  const steps = pruneSteps(db, settings, now, options)
-  let step = steps.next()
-  while (!step.done) step = steps.next()
-  return { ...step.value, compact: compact(db, options) }
+/** Prunes everything due at `now`, back to back. */
+export async function pruneOnce(store: Store, settings: RetentionSettings, now: number, options: PruneOptions = {}): Promise<PruneCounts> {
+  const steps = pruneSteps(store, settings, now, options)
+  let step = await steps.next()
+  while (!step.done) step = await steps.next()
+  return step.value
 }

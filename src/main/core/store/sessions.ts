@@ -149,16 +149,20 @@ export function countSessions(db: Db): { stored: number; live: number } {
     .get() as { stored: number; live: number }
 }
 
-/** Stored sessions under the API's own field names (plus any extra fields it sent). */
-/** Every cached session (or just the one named) under the API's field names. */
-export function exportSessions(db: Db, only?: { connectionId: string; eventSessionId: string }): Record<string, unknown>[] {
+/** Every cached session (or just the one named) under the API's own field names (plus any extra
+ *  fields it sent), oldest start first; `window`: at most `limit` of them from `offset`. */
+export function exportSessions(
+  db: Db,
+  only?: { connectionId: string; eventSessionId: string },
+  window?: { offset: number; limit: number }
+): Record<string, unknown>[] {
   const where = only ? 'WHERE connection_id = @connectionId AND event_session_id = @eventSessionId' : ''
   const rows = statement(
     db,
     `SELECT raw_json, event_session_id, platform_id, tenant_id, content_id, event_name, started_at,
        updated_at, has_ended, viewers_count, reliability_score, cdn_traffic, ecdn_traffic
-     FROM sessions ${where} ORDER BY started_at, event_session_id`
-  ).all(only ?? {}) as (Omit<SessionRow, 'connection_id' | 'connection_name' | 'last_polled_at'> & {
+     FROM sessions ${where} ORDER BY started_at, event_session_id, connection_id ${window ? 'LIMIT @limit OFFSET @offset' : ''}`
+  ).all({ ...only, ...window }) as (Omit<SessionRow, 'connection_id' | 'connection_name' | 'last_polled_at'> & {
     raw_json: string
     platform_id: string
     tenant_id: string

@@ -2,15 +2,19 @@
 // (a runtime where its worker file or native binding cannot load) or stop, viewer lists go on
 // being stored, here, and the reason is said once. The lists in hand when it stopped fail (and
 // are fetched again at the next pass); every later one is stored.
-import type { Db } from './db'
-import { inThreadViewerStore, type ViewerListStore } from './viewer-store'
+import type { ViewerListStore } from './viewer-store'
 import { startViewerWriter, type ViewerWriterOptions } from './viewer-writer'
 
-export function viewerStoreWithFallback(db: Db, options: ViewerWriterOptions, onFallback: (reason: string) => void): ViewerListStore {
+export function viewerStoreWithFallback(
+  options: ViewerWriterOptions,
+  /** Where lists go once the writer has stopped: this thread's store (made then, once). */
+  inThread: () => ViewerListStore,
+  onFallback: (reason: string) => void
+): ViewerListStore {
   let fallback: ViewerListStore | null = null
   const writer = startViewerWriter(options, {
     onBroken: (error) => {
-      fallback ??= inThreadViewerStore(db)
+      fallback ??= inThread()
       onFallback(error.message)
     }
   })

@@ -126,13 +126,34 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 export function inThreadViewerStore(db: Db): ViewerListStore {
   if (!db.readonly) dropAbandonedStagings(db, Date.now())
   const stager = new ViewerListStager(db)
+  return viewerStoreRunning(async (op) => stager.apply(op))
+}
+
+/**
+ * Viewer lists stored on this thread through `onWriter` (a SqliteStore's writing connection,
+ * between its units of work: sqlite/thread-viewers.ts), the stagings an earlier run left dropped
+ * first.
+ */
+export function viewerStoreOnWriter(onWriter: <T>(work: (db: Db) => T) => Promise<T>): ViewerListStore {
+  let stager: ViewerListStager | undefined
+  const ready = onWriter((db) => {
+    dropAbandonedStagings(db, Date.now())
+    stager = new ViewerListStager(db)
+  })
+  return viewerStoreRunning(async (op) => {
+    await ready
+    return onWriter(() => stager!.apply(op))
+  })
+}
+
+/** Stage operations applied in order, each on a later turn: responses already in for other
+ *  requests are taken first, so the service keeps working on ours while SQLite writes. */
+function viewerStoreRunning(apply: (op: StageOp) => Promise<number | undefined>): ViewerListStore {
   let queue: Promise<unknown> = Promise.resolve()
-  // In order, each on a later turn: responses already in for other requests are taken first, so
-  // the service keeps working on ours while SQLite writes.
   const backend: StageBackend = (op) => {
     // The rows are built now, so that the records need not be kept until the write.
     const staged: StageOp = op.type === 'page' ? { type: 'page', key: op.key, rows: viewerListRows(op.viewers), at: op.at } : op
-    const done = queue.then(nextTurn).then(() => stager.apply(staged))
+    const done = queue.then(nextTurn).then(() => apply(staged))
     queue = done.catch(() => undefined)
     return done
   }

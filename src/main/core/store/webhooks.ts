@@ -98,17 +98,34 @@ export function enqueueDelivery(
 }
 
 // A webhook's deliveries go out in the order they were queued (an alert's fire before its
-// resolution), one at a time: only its oldest waiting delivery, its head, is ever sent.
+// resolution), one at a time: only its oldest waiting delivery, its head, is ever claimed and sent.
 const WAITING = 'delivered_at IS NULL AND given_up_at IS NULL'
 
+/** Who holds a delivery and until when (host ms, as `next_attempt_at`): the pair names one claim. */
+export interface Claim {
+  by: string
+  until: number
+}
+
+export interface ClaimedDelivery extends OutboxItem {
+  claim: Claim
+}
+
+export interface OutboxHead {
+  webhookId: string
+  dueAt: number
+  /** When the claim on it runs out; null when none was taken. Past `now`, it no longer stands. */
+  claimedUntil: number | null
+}
+
 /** Each webhook's head: when it is due, soonest first. */
-export function outboxHeads(db: Db): { webhookId: string; dueAt: number }[] {
+export function outboxHeads(db: Db): OutboxHead[] {
   return statement(
     db,
-    `SELECT webhook_id AS webhookId, next_attempt_at AS dueAt FROM webhook_outbox
+    `SELECT webhook_id AS webhookId, next_attempt_at AS dueAt, claimed_until AS claimedUntil FROM webhook_outbox
      WHERE id IN (SELECT MIN(id) FROM webhook_outbox WHERE ${WAITING} GROUP BY webhook_id)
      ORDER BY next_attempt_at, id`
-  ).all() as { webhookId: string; dueAt: number }[]
+  ).all() as OutboxHead[]
 }
 
 /** Deliveries waiting over every webhook, and when the oldest of them was queued. */
@@ -119,29 +136,47 @@ export function outboxPending(db: Db): { count: number; oldestQueuedAt: number |
   }
 }
 
-/** A webhook's head if it is due at `now`; null when it has none, or its head waits for a retry. */
-export function dueHeadOf(db: Db, webhookId: string, now: number): OutboxItem | null {
+/** Claims a webhook's head if it is due at `now` and unclaimed (or its claim ran out); SQLite's one writer makes it atomic. */
+export function claimHeadOf(db: Db, webhookId: string, now: number, claim: Claim): ClaimedDelivery | null {
   const row = statement(
     db,
-    `SELECT id, webhook_id AS webhookId, idempotency_key AS idempotencyKey, event, body, attempts, created_at AS createdAt,
-       next_attempt_at AS dueAt
-     FROM webhook_outbox WHERE webhook_id = ? AND ${WAITING} ORDER BY id LIMIT 1`
-  ).get(webhookId) as (OutboxItem & { dueAt: number }) | undefined
-  return row && row.dueAt <= now ? row : null
+    `UPDATE webhook_outbox SET claimed_by = @by, claimed_until = @until
+     WHERE id = (SELECT MIN(id) FROM webhook_outbox WHERE webhook_id = @webhookId AND ${WAITING})
+       AND next_attempt_at <= @now AND (claimed_until IS NULL OR claimed_until <= @now)
+     RETURNING id, webhook_id AS webhookId, idempotency_key AS idempotencyKey, event, body, attempts, created_at AS createdAt`
+  ).get({ webhookId, now, ...claim }) as OutboxItem | undefined
+  return row ? { ...row, claim: { ...claim } } : null
 }
 
-export function markDelivered(db: Db, id: number, now: number): void {
-  statement(db, 'UPDATE webhook_outbox SET delivered_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?').run(now, id)
+// An outcome is written only under the claim the delivery was sent under, and ends it.
+const UNDER_CLAIM = `id = @id AND claimed_by = @by AND claimed_until = @until AND ${WAITING}`
+const ENDS_CLAIM = 'claimed_by = NULL, claimed_until = NULL'
+
+export function markDelivered(db: Db, delivery: Pick<ClaimedDelivery, 'id' | 'claim'>, now: number): boolean {
+  return (
+    statement(db, `UPDATE webhook_outbox SET delivered_at = @now, attempts = attempts + 1, last_error = NULL, ${ENDS_CLAIM} WHERE ${UNDER_CLAIM}`).run({
+      id: delivery.id,
+      ...delivery.claim,
+      now
+    }).changes > 0
+  )
 }
 
 /** A failed attempt: tried again at `retryAt`, or given up on when that is null. */
-export function markFailed(db: Db, id: number, error: string, now: number, retryAt: number | null): void {
-  statement(
-    db,
-    `UPDATE webhook_outbox SET attempts = attempts + 1, last_error = @error,
-       next_attempt_at = COALESCE(@retryAt, next_attempt_at), given_up_at = CASE WHEN @retryAt IS NULL THEN @now END
-     WHERE id = @id`
-  ).run({ id, error, now, retryAt })
+export function markFailed(db: Db, delivery: Pick<ClaimedDelivery, 'id' | 'claim'>, error: string, now: number, retryAt: number | null): boolean {
+  return (
+    statement(
+      db,
+      `UPDATE webhook_outbox SET attempts = attempts + 1, last_error = @error,
+         next_attempt_at = COALESCE(@retryAt, next_attempt_at), given_up_at = CASE WHEN @retryAt IS NULL THEN @now END, ${ENDS_CLAIM}
+       WHERE ${UNDER_CLAIM}`
+    ).run({ id: delivery.id, ...delivery.claim, error, now, retryAt }).changes > 0
+  )
+}
+
+/** Ends the claims `by` holds on deliveries still waiting. */
+export function releaseClaims(db: Db, by: string): number {
+  return statement(db, `UPDATE webhook_outbox SET ${ENDS_CLAIM} WHERE claimed_by = ? AND ${WAITING}`).run(by).changes
 }
 
 export interface OutboxStats {

@@ -4,13 +4,17 @@
 // At most `parallel` lanes run at once. A failure that may pass is tried again later (10 s, 20 s,
 // 40 s … at most an hour apart, for a day), the webhook's later deliveries waiting behind it;
 // any other is given up at once. Every failure is kept in Diagnostics, named by the webhook.
-// The outbox is read and updated through the Store: a POST happens outside any unit of work, and
-// its outcome (with what Diagnostics says of a failure) is one unit after the response.
+// The outbox is read and updated through the Store: each delivery is claimed in a unit of its own
+// before it is sent (several deliverers on one database send it once: docs/webhooks.md), the
+// POST happens outside any unit, and its outcome (with what Diagnostics says of a failure) is one
+// unit after the response, written only if the claim still stands.
+import { randomUUID } from 'node:crypto'
+import { hostname } from 'node:os'
 import type { Timers } from '../../../shared/timers'
 import type { DiagnosticEntry } from '../store/interface/runs'
 import type { Store } from '../store/interface/store'
-import type { OutboxItem, WebhookRecord } from '../store/interface/webhooks'
-import { sendWebhook, type SendOutcome } from './deliver'
+import type { ClaimedDelivery, OutboxItem, WebhookRecord } from '../store/interface/webhooks'
+import { DELIVERY_TIMEOUT_MS, sendWebhook, type SendOutcome } from './deliver'
 import { WebhookUrlError } from './url-query'
 
 const FIRST_RETRY_MS = 10_000
@@ -20,6 +24,12 @@ const GIVE_UP_AFTER_MS = 24 * 60 * 60_000
 const KEEP_DELIVERED_MS = 7 * 24 * 60 * 60_000
 /** Webhooks delivering at once: enough that a few hanging receivers leave room for the rest. */
 export const DEFAULT_PARALLEL = 8
+/**
+ * How long a claim on a delivery lasts: twice the POST's timeout, room for the keychain and the
+ * outcome's unit. A deliverer that dies holding one (a crash, a power cut) leaves it; another
+ * (or the same after a restart) sends the delivery again once it has run out.
+ */
+export const CLAIM_MS = 2 * DELIVERY_TIMEOUT_MS
 
 export interface DelivererOptions {
   clock: () => number
@@ -32,6 +42,10 @@ export interface DelivererOptions {
   idleCheckMs?: number
   /** At most this many webhooks have a delivery in flight at once (each at most one). */
   parallel?: number
+  /** How long a claim lasts (ms); CLAIM_MS unless a test says. */
+  claimMs?: number
+  /** Names this deliverer in its claims; unique per deliverer (host:pid:random unless a test says). */
+  claimer?: string
 }
 
 export class WebhookDeliverer {
@@ -46,11 +60,14 @@ export class WebhookDeliverer {
   private looking: Promise<void> | null = null
   /** A look asked for while one was under way: that one looks once more, rather than a second beside it. */
   private lookAgain = false
+  private readonly claimer: string
 
   constructor(
     private readonly store: Store,
     private readonly options: DelivererOptions
-  ) {}
+  ) {
+    this.claimer = options.claimer ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
+  }
 
   start(): void {
     this.schedule(0)
@@ -84,12 +101,20 @@ export class WebhookDeliverer {
     return { waiting: (await this.store.read.webhooks.outboxHeads()).length }
   }
 
-  /** Ends the lanes: a request in flight is abandoned, not counted, and sent again after a restart. */
+  /**
+   * Ends the lanes: a request in flight is abandoned, not counted, and its claim released, so it
+   * is sent again at once by another deliverer, or after a restart.
+   */
   async stop(): Promise<void> {
     this.stopped = true
     this.options.timers.clearTimeout(this.timer)
     this.quitting.abort()
     await this.idle()
+    try {
+      await this.store.withTransaction((tx) => tx.webhooks.release(this.claimer))
+    } catch {
+      // The store is closing or failing: the claims run out by themselves.
+    }
   }
 
   private async idle(): Promise<void> {
@@ -134,7 +159,9 @@ export class WebhookDeliverer {
       let next = now + idle
       for (const head of heads) {
         if (this.lanes.has(head.webhookId)) continue
-        if (head.dueAt > now) next = Math.min(next, head.dueAt)
+        // Claimed (by another deliverer, whose lane goes on with the webhook's next): look again when the claim runs out.
+        const takenAt = Math.max(head.dueAt, head.claimedUntil ?? 0)
+        if (takenAt > now) next = Math.min(next, takenAt)
         else if (this.lanes.size < (this.options.parallel ?? DEFAULT_PARALLEL)) this.startLane(head.webhookId)
         // else due with no room: a lane that ends pumps again.
       }
@@ -153,12 +180,14 @@ export class WebhookDeliverer {
     this.lanes.set(webhookId, lane)
   }
 
-  /** This webhook's due deliveries, oldest first, until one must wait for a retry. */
+  /** This webhook's due deliveries, oldest first, each claimed before it is sent, until one must wait (a retry, another's claim). */
   private async runLane(webhookId: string): Promise<void> {
     try {
       for (;;) {
         if (this.stopped) return
-        const item = await this.store.read.webhooks.dueHead(webhookId, this.options.clock())
+        const now = this.options.clock()
+        const claim = { by: this.claimer, until: now + (this.options.claimMs ?? CLAIM_MS) }
+        const item = await this.store.withTransaction((tx) => tx.webhooks.claimHead(webhookId, now, claim))
         if (!item || !(await this.deliver(item))) return
       }
     } catch (error) {
@@ -166,18 +195,21 @@ export class WebhookDeliverer {
     }
   }
 
-  /** Sends one and records the outcome; false when the lane cannot go on (the webhook is gone, or quitting). */
-  private async deliver(item: OutboxItem): Promise<boolean> {
+  /**
+   * Sends one and records the outcome; false when the lane cannot go on (the webhook is gone, or
+   * quitting). An outcome that comes after the claim ran out and another deliverer took the
+   * delivery is not recorded: the one that took it sends it again and records its own.
+   */
+  private async deliver(item: ClaimedDelivery): Promise<boolean> {
     const hook = await this.store.read.webhooks.get(item.webhookId)
     if (!hook) return false // removed meanwhile: its rows went with it
     const outcome = await this.send(hook, item)
     if (this.stopped) return false
     const now = this.options.clock()
     await this.store.withTransaction(async (tx) => {
-      if (outcome.ok) return tx.webhooks.delivered(item.id, now)
+      if (outcome.ok) return void (await tx.webhooks.delivered(item, now))
       const retryAt = outcome.retry ? this.retryAt(item, now) : null
-      await tx.webhooks.failed(item.id, outcome.error, now, retryAt)
-      await tx.runs.recordDiagnostic(this.failureOf(hook, item, outcome, retryAt))
+      if (await tx.webhooks.failed(item, outcome.error, now, retryAt)) await tx.runs.recordDiagnostic(this.failureOf(hook, item, outcome, retryAt))
     })
     return true
   }

@@ -66,5 +66,9 @@ export const isSqliteInternal = (table: string): boolean => table.startsWith('sq
 /** PostgreSQL's tables that have no SQLite counterpart: left as the target's migrations made them. */
 export const POSTGRES_ONLY_TABLES: readonly string[] = [
   // The versions applied (PRAGMA user_version on SQLite).
-  'schema_migrations'
+  'schema_migrations',
+  // Who polls which connection, and which servers are alive (docs/scaling-plan.md, section 2): a
+  // copy starts with none, and the servers started on it take the leases.
+  'leases',
+  'lease_holders'
 ]

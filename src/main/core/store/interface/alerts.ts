@@ -43,6 +43,9 @@ export interface AlertReads {
   unresolved(): Promise<UnresolvedAlert[]>
   /** The alerts with these ids, as the alerts view shows them (ids that are gone are skipped). */
   many(ids: readonly number[]): Promise<Alert[]>
+  /** Every alert kept, with its transitions, a page at a time: oldest opened first, at most
+   *  `limit` (MAX_PAGE at most) from `offset` (`eventwatch export alerts`). */
+  historyPage(query: { offset: number; limit: number }): Promise<Alert[]>
   /** The ids of every alert of the connection, resolved too (they go when it is removed). */
   idsOf(connectionId: string): Promise<number[]>
   /** The connections whose monitor-blind alert is open, by name. */

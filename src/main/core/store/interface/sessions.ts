@@ -21,6 +21,9 @@ export interface SessionReads {
   counts(): Promise<{ stored: number; live: number }>
   /** The session as `eventwatch export sessions` writes it (the API's field names); null when not cached. */
   exported(connectionId: string, eventSessionId: string): Promise<Record<string, unknown> | null>
+  /** Every session as `exported` gives it, a page at a time: oldest start first, at most `limit`
+   *  (MAX_PAGE at most) from `offset`. */
+  exportedPage(query: { offset: number; limit: number }): Promise<Record<string, unknown>[]>
 }
 
 export interface SessionStore extends SessionReads {

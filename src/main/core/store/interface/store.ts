@@ -5,7 +5,9 @@
 import type { AlertReads, AlertStore } from './alerts'
 import type { ConnectionReads, ConnectionStore } from './connections'
 import type { CoreStateReads, CoreStateStore } from './core-state'
+import type { Fence, LeaseStore } from './leases'
 import type { MaintenanceReads, MaintenanceStore } from './maintenance'
+import type { RetentionStore } from './retention'
 import type { RunReads, RunStore } from './runs'
 import type { SessionReads, SessionStore, SnapshotReads } from './sessions'
 import type { SettingsReads, SettingsStore } from './settings'
@@ -28,6 +30,8 @@ export interface Tx {
   team: TeamTables
   coreState: CoreStateStore
   sites: SiteStore
+  /** Forgetting what the settings no longer keep, a batch per call (store/retention.ts runs them). */
+  retention: RetentionStore
 }
 
 /** Reads outside any unit: each is one statement and sees what has been committed. */
@@ -49,6 +53,19 @@ export interface ReadTx {
 export interface UnitOptions {
   /** A unit that only reads: it sees one consistent state and may not write (a write rejects). */
   readOnly?: boolean
+  /**
+   * With `readOnly`: a long read that awaits other work between its reads (an export writing out
+   * each page before it reads the next), still seeing one state throughout. It holds up nothing
+   * else meanwhile: on SQLite it reads on a connection of its own, opened for it.
+   */
+  long?: boolean
+  /**
+   * The lease the unit writes under (PostgreSQL only): the unit begins by checking that its server
+   * still holds it with this fence, and holds it FOR SHARE until it ends; a lease lost meanwhile
+   * (taken over, released) means nothing is written and the unit rejects with LeaseLostError. A
+   * SQLite store refuses a fenced unit: it has no leases (one server per file).
+   */
+  fence?: Fence
 }
 
 /** The schema of the data a store serves: what the database carries now, and what this build makes. */
@@ -72,6 +89,9 @@ export interface Store {
   withTransaction<T>(work: (tx: Tx) => Promise<T>, options?: UnitOptions): Promise<T>
   /** Single reads, no unit: each sees what has been committed. */
   read: ReadTx
+  /** Leases of connections and jobs, shared by the servers of one database: PostgreSQL's alone.
+   *  Absent on SQLite, where one server per file holds everything (interface/leases.ts). */
+  leases?: LeaseStore
   /**
    * The schema version of the data, read afresh from the database itself — a round trip, not what
    * was read at open (a server's readiness: GET /readyz). Rejects when the database cannot be

@@ -6,6 +6,7 @@ import type { Alert, AlertRuleId, AlertSeverity, AlertState, AlertTransition } f
 import { namedSiteSummary } from '../../../../shared/site-label'
 import { alertKey, AlertNotFoundError, alertOfRow, type ShownAlertRow as AlertRow } from '../alerts'
 import type { AlertReads, OpenSessionAlert, OpenSiteAlert, OpenState, StoredOverride, UnresolvedAlert } from '../interface/alerts'
+import { pageBounds } from '../queries/sql'
 import { all, one, type Sql } from './sql'
 
 /** A site alert's site name as it is now; a site that is no number has none (the CASE keeps the
@@ -107,6 +108,10 @@ export function alertReads(read: Sql): Omit<AlertReads, 'open'> {
       const rows = await all<AlertRow>(read, `${SELECT_ALERT} WHERE a.id = ANY($1::bigint[])`, [ids])
       const byId = new Map(rows.map((r) => [r.id, r]))
       return withTransitions(read, ids.flatMap((id) => byId.get(id) ?? []))
+    },
+    async historyPage(q) {
+      const { limit, offset } = pageBounds(q.limit, q.offset)
+      return withTransitions(read, await all<AlertRow>(read, `${SELECT_ALERT} ORDER BY a.opened_at, a.id LIMIT $1 OFFSET $2`, [limit, offset]))
     },
     idsOf: async (connectionId) => (await all<{ id: number }>(read, 'SELECT id FROM alerts WHERE connection_id = $1', [connectionId])).map((r) => r.id),
     blind: () =>

@@ -9,9 +9,11 @@
 // concern's own statement, so no update is lost between servers either.
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type pg from 'pg'
+import { LeaseLostError, type Fence, type LeaseStore } from '../interface/leases'
 import type { ReadTx, Store, Tx, UnitOptions } from '../interface/store'
 import { SerialQueue } from '../sqlite/serial-queue'
-import { nestedUnit, notInUnit, readOnlyUnit, storeClosed, unitEnded } from '../sqlite/unit-of-work-error'
+import { fencedReadOnly, nestedUnit, notInUnit, readOnlyUnit, storeClosed, unitEnded } from '../sqlite/unit-of-work-error'
+import { checkFence, leaseTable } from './lease-table'
 import { migratePg, pgSchemaVersion } from './migrate'
 import { pgMigrations } from './migrations'
 import { pgFault } from './pg-faults'
@@ -22,6 +24,7 @@ import { pgTables } from './tables'
 export interface PgStore extends Store {
   /** The database, named without its password. */
   readonly database: string
+  leases: LeaseStore
 }
 
 export interface PgStoreOptions {
@@ -71,44 +74,67 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
   const readNow: Sql = (text, values) => (closed ? Promise.reject(storeClosed()) : pooled(text, values))
   const read: ReadTx = pgTables({ read: readNow, write: refusingSql(notInUnit), locking: false })
 
-  async function unit<T>(work: (tx: Tx) => Promise<T>, readOnly: boolean): Promise<T> {
-    const client = await pool.connect().catch((error: unknown) => {
+  const connect = (): Promise<pg.PoolClient> =>
+    pool.connect().catch((error: unknown) => {
       throw pgFault(error, database) ?? error
     })
+
+  /** `work` between BEGIN (`begin`) and COMMIT on a client of its own; ROLLBACK when it rejects. */
+  async function transaction<T>(begin: string, work: (sql: Sql) => Promise<T>): Promise<T> {
+    const client = await connect()
     let broken: Error | undefined
-    const state = { open: true }
-    openUnits++
     try {
-      // A read-only unit sees one snapshot throughout; a writing one locks what it reads to write.
-      await client.query(readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN')
-      const direct = on(client)
-      const guarded: Sql = (text, values) => (state.open ? direct(text, values) : Promise.reject(unitEnded()))
-      const tx = pgTables({ read: guarded, write: readOnly ? refusingSql(readOnlyUnit) : guarded, locking: !readOnly })
+      await client.query(begin)
       try {
-        const result = await inUnit.run(state, () => work(tx))
+        const result = await work(on(client))
         await client.query('COMMIT')
         return result
       } catch (error) {
-        // The unit's own error says why; a failed ROLLBACK means the client is unusable.
+        // The work's own error says why; a failed ROLLBACK means the client is unusable.
         await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError))
         throw error
       }
     } finally {
-      state.open = false
-      // Enabled, it slows every promise of the process (Node 20): only while a unit is open.
-      if (--openUnits === 0) inUnit.disable()
       client.release(broken)
     }
   }
 
+  async function unit<T>(work: (tx: Tx) => Promise<T>, readOnly: boolean, fence: Fence | undefined): Promise<T> {
+    const state = { open: true }
+    openUnits++
+    try {
+      // A read-only unit sees one snapshot throughout; a writing one locks what it reads to write.
+      return await transaction(readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN', async (direct) => {
+        const guarded: Sql = (text, values) => (state.open ? direct(text, values) : Promise.reject(unitEnded()))
+        const tx = pgTables({ read: guarded, write: readOnly ? refusingSql(readOnlyUnit) : guarded, locking: !readOnly })
+        if (fence) {
+          const check = await checkFence(direct, fence)
+          if (!check.held) throw new LeaseLostError(fence, check.now)
+        }
+        return inUnit.run(state, () => work(tx))
+      })
+    } finally {
+      state.open = false
+      // Enabled, it slows every promise of the process (Node 20): only while a unit is open.
+      if (--openUnits === 0) inUnit.disable()
+    }
+  }
+
+  /** The leases' own short transactions: on the pool, never behind the queue of units. */
+  const leaseTransaction = <T>(work: (sql: Sql) => Promise<T>): Promise<T> =>
+    closed ? Promise.reject(storeClosed()) : transaction('BEGIN', work)
+
   return {
     database,
     read,
+    leases: leaseTable(readNow, leaseTransaction),
     withTransaction(work, unitOptions: UnitOptions = {}) {
       if (closed) return Promise.reject(storeClosed())
       if (inUnit.getStore()?.open) return Promise.reject(nestedUnit())
-      if (!unitOptions.readOnly) return writes.run(() => unit(work, false))
-      const running = unit(work, true)
+      const { fence } = unitOptions
+      if (fence && unitOptions.readOnly) return Promise.reject(fencedReadOnly())
+      if (!unitOptions.readOnly) return writes.run(() => unit(work, false, fence))
+      const running = unit(work, true, fence)
       const settled = running.then(
         () => undefined,
         () => undefined
@@ -119,9 +145,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     },
     async schema() {
       if (closed) throw storeClosed()
-      const client = await pool.connect().catch((error: unknown) => {
-        throw pgFault(error, database) ?? error
-      })
+      const client = await connect()
       try {
         const found = await pgSchemaVersion(client)
         return { found, known: pgMigrations.at(-1)?.version ?? 0 }

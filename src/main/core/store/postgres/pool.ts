@@ -2,6 +2,8 @@
 // store's values are JavaScript numbers on SQLite too, and every instant and id fits in 2^53.
 import pg from 'pg'
 
+export { redactedUrl } from '../cache-location'
+
 const INT8 = 20
 
 function parseInt8(text: string): number {
@@ -27,15 +29,4 @@ export function openPool(url: string, options: PoolOptions = {}): pg.Pool {
   // end the process; the next query reconnects (or fails, in words, to its caller).
   pool.on('error', () => undefined)
   return pool
-}
-
-/** The URL without its password, to name the database in messages and logs. */
-export function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url)
-    if (parsed.password) parsed.password = '***'
-    return parsed.toString()
-  } catch {
-    return 'the PostgreSQL database'
-  }
 }

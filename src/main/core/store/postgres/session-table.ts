@@ -1,6 +1,7 @@
 // The sessions and snapshots of a Tx on PostgreSQL: store/sessions.ts's queries in PostgreSQL's
 // dialect. Rows keep SQLite's shape (has_ended as 0/1: SessionRow is the screens' input). The
 // past sessions' page is past-sessions.ts; the snapshots' reads, snapshot-reads.ts.
+import { pageBounds } from '../queries/sql'
 import type { EventSessionRecord } from '../../api/schemas'
 import type { SessionRow, SessionStore } from '../interface/sessions'
 import { pastSessions } from './past-sessions'
@@ -71,6 +72,10 @@ interface ExportedRow {
 
 const iso = (ms: number): string => new Date(ms).toISOString()
 
+const SELECT_EXPORTED = `SELECT raw_json, event_session_id, platform_id, tenant_id, content_id, event_name, started_at, updated_at, has_ended,
+    viewers_count, reliability_score, cdn_traffic, ecdn_traffic
+  FROM sessions`
+
 /** Under the API's own field names, plus any extra fields it sent. */
 const exported = (r: ExportedRow): Record<string, unknown> => ({
   ...r.raw_json,
@@ -114,14 +119,13 @@ export function sessionTable({ read, write }: Runners): SessionStore {
         live: 0
       },
     async exported(c, s) {
-      const row = await one<ExportedRow>(
-        read,
-        `SELECT raw_json, event_session_id, platform_id, tenant_id, content_id, event_name, started_at, updated_at, has_ended,
-           viewers_count, reliability_score, cdn_traffic, ecdn_traffic
-         FROM sessions WHERE connection_id = $1 AND event_session_id = $2`,
-        [c, s]
-      )
+      const row = await one<ExportedRow>(read, `${SELECT_EXPORTED} WHERE connection_id = $1 AND event_session_id = $2`, [c, s])
       return row ? exported(row) : null
+    },
+    async exportedPage(q) {
+      const { limit, offset } = pageBounds(q.limit, q.offset)
+      const rows = await all<ExportedRow>(read, `${SELECT_EXPORTED} ORDER BY started_at, event_session_id, connection_id LIMIT $1 OFFSET $2`, [limit, offset])
+      return rows.map(exported)
     },
     storeList: (c, records, at) => storeList(write, c, records, at),
     async storeSnapshot(c, record, at) {

@@ -12,6 +12,7 @@ import { sessionTable } from './session-table'
 import { snapshotReads } from './snapshot-reads'
 import { settingsTable } from './settings-table'
 import { siteTable } from './site-table'
+import { retentionTable } from './retention-table'
 import type { Runners } from './sql'
 import { teamTables } from './team-tables'
 import { webhookTable } from './webhook-table'
@@ -60,6 +61,9 @@ class PgTables implements Tx {
   }
   get sites() {
     return this.table('sites', siteTable)
+  }
+  get retention() {
+    return this.table('retention', retentionTable)
   }
 }
 

@@ -1,9 +1,9 @@
 // The webhooks and their outbox of a Tx on PostgreSQL: store/webhooks.ts's queries in
 // PostgreSQL's dialect. A webhook's deliveries go out in the order they were queued, one at a
-// time: only its oldest waiting delivery, its head, is ever sent. (Claims with SKIP LOCKED, for
-// several deliverers, are plan step 7.)
+// time: only its oldest waiting delivery, its head, is ever claimed and sent. Servers claim at
+// the same time: a claim skips a head another is claiming (SKIP LOCKED) rather than wait for it.
 import type { WebhookFormat } from '../../../../shared/webhooks'
-import type { OutboxItem, OutboxStats, WebhookRecord, WebhookStore } from '../interface/webhooks'
+import type { ClaimedDelivery, OutboxHead, OutboxItem, OutboxStats, WebhookRecord, WebhookStore } from '../interface/webhooks'
 import { all, one, type Runners, type Sql } from './sql'
 
 interface WebhookRow {
@@ -17,6 +17,10 @@ interface WebhookRow {
 
 const SELECT = 'SELECT id, name, url, url_query_in_keychain, format, signed FROM webhooks'
 const WAITING = 'delivered_at IS NULL AND given_up_at IS NULL'
+// An outcome is written only under the claim the delivery was sent under ($1 id, $2 by, $3 until), and ends it.
+const UNDER_CLAIM = `id = $1 AND claimed_by = $2 AND claimed_until = $3 AND ${WAITING}`
+const ENDS_CLAIM = 'claimed_by = NULL, claimed_until = NULL'
+const claimOf = (d: Pick<ClaimedDelivery, 'id' | 'claim'>): [number, string, number] => [d.id, d.claim.by, d.claim.until]
 
 const toRecord = (r: WebhookRow): WebhookRecord => ({
   id: r.id,
@@ -65,22 +69,12 @@ export function webhookTable({ read, write }: Runners): WebhookStore {
       return { count: row?.count ?? 0, oldestQueuedAt: row?.oldestQueuedAt ?? null }
     },
     outboxHeads: () =>
-      all<{ webhookId: string; dueAt: number }>(
+      all<OutboxHead>(
         read,
-        `SELECT webhook_id AS "webhookId", next_attempt_at AS "dueAt" FROM webhook_outbox
+        `SELECT webhook_id AS "webhookId", next_attempt_at AS "dueAt", claimed_until AS "claimedUntil" FROM webhook_outbox
          WHERE id IN (SELECT min(id) FROM webhook_outbox WHERE ${WAITING} GROUP BY webhook_id)
          ORDER BY next_attempt_at, id`
       ),
-    async dueHead(webhookId, now) {
-      const row = await one<OutboxItem & { dueAt: number }>(
-        read,
-        `SELECT id, webhook_id AS "webhookId", idempotency_key AS "idempotencyKey", event, body, attempts,
-           created_at AS "createdAt", next_attempt_at AS "dueAt"
-         FROM webhook_outbox WHERE webhook_id = $1 AND ${WAITING} ORDER BY id LIMIT 1`,
-        [webhookId]
-      )
-      return row && row.dueAt <= now ? row : null
-    },
     stats: (webhookId) => stats(read, webhookId),
     async add(settings, kept, id, now) {
       await write('INSERT INTO webhooks (id, name, url, url_query_in_keychain, format, signed, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
@@ -104,17 +98,41 @@ export function webhookTable({ read, write }: Runners): WebhookStore {
       )
       return count > 0
     },
-    async delivered(id, now) {
-      await write('UPDATE webhook_outbox SET delivered_at = $2, attempts = attempts + 1, last_error = NULL WHERE id = $1', [id, now])
-    },
-    async failed(id, error, now, retryAt) {
-      await write(
-        `UPDATE webhook_outbox SET attempts = attempts + 1, last_error = $2,
-           next_attempt_at = COALESCE($4::bigint, next_attempt_at), given_up_at = CASE WHEN $4::bigint IS NULL THEN $3::bigint END
-         WHERE id = $1`,
-        [id, error, now, retryAt]
+    async claimHead(webhookId, now, claim) {
+      // The head is read in the statement's snapshot; the row's own conditions are checked again
+      // on its newest version once locked, so a head sent meanwhile is not taken.
+      const row = await one<OutboxItem>(
+        write,
+        `WITH head AS (
+           SELECT id FROM webhook_outbox
+           WHERE id = (SELECT min(id) FROM webhook_outbox WHERE webhook_id = $1 AND ${WAITING})
+             AND ${WAITING} AND next_attempt_at <= $2 AND (claimed_until IS NULL OR claimed_until <= $2)
+           FOR UPDATE SKIP LOCKED)
+         UPDATE webhook_outbox o SET claimed_by = $3, claimed_until = $4 FROM head WHERE o.id = head.id
+         RETURNING o.id, o.webhook_id AS "webhookId", o.idempotency_key AS "idempotencyKey", o.event, o.body, o.attempts,
+           o.created_at AS "createdAt"`,
+        [webhookId, now, claim.by, claim.until]
       )
+      return row ? { ...row, claim: { ...claim } } : null
     },
+    delivered: async (delivery, now) =>
+      (
+        await write(`UPDATE webhook_outbox SET delivered_at = $4, attempts = attempts + 1, last_error = NULL, ${ENDS_CLAIM} WHERE ${UNDER_CLAIM}`, [
+          ...claimOf(delivery),
+          now
+        ])
+      ).count > 0,
+    failed: async (delivery, error, now, retryAt) =>
+      (
+        await write(
+          `UPDATE webhook_outbox SET attempts = attempts + 1, last_error = $4,
+             next_attempt_at = COALESCE($6::bigint, next_attempt_at), given_up_at = CASE WHEN $6::bigint IS NULL THEN $5::bigint END,
+             ${ENDS_CLAIM}
+           WHERE ${UNDER_CLAIM}`,
+          [...claimOf(delivery), error, now, retryAt]
+        )
+      ).count > 0,
+    release: async (by) => (await write(`UPDATE webhook_outbox SET ${ENDS_CLAIM} WHERE claimed_by = $1 AND ${WAITING}`, [by])).count,
     prune: async (before) =>
       (await write('DELETE FROM webhook_outbox WHERE (delivered_at IS NOT NULL AND delivered_at < $1) OR (given_up_at IS NOT NULL AND given_up_at < $1)', [before]))
         .count

@@ -7,6 +7,7 @@ import {
   firingCriticals,
   getAlert,
   getAlerts,
+  alertHistory,
   insertAlert,
   lastResolvedTimes,
   listAlerts,
@@ -39,8 +40,8 @@ import {
   repeatZones
 } from '../maintenance'
 import {
+  claimHeadOf,
   deleteWebhook,
-  dueHeadOf,
   enqueueDelivery,
   findWebhookByName,
   getWebhook,
@@ -51,9 +52,11 @@ import {
   outboxHeads,
   outboxPending,
   outboxStats,
-  pruneOutbox
+  pruneOutbox,
+  releaseClaims
 } from '../webhooks'
 import type { Runners } from './runners'
+import { pageBounds } from '../queries/sql'
 
 export function alertTable(db: Db, { read, write }: Runners): AlertStore {
   return {
@@ -67,6 +70,7 @@ export function alertTable(db: Db, { read, write }: Runners): AlertStore {
     pausedUntil: (now) => read(() => notificationsPausedUntil(db, now)),
     unresolved: () => read(() => unresolvedAlerts(db)),
     many: (ids) => read(() => getAlerts(db, ids)),
+    historyPage: (q) => read(() => alertHistory(db, pageBounds(q.limit, q.offset))),
     idsOf: (c) => read(() => alertIdsOf(db, c)),
     blind: () => read(() => blindConnections(db)),
     firingCriticals: () => read(() => firingCriticals(db)),
@@ -88,14 +92,15 @@ export function webhookTable(db: Db, { read, write }: Runners): WebhookStore {
     get: (id) => read(() => getWebhook(db, id)),
     findByName: (name) => read(() => findWebhookByName(db, name)),
     outboxHeads: () => read(() => outboxHeads(db)),
-    dueHead: (id, now) => read(() => dueHeadOf(db, id, now)),
     stats: (id) => read(() => outboxStats(db, id)),
     pending: () => read(() => outboxPending(db)),
     add: (settings, kept, id, now) => write(() => insertWebhook(db, settings, kept, now, id)),
     remove: (id) => write(() => deleteWebhook(db, id)),
     enqueue: (delivery, now) => write(() => enqueueDelivery(db, delivery, now)),
-    delivered: (id, now) => write(() => markDelivered(db, id, now)),
-    failed: (id, error, now, retryAt) => write(() => markFailed(db, id, error, now, retryAt)),
+    claimHead: (id, now, claim) => write(() => claimHeadOf(db, id, now, claim)),
+    delivered: (delivery, now) => write(() => markDelivered(db, delivery, now)),
+    failed: (delivery, error, now, retryAt) => write(() => markFailed(db, delivery, error, now, retryAt)),
+    release: (by) => write(() => releaseClaims(db, by)),
     prune: (before) => write(() => pruneOutbox(db, before))
   }
 }

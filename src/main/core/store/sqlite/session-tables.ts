@@ -65,6 +65,7 @@ export function sessionTable(db: Db, { read, write }: Runners): SessionStore {
     past: (q) => read(() => pastSessions(db, q)),
     counts: () => read(() => countSessions(db)),
     exported: (c, s) => read(() => exportSessions(db, { connectionId: c, eventSessionId: s })[0] ?? null),
+    exportedPage: (q) => read(() => exportSessions(db, undefined, pageBounds(q.limit, q.offset))),
     storeList: (c, records, at) => write(() => storeSessionList(db, c, records, at)),
     storeSnapshot: (c, record, at) => write(() => storeSessionSnapshot(db, c, record, at))
   }

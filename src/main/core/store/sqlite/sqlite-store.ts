@@ -15,7 +15,7 @@ import { answerNow, refusing, type Runner } from './runners'
 import { schemaAfresh } from './schema-afresh'
 import { SerialQueue } from './serial-queue'
 import { sqliteTables } from './tables'
-import { awaitedElsewhere, nestedUnit, notInUnit, readOnlyUnit, storeClosed, unitEnded } from './unit-of-work-error'
+import { awaitedElsewhere, fencedOnSqlite, nestedUnit, notInUnit, readOnlyUnit, storeClosed, unitEnded } from './unit-of-work-error'
 
 export interface SqliteStoreOptions {
   /** A better-sqlite3 binary built for this runtime (the Electron app has its own). */
@@ -31,6 +31,12 @@ export interface SqliteStoreOptions {
 export interface SqliteStore extends Store {
   /** The cache file. */
   readonly file: string
+  /**
+   * Runs `work` on the writing connection between two units, never inside one (in the writer's
+   * queue): what SQLite alone does, outside any unit — compaction after retention, viewer lists
+   * stored on this thread. For store/ only: the rest of the core knows the Store.
+   */
+  onWriter<T>(work: (db: Db) => T): Promise<T>
 }
 
 interface Connection {
@@ -60,6 +66,9 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   const inUnit = new AsyncLocalStorage<{ open: boolean }>()
   let openUnits = 0
   let closed = false
+  // Long reads under way (close waits for them), and what close waits on.
+  let longReads = 0
+  let longReadsEnded: (() => void) | undefined
 
   const answer: Runner = (call) => answerNow(call, file)
   const readNow: Runner = (call) => (closed ? Promise.reject(storeClosed()) : answer(call))
@@ -84,7 +93,21 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     }
   }
 
-  async function unit<T>(on: Connection, work: (tx: Tx) => Promise<T>, readOnly: boolean): Promise<T> {
+  /** A long read-only unit: on a read-only connection of its own, which may await elsewhere (it
+   *  holds no write lock, and store.read and the other units go on on theirs). */
+  async function longRead<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    const own: Connection = { db: openDatabase(file, { ...binding, readonly: true }), queue: new SerialQueue() }
+    longReads++
+    try {
+      return await unit(own, work, true, false)
+    } finally {
+      longReads--
+      own.db.close()
+      if (longReads === 0) longReadsEnded?.()
+    }
+  }
+
+  async function unit<T>(on: Connection, work: (tx: Tx) => Promise<T>, readOnly: boolean, onlyThisTurn = true): Promise<T> {
     // Deferred for a read-only unit: it takes no write lock, and sees one state from its first read.
     control(on.db, readOnly ? 'BEGIN' : 'BEGIN IMMEDIATE')
     const state = { open: true }
@@ -92,7 +115,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     const tx = sqliteTables(on.db, { read: guarded, write: readOnly ? refusing(readOnlyUnit) : guarded })
     let turned: NodeJS.Immediate | undefined
     const loopTurned = new Promise<never>((_, reject) => {
-      turned = setImmediate(() => reject(awaitedElsewhere()))
+      if (onlyThisTurn) turned = setImmediate(() => reject(awaitedElsewhere()))
     })
     openUnits++
     const running = inUnit.run(state, async () => work(tx))
@@ -118,6 +141,9 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     withTransaction(work, unitOptions: UnitOptions = {}) {
       if (closed) return Promise.reject(storeClosed())
       if (inUnit.getStore()?.open) return Promise.reject(nestedUnit())
+      // No leases on SQLite (interface/leases.ts): a fence that cannot be checked is not let through.
+      if (unitOptions.fence) return Promise.reject(fencedOnSqlite())
+      if (unitOptions.readOnly && unitOptions.long) return longRead(work)
       const on = unitOptions.readOnly ? reader : writer
       return on.queue.run(() => unit(on, work, unitOptions.readOnly ?? false))
     },
@@ -125,10 +151,15 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
       if (closed) throw storeClosed()
       return schemaAfresh(file, options.nativeBinding)
     },
+    onWriter(work) {
+      if (closed) return Promise.reject(storeClosed())
+      return writer.queue.run(async () => answer(() => work(writer.db)))
+    },
     async close() {
       if (closed) return
       closed = true
       await Promise.all([writer.queue.idle(), reader.queue.idle()])
+      if (longReads > 0) await new Promise<void>((resolve) => (longReadsEnded = resolve))
       reader.db.close()
       if (ownsWriter) writer.db.close()
     }

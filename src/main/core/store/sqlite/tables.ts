@@ -9,6 +9,7 @@ import { connectionTable, runTable, sessionTable, settingsTable, snapshotTable, 
 import { teamTables } from './team-tables'
 import { coreStateTable } from './core-state-table'
 import { siteTable } from './site-table'
+import { retentionTable } from './retention-table'
 
 class SqliteTables implements Tx {
   private built: Partial<Tx> = {}
@@ -57,6 +58,9 @@ class SqliteTables implements Tx {
   }
   get sites() {
     return this.table('sites', siteTable)
+  }
+  get retention() {
+    return this.table('retention', retentionTable)
   }
 }
 

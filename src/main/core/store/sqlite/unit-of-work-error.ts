@@ -23,3 +23,12 @@ export const awaitedElsewhere = (): UnitOfWorkError =>
   )
 
 export const storeClosed = (): UnitOfWorkError => new UnitOfWorkError('the store is closed')
+
+export const fencedOnSqlite = (): UnitOfWorkError =>
+  new UnitOfWorkError(
+    'a unit of work fenced with a lease cannot run on a SQLite cache: it has no leases (one server per file polls every ' +
+      'connection), so the fence could not be checked; run it without a fence, or on PostgreSQL'
+  )
+
+export const fencedReadOnly = (): UnitOfWorkError =>
+  new UnitOfWorkError('a read-only unit of work writes nothing and takes no fence: open it without one, or without readOnly')

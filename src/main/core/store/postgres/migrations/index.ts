@@ -1,5 +1,7 @@
 // Every PostgreSQL migration in order. Add a file, add it here; never edit one that has shipped.
 import { baseline } from './024-baseline'
+import { outboxClaims } from './026-outbox-claims'
+import { leases } from './027-leases'
 import type { PgMigration } from './types'
 
-export const pgMigrations: readonly PgMigration[] = [baseline]
+export const pgMigrations: readonly PgMigration[] = [baseline, outboxClaims, leases]

@@ -1,0 +1,74 @@
+// The cache a core runs on, opened from what `--db` names (cache-location.ts): a SQLite file or a
+// PostgreSQL database, behind the one Store. With it come the few things that differ by backend
+// and that only the core's composition asks for: where the pollers' viewer lists are written, and
+// what retention gives back after it prunes.
+import { isPostgresUrl } from './cache-location'
+import type { CompactResult } from './compact'
+import type { Store } from './interface/store'
+import { openPgStore } from './postgres/pg-store'
+import { sqliteCompaction } from './sqlite/compaction'
+import { openSqliteStore } from './sqlite/sqlite-store'
+import { viewerStoreOnWriter, viewerListStore, type ViewerListStore } from './viewer-store'
+import { viewerStoreWithFallback } from './viewer-store-fallback'
+
+export interface ViewerListOptions {
+  /** Lists stored off this thread where the backend can (SQLite's writer thread): a polling core. */
+  offThread: boolean
+  /** The writer thread stopped and lists go on being stored here: why, in words. */
+  onFallback: (reason: string) => void
+}
+
+export interface OpenedCache {
+  store: Store
+  backend: 'sqlite' | 'postgres'
+  /** The cache in words: the file, or the database's URL without its password. */
+  name: string
+  /** Where the pollers store viewer lists; closed by its caller. */
+  viewerLists(options: ViewerListOptions): ViewerListStore
+  /** After a retention run: what gives space back, a step at a time (none on PostgreSQL, whose
+   *  autovacuum does it). */
+  compaction?: () => AsyncGenerator<void, CompactResult>
+}
+
+export interface OpenCacheOptions {
+  /** A better-sqlite3 binary built for this runtime (the Electron app has its own). */
+  nativeBinding?: string
+}
+
+/** Opens (and migrates) the cache `where` names. */
+export async function openCache(where: string, options: OpenCacheOptions = {}): Promise<OpenedCache> {
+  if (isPostgresUrl(where)) {
+    const store = await openPgStore(where.trim())
+    return {
+      store,
+      backend: 'postgres',
+      name: store.database,
+      viewerLists: () => viewerListsNotOnPostgres()
+    }
+  }
+  const binding = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}
+  const store = openSqliteStore(where, binding)
+  return {
+    store,
+    backend: 'sqlite',
+    name: where,
+    // On the cache writer's thread (its own connection): a list of a million viewers never blocks
+    // this one. A core that polls nothing (one CLI change) stores here, without a thread.
+    viewerLists: ({ offThread, onFallback }) => {
+      const inThread = (): ViewerListStore => viewerStoreOnWriter((work) => store.onWriter(work))
+      return offThread ? viewerStoreWithFallback({ file: where, ...binding }, inThread, onFallback) : inThread()
+    },
+    compaction: () => sqliteCompaction(store)
+  }
+}
+
+/** Until the PostgreSQL viewer list writer is wired in (issue 26): every list refused in words. */
+function viewerListsNotOnPostgres(): ViewerListStore {
+  return viewerListStore(
+    async (op) => {
+      if (op.type === 'abandon') return undefined
+      throw new Error('storing viewer lists on PostgreSQL is not built yet (issue 26)')
+    },
+    async () => undefined
+  )
+}
