@@ -41,10 +41,6 @@ export interface CopyOptions {
   signal?: AbortSignal
   pageRows?: number
   onProgress?: (progress: CopyProgress) => void
-  /** Once both ends are open, before any row is copied. */
-  onStart?: (start: Omit<CopyResult, 'tables'>) => void
-  /** Each table as it is done (in the transaction: nothing is committed before the last). */
-  onTable?: (copied: TableCopied) => void
 }
 
 interface TableWork {
@@ -65,20 +61,14 @@ export async function copyCacheToPostgres(file: string, url: string, options: Co
     const source = openSourceCache(file)
     try {
       const work = await plannedWork(source, target)
-      const start = { from: file, to: target.database, foundSchema: source.foundSchema, schema: source.schema }
-      options.onStart?.(start)
       await target.begin(work.map((w) => w.plan.name))
       const tables: TableCopied[] = []
-      for (const table of work) {
-        const copied = await copyTable(source, target, table, options)
-        tables.push(copied)
-        options.onTable?.(copied)
-      }
+      for (const table of work) tables.push(await copyTable(source, target, table, options))
       await verifyCounts(target, tables)
       for (const { table } of tables) await target.moveSequencesPast(table, source.highestIdEver(table))
       throwIfAborted(signal)
       await target.commit()
-      return { ...start, tables }
+      return { from: file, to: target.database, foundSchema: source.foundSchema, schema: source.schema, tables }
     } finally {
       source.close()
     }
