@@ -12,8 +12,20 @@ const asNumbers = {
 type Row = Record<string, unknown>
 const sorted = (rows: Row[]): Row[] => rows.map((row) => [JSON.stringify(row), row] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row)
 
+/** A table PostgreSQL keys otherwise: a query on each side giving the same columns, in an order
+ *  both must share (compared as they come, not sorted). */
+export interface ReadAlike {
+  sqlite: string
+  postgres: string
+}
+
 /** Each table's rows, in PostgreSQL's copy and in the SQLite cache, shaped alike. */
-export async function rowsOnBoth(file: string, url: string, tables: readonly string[]): Promise<{ sqlite: Record<string, Row[]>; postgres: Record<string, Row[]> }> {
+export async function rowsOnBoth(
+  file: string,
+  url: string,
+  tables: readonly string[],
+  alike: Record<string, ReadAlike> = {}
+): Promise<{ sqlite: Record<string, Row[]>; postgres: Record<string, Row[]> }> {
   const client = new pg.Client({ connectionString: url, types: asNumbers })
   await client.connect()
   const cache = new Database(file, { readonly: true })
@@ -27,13 +39,14 @@ export async function rowsOnBoth(file: string, url: string, tables: readonly str
       )
       const json = new Set(types.rows.filter((c) => c.type === 'jsonb').map((c) => c.name))
       const flags = new Set(types.rows.filter((c) => c.type === 'bool').map((c) => c.name))
-      postgres[table] = sorted(
-        (await client.query<Row>(`SELECT * FROM "${table}"`)).rows.map((row) =>
+      const order = alike[table] ? (rows: Row[]) => rows : sorted
+      postgres[table] = order(
+        (await client.query<Row>(alike[table]?.postgres ?? `SELECT * FROM "${table}"`)).rows.map((row) =>
           Object.fromEntries(Object.entries(row).map(([k, v]) => [k, flags.has(k) && v !== null ? Number(v) : v]))
         )
       )
-      sqlite[table] = sorted(
-        (cache.prepare(`SELECT * FROM "${table}"`).all() as Row[]).map((row) =>
+      sqlite[table] = order(
+        (cache.prepare(alike[table]?.sqlite ?? `SELECT * FROM "${table}"`).all() as Row[]).map((row) =>
           Object.fromEntries(Object.entries(row).map(([k, v]) => [k, json.has(k) && typeof v === 'string' ? JSON.parse(v) : v]))
         )
       )
