@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { describeApiError } from '../../src/main/core/api/client'
 import { ApiError } from '../../src/main/core/api/errors'
+import { ConnectionError } from '../../src/main/core/connections/errors'
+import { SecretUnreadableError } from '../../src/main/core/secrets/sealing'
 import { requestJson, type JsonRequest } from '../../src/main/core/api/http'
 import { classifyNetworkError } from '../../src/main/core/api/network-errors'
 
@@ -361,6 +363,17 @@ describe('describeApiError', () => {
     const error = new TypeError('fetch failed', { cause: Object.assign(new Error('x'), { code: 'ENOTFOUND' }) })
     expect(describeApiError(error)).toEqual({ kind: 'network', message: 'unknown host' })
     expect(describeApiError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })).kind).toBe('network')
+  })
+
+  it('keeps the kind and the whole sentence of a cause on this side: a secret that cannot be used is "configuration"', () => {
+    const unreadable = new SecretUnreadableError(
+      'the secret "0d9a4c1e-4b7e-4a57-9a2e-8c6f0b1d2e3f" of eventwatch cannot be decrypted: EVENTWATCH_SECRET_KEY_FILE is not set on this server; set it to the key file every server shares'
+    )
+    expect(describeApiError(unreadable)).toEqual({ kind: 'configuration', message: unreadable.message })
+    const none = new ConnectionError('configuration', 'no client secret stored for Fabrikam: save one, or set EVENTWATCH_CLIENT_SECRET')
+    expect(describeApiError(none)).toEqual({ kind: 'configuration', message: none.message })
+    // Not a kind of the taxonomy: classified as anything else.
+    expect(describeApiError(Object.assign(new Error('odd'), { kind: 'made-up' })).kind).toBe('response-format')
   })
 
   it('calls everything else "response-format", in one short line without tokens', () => {

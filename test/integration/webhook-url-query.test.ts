@@ -123,7 +123,7 @@ describe('a webhook URL with a query (Teams Workflows)', () => {
     expect(refused).toMatchObject({
       kind: 'configuration',
       field: 'url',
-      message: expect.stringMatching(/^a URL with a query is kept in the OS keychain \(the query is a secret, as a Teams Workflows sig is\): the keychain module \(keytar\) is not installed/)
+      message: expect.stringMatching(/^a URL's query is a secret \(as a Teams Workflows sig is\), kept where the other secrets are: the keychain module \(keytar\) is not installed/)
     })
     expect((refused as Error).message).not.toContain('\n')
     expect((refused as Error).message).not.toContain(SIG)

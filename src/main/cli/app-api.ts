@@ -8,12 +8,14 @@ import type { AppError } from '../../shared/result'
 import { startAppCore } from '../core/app/start'
 import type { AppCore } from '../core/app/types'
 import { CliError, exitCodeOf } from './errors'
+import { secretsFor } from './secrets'
 
 /** Which flag or argument of the command a contract field is, as its user typed it. */
 export type FlagNames = Readonly<Record<string, string>>
 
 export async function withAppCore<T>(db: string, work: (core: AppCore) => Promise<T>): Promise<T> {
-  const core = await startAppCore({ db, polling: false })
+  // Secrets where the database says: the keychain for SQLite; sealed in a postgres:// one (a key file).
+  const core = await startAppCore({ db, polling: false, secretsOn: secretsFor(db) })
   try {
     return await work(core)
   } finally {

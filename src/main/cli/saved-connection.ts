@@ -1,13 +1,19 @@
-// `--connection NAME`: a connection saved in the cache, its secret from the OS keychain.
+// `--connection NAME`: a connection saved in the cache, its secret from the OS keychain (or, with
+// on a postgres:// database, sealed in it under EVENTWATCH_SECRET_KEY_FILE: `secrets`, chosen by cli/secrets.ts).
 import { ConnectionService } from '../core/connections/service'
 import { savedSource } from '../core/app/saved-sources'
 import type { DataSource } from '../core/app/demo-source'
 import type { Store } from '../core/store/interface/store'
-import { osKeychain } from '../core/secrets/keychain'
+import { osKeychain, type SecretStore } from '../core/secrets/keychain'
 import { CliError } from './errors'
 
-export async function savedConnectionSource(store: Store, name: string, env: NodeJS.ProcessEnv): Promise<DataSource> {
-  const service = new ConnectionService(store, osKeychain())
+export async function savedConnectionSource(
+  store: Store,
+  name: string,
+  env: NodeJS.ProcessEnv,
+  secrets: SecretStore = osKeychain()
+): Promise<DataSource> {
+  const service = new ConnectionService(store, secrets)
   const view = await service.findByName(name)
   if (!view) {
     const known = (await service.list()).map((c) => c.name)

@@ -8,6 +8,7 @@ import { createReportingClient } from '../core/app/client-factory'
 import { startDemoSource, type DataSource } from '../core/app/demo-source'
 import type { ConnectionTarget } from '../core/api/connection'
 import type { Store } from '../core/store/interface/store'
+import type { SecretStore } from '../core/secrets/keychain'
 import { environmentSecret } from '../core/connections/env-secret'
 import { CliError } from './errors'
 import { savedConnectionSource } from './saved-connection'
@@ -31,7 +32,7 @@ const AD_HOC_FLAGS = [
 
 export function addConnectionOptions(command: Command): Command {
   return command
-    .option('--connection <name>', 'a saved connection (its secret comes from the OS keychain)')
+    .option('--connection <name>', 'a saved connection (its secret from the OS keychain; on a postgres:// database, sealed in it)')
     .option('--base-url <url>', 'API base URL of an unsaved connection (secret in EVENTWATCH_CLIENT_SECRET)')
     .option('--auth-url <url>', 'auth URL (the token endpoint is <auth-url>/v2/auth/token)')
     .option('--platform-id <id>', 'platform-id header value')
@@ -44,13 +45,18 @@ export function namesAConnection(flags: ConnectionFlags): boolean {
   return flags.connection !== undefined || AD_HOC_FLAGS.some(([key]) => flags[key] !== undefined)
 }
 
-/** `store`: the connections, and the diagnostics log a client reports to. */
-export async function resolveSource(store: Store, flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): Promise<DataSource> {
+/** `store`: the connections, and the diagnostics log a client reports to; `secrets`: where a saved one's secret is kept. */
+export async function resolveSource(
+  store: Store,
+  flags: ConnectionFlags,
+  env: NodeJS.ProcessEnv = process.env,
+  secrets?: SecretStore
+): Promise<DataSource> {
   const given = AD_HOC_FLAGS.filter(([key]) => flags[key] !== undefined)
   if (flags.connection !== undefined && given.length > 0) {
     throw new CliError('use either --connection NAME or the --base-url … --client-id options, not both.')
   }
-  if (flags.connection !== undefined) return savedConnectionSource(store, flags.connection, env)
+  if (flags.connection !== undefined) return savedConnectionSource(store, flags.connection, env, secrets)
   if (given.length === 0) return startDemoSource(store)
 
   const missing = AD_HOC_FLAGS.filter(([key]) => flags[key] === undefined).map(([, flag]) => flag)

@@ -7,7 +7,7 @@ import pg from 'pg'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ViewerRecord } from '../../../src/main/core/api/schemas'
 import { openDatabase } from '../../../src/main/core/store/db'
 import type { Store } from '../../../src/main/core/store/interface/store'
@@ -32,13 +32,16 @@ interface Backend {
   /** Concerns this backend does not implement yet, each with why: their files are skipped for
    *  it, by name, in the run's output. The one place a backend may fall short, never silently. */
   pending?: Record<string, string>
-  /** Concerns this backend has not by design, each with why: skipped for it, by name, likewise. */
+  /** Concerns this backend will never implement, by design, each with why (a backend that
+   *  refuses the concern in words): skipped for it, said as "not applicable" in the run's output,
+   *  not as pending. */
   notApplicable?: Record<string, string>
 }
 
 /** SQLite on a real temporary file, as the app opens its cache. */
 const sqlite: Backend = {
   name: 'sqlite',
+
   async open() {
     const dir = mkdtempSync(join(tmpdir(), 'eventwatch-store-contract-'))
     const file = join(dir, 'cache.db')
@@ -78,7 +81,8 @@ const sqlite: Backend = {
   },
   notApplicable: {
     // A fenced unit is refused on SQLite: test/integration/store-sqlite-units.test.ts.
-    leases: 'one server per SQLite file polls every connection and runs every job: nothing to share (docs/store.md)'
+    leases: 'one server per SQLite file polls every connection and runs every job: nothing to share (docs/store.md)',
+    secrets: 'no secret ever touches SQLite: a SQLite cache keeps them in the OS keychain, and its secrets concern refuses every call (docs/secrets.md)'
   }
 }
 
@@ -135,10 +139,14 @@ const BACKENDS: Backend[] = [sqlite, postgres]
 export function eachBackend(concern: string, tests: (subject: () => StoreUnderTest) => void): void {
   for (const backend of BACKENDS) {
     const pending = backend.pending?.[concern]
+    if (pending !== undefined) {
+      say(`${backend.name} store: ${concern}: pending (not implemented yet): ${pending}`)
+      describe.skip(`${backend.name} store: ${concern} (pending: ${pending})`, () => tests(() => subjectOutsideTest()))
+      continue
+    }
     const notApplicable = backend.notApplicable?.[concern]
-    if (pending !== undefined || notApplicable !== undefined) {
-      const why = pending !== undefined ? `pending: ${pending}` : `not applicable: ${notApplicable}`
-      describe.skip(`${backend.name} store: ${concern} (${why})`, () => tests(() => subjectOutsideTest()))
+    if (notApplicable !== undefined) {
+      describeNotApplicable(backend, concern, notApplicable, tests)
       continue
     }
     describe(`${backend.name} store: ${concern}`, () => {
@@ -153,6 +161,55 @@ export function eachBackend(concern: string, tests: (subject: () => StoreUnderTe
       tests(() => opened?.subject ?? subjectOutsideTest())
     })
   }
+}
+
+/**
+ * A concern the backend lacks by design: its tests are skipped, and one test holds the backend to
+ * it — the concern is absent (from the store, its reads and a unit), or every call of it, read or
+ * in a unit, rejects with one line of words rather than answering.
+ */
+function describeNotApplicable(backend: Backend, concern: string, why: string, tests: (subject: () => StoreUnderTest) => void): void {
+  say(`${backend.name} store: ${concern}: not applicable (by design): ${why}`)
+  describe.skip(`${backend.name} store: ${concern} (not applicable: ${why})`, () => tests(() => subjectOutsideTest()))
+  describe(`${backend.name} store: ${concern} (not applicable)`, () => {
+    it(`has no ${concern}, or refuses its every call in one line of words`, async () => {
+      const opened = await backend.open()
+      try {
+        const { store } = opened.subject
+        const concernOf = (surface: object): unknown => (surface as Record<string, unknown>)[concern]
+        const calls = (surface: object): [string, () => unknown][] =>
+          Object.entries((concernOf(surface) ?? {}) as Record<string, unknown>)
+            .filter((entry): entry is [string, () => unknown] => typeof entry[1] === 'function')
+            .map(([name, method]) => [name, () => method()])
+        await store.withTransaction(async (tx) => {
+          if ([store, store.read, tx].every((surface) => concernOf(surface) === undefined)) return
+          const read = calls(store.read)
+          expect(read.length, `store.read.${concern} has no method to refuse`).toBeGreaterThan(0)
+          for (const [name, call] of read) await expectRefusal(`read.${concern}.${name}`, call)
+          for (const [name, call] of calls(tx)) await expectRefusal(`tx.${concern}.${name}`, call)
+        })
+      } finally {
+        await opened.close()
+      }
+    })
+  })
+}
+
+async function expectRefusal(what: string, call: () => unknown): Promise<void> {
+  const outcome = await Promise.resolve()
+    .then(call)
+    .then(
+      (value: unknown) => ({ answered: value }),
+      (error: unknown) => ({ refused: error })
+    )
+  expect(outcome, `${what} answered instead of refusing`).toHaveProperty('refused')
+  const message = 'refused' in outcome && outcome.refused instanceof Error ? outcome.refused.message : ''
+  expect(message, what).toMatch(/^[^\n]{10,}$/)
+}
+
+/** A line of the run's output (vitest shows it under the test file), so a skip is never silent. */
+function say(line: string): void {
+  console.info(line)
 }
 
 function subjectOutsideTest(): never {

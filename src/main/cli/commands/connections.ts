@@ -16,6 +16,7 @@ import { ask, sameName, withAppCore, type FlagNames } from '../app-api'
 import { CliError } from '../errors'
 import { integerOption } from '../options'
 import { promptSecret } from '../prompt'
+import { refuseSecretsEarly, secretsPlace } from '../secrets'
 
 
 /** A saved connection by its name (any case); the demo's is no saved one. */
@@ -82,7 +83,7 @@ function readCaCertificate(file: string | undefined): string | undefined {
 }
 
 export function registerConnections(program: Command): void {
-  const connections = program.command('connections').description('manage saved connections (secrets live in the OS keychain)')
+  const connections = program.command('connections').description('manage saved connections (secrets in the OS keychain; on a postgres:// database, sealed under EVENTWATCH_SECRET_KEY_FILE)')
 
   connections
     .command('list')
@@ -124,8 +125,9 @@ export function registerConnections(program: Command): void {
     .option('--ca-cert <file>', 'an extra CA certificate (PEM file) to trust for it')
     .option('--disabled', 'save it disabled')
     .option('--db <file|url>', DB_HELP, defaultDbFile())
-    .action((name: string, opts: AddOptions) =>
-      withAppCore(opts.db, async (core) => {
+    .action((name: string, opts: AddOptions) => {
+      refuseSecretsEarly(opts.db)
+      return withAppCore(opts.db, async (core) => {
         const caCertificate = readCaCertificate(opts.caCert)
         const secret = environmentSecret() || (await promptSecret(`Client secret for ${name}: `))
         if (!secret) throw new CliError('an empty client secret cannot be saved.')
@@ -149,9 +151,9 @@ export function registerConnections(program: Command): void {
         const network = [view.proxyUrl ? `through proxy ${view.proxyUrl}` : '', view.caCertificate ? 'trusting its own CA' : '']
           .filter(Boolean)
           .join(', ')
-        process.stdout.write(`Saved "${plainText(view.name)}" (secret in the OS keychain${network ? `; ${plainText(network)}` : ''}).\n`)
+        process.stdout.write(`Saved "${plainText(view.name)}" (secret in ${secretsPlace(opts.db)}${network ? `; ${plainText(network)}` : ''}).\n`)
       })
-    )
+    })
 
   connections
     .command('test <name>')

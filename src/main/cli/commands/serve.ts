@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs'
 import { CliError } from '../errors'
 import { integerOption, secondsOption, untilSignal } from '../options'
 import { cadencesFor } from '../cadences'
+import { secretsFor } from '../secrets'
 import { ensureRendererBuilt } from '../renderer-build'
 import { addConnectionOptions, namesAConnection, resolveSource, type ConnectionFlags } from '../source'
 
@@ -53,12 +54,15 @@ export function registerServe(program: Command): void {
     const rendererDir = ensureRendererBuilt()
     // With a connection on the command line, poll just that one; else the saved ones (or the demo).
     const named = namesAConnection(opts)
+    // The connections' and webhooks' secrets: the keychain for SQLite; sealed in a postgres:// database (a key file).
+    const secretsOn = secretsFor(opts.db)
     const core = await startAppCore({
       db: opts.db,
       cadences: cadencesFor(opts.interval),
+      secretsOn,
       ...(opts.demoIncident !== undefined ? { demoIncidentAfterSeconds: opts.demoIncident } : {}),
       ...(opts.demoLive !== undefined ? { demoLiveSessions: opts.demoLive } : {}),
-      ...(named ? { sources: async (store) => [await resolveSource(store, opts)] } : {})
+      ...(named ? { sources: async (store) => [await resolveSource(store, opts, process.env, secretsOn(store))] } : {})
     })
     // The default port may be taken (a second Eventwatch); a port the user chose may not.
     const portChosen = command.getOptionValueSource('port') === 'cli' || team !== undefined

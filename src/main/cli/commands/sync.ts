@@ -17,6 +17,7 @@ import { DB_HELP } from '../db-option'
 import { cadencesFor } from '../cadences'
 import { CliError, exitCodeOf } from '../errors'
 import { secondsOption } from '../options'
+import { secretsFor } from '../secrets'
 import { createProgress, type Progress } from '../progress'
 import { addConnectionOptions, resolveSource, type ConnectionFlags } from '../source'
 import { alertLine, passSummary } from '../sync-lines'
@@ -62,10 +63,12 @@ async function startSyncCore(
   progress: Progress,
   headless: Pick<AppCoreOptions, 'passesOnRequest' | 'onPolled'>
 ): Promise<LocalAppCore> {
+  const secretsOn = secretsFor(opts.db)
   const core = await startAppCore({
     db: opts.db,
     cadences: cadencesFor(opts.interval),
-    sources: async (store) => [await resolveSource(store, opts)],
+    secretsOn,
+    sources: async (store) => [await resolveSource(store, opts, process.env, secretsOn(store))],
     ...(opts.deadline !== undefined ? { passDeadlineMs: opts.deadline * 1000 } : {}),
     ...headless
   })

@@ -12,6 +12,7 @@ import { DB_HELP } from '../db-option'
 import { ask, sameName, withAppCore, type FlagNames } from '../app-api'
 import { CliError } from '../errors'
 import { promptSecret } from '../prompt'
+import { refuseSecretsEarly, secretsPlace } from '../secrets'
 
 export const WEBHOOK_SECRET_ENV = 'EVENTWATCH_WEBHOOK_SECRET'
 
@@ -33,16 +34,17 @@ export function registerWebhooks(program: Command): void {
     .addOption(new Option('--format <format>', 'the body: plain JSON, or what Teams or Slack accept').choices(WEBHOOK_FORMATS).default('json'))
     .option('--sign', `sign each delivery (HMAC-SHA256); the secret from ${WEBHOOK_SECRET_ENV} or a hidden prompt`)
     .option('--db <file|url>', DB_HELP, defaultDbFile())
-    .action((name: string, opts: { url: string; format: WebhookFormat; sign?: boolean; db: string }) =>
-      withAppCore(opts.db, async (core) => {
+    .action((name: string, opts: { url: string; format: WebhookFormat; sign?: boolean; db: string }) => {
+      if (opts.sign || splitWebhookUrl(opts.url.trim()).query) refuseSecretsEarly(opts.db)
+      return withAppCore(opts.db, async (core) => {
         const secret = opts.sign ? process.env[WEBHOOK_SECRET_ENV] || (await promptSecret(`Signing secret for ${name}: `)) : undefined
         if (opts.sign && !secret) throw new CliError('--sign needs a secret: an empty one cannot sign.')
         const hook = await ask(core, 'addWebhook', { settings: { name, url: opts.url, format: opts.format }, ...(secret ? { secret } : {}) }, ADD_FLAGS)
         const kept = [...(hook.signed ? ['secret'] : []), ...(splitWebhookUrl(opts.url.trim()).query ? ["the URL's query"] : [])]
-        const where = kept.length > 0 ? `; ${kept.join(' and ')} in the OS keychain` : ''
+        const where = kept.length > 0 ? `; ${kept.join(' and ')} in ${secretsPlace(opts.db)}` : ''
         process.stdout.write(`Added webhook "${plainText(hook.name)}" (${hook.format}${hook.signed ? ', signed' : ''}${where}).\n`)
       })
-    )
+    })
 
   webhooks
     .command('list')

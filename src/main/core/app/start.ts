@@ -4,6 +4,7 @@ import { realTimers } from '../../../shared/timers'
 import { RequestLimiter } from '../api/limiter'
 import { ConnectionService } from '../connections/service'
 import { osKeychain, type SecretStore } from '../secrets/keychain'
+import type { SecretsOn } from '../store/sealed-secrets'
 import { WebhookService } from '../webhooks/service'
 import { startWebhookDeliveries } from '../webhooks/wiring'
 import { WebhookOutbox } from '../webhooks/outbox'
@@ -47,7 +48,13 @@ const RETENTION_INTERVAL_MS = 60 * 60_000
 /** Not at start-up, when the first polls want the disk. */
 const RETENTION_FIRST_DELAY_MS = 5 * 60_000
 
-export async function startAppCore(options: AppCoreOptions & { secrets?: SecretStore }): Promise<LocalAppCore> {
+/**
+ * `secrets`: the keychain of every secret (a test's stand-in; default the OS keychain).
+ * `secretsOn`: where the connections' and webhooks' secrets are kept instead, chosen from the
+ * configuration once the store is open (`chooseSecrets`, store/sealed-secrets.ts: sealed in a
+ * postgres:// database under the key file). A desk's own (its team token) stay in `secrets`.
+ */
+export async function startAppCore(options: AppCoreOptions & { secrets?: SecretStore; secretsOn?: SecretsOn }): Promise<LocalAppCore> {
   // The cache behind the async Store (docs/store.md): a SQLite file, or a PostgreSQL database.
   const cache = await openCache(options.db, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
   const { store } = cache
@@ -99,7 +106,8 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   )
   const polled = (): string[] => pollers.sources.map((s) => s.target.id)
   const { monitor } = pollers
-  const connections = new ConnectionService(store, options.secrets ?? osKeychain(), { polled })
+  const keptSecrets = options.secretsOn?.(store) ?? options.secrets ?? osKeychain()
+  const connections = new ConnectionService(store, keptSecrets, { polled })
   // One gate for every connection: at most 4 requests in flight and 10 started per second.
   const limiter = new RequestLimiter({ maxInFlight: 4, perSecond: 10 })
 
@@ -136,7 +144,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     ...(options.timers ? { timers: options.timers } : {})
   })
   // Webhooks: what the outbox holds goes out, also what an earlier run queued.
-  const webhooks = new WebhookService(store, options.secrets ?? osKeychain(), clock)
+  const webhooks = new WebhookService(store, keptSecrets, clock)
   const deliveries = polling ? startWebhookDeliveries(store, outbox, webhooks, { clock, timers: options.timers ?? realTimers }) : null
   if (polling) retention.start(RETENTION_INTERVAL_MS, RETENTION_FIRST_DELAY_MS)
 

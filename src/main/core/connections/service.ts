@@ -1,7 +1,8 @@
-// Connections as the app uses them: settings in SQLite, the client secret only in the keychain
-// (account = the connection's id). The secret is written to the keychain BEFORE the row (a unit
-// of work of the Store, which awaits no keychain), so a missing keychain stores nothing at all;
-// it never reaches SQLite or an error message.
+// Connections as the app uses them: settings in the Store; the client secret (account = the
+// connection's id) and the proxy password in the keychain — or, on a postgres:// database, sealed
+// in it (store/sealed-secrets.ts). The secrets are kept BEFORE the row (a unit of work of the
+// Store, which awaits no keychain), so a missing keychain or a refused secret stores nothing at
+// all; a secret never reaches SQLite or an error message.
 import { randomUUID, X509Certificate } from 'node:crypto'
 import {
   ConnectionInputSchema,
@@ -11,6 +12,7 @@ import {
 import type { ConnectionTarget, Credentials } from '../api/connection'
 import { decideScale } from '../health/scale'
 import { KeychainUnavailableError, type SecretStore } from '../secrets/keychain'
+import { SecretUnreadableError } from '../secrets/sealing'
 import type { ConnectionReads, ConnectionRecord } from '../store/interface/connections'
 import type { Store, Tx } from '../store/interface/store'
 import { scaleBookOf } from '../store/reliability-scales'
@@ -91,16 +93,15 @@ export class ConnectionService {
     await this.checkNameFree(settings.name, id)
     const connectionId = existing?.id ?? randomUUID()
 
-    // Keychain first: if it is unavailable we stop here, with no row and no clear-text fallback.
-    let previousSecret: string | null = null
-    if (secret) {
-      try {
-        if (existing) previousSecret = await this.secrets.read(connectionId)
-        await this.secrets.save(connectionId, secret)
-      } catch (error) {
-        throw keychainProblem(error)
-      }
-    }
+    // Secrets first (the keychain, or a shared database's sealed rows): refused or unavailable, we
+    // stop here with no row, no half of the secrets and no clear-text fallback.
+    const putBack = await this.keepSecrets(
+      [
+        [connectionId, secret],
+        [proxyPasswordAccount(connectionId), proxyPassword]
+      ],
+      existing !== null
+    )
 
     let record: ConnectionRecord | null
     try {
@@ -109,24 +110,45 @@ export class ConnectionService {
         existing ? tx.connections.update(connectionId, settings, now) : tx.connections.insert(settings, connectionId, now)
       )
     } catch (error) {
-      if (secret) await this.undoSecret(connectionId, previousSecret)
+      await putBack()
       if (isUniqueViolation(error)) throw duplicateName(settings.name)
       throw error
     }
     if (!record) throw notFound(connectionId)
-    await this.keepProxyPassword(connectionId, settings.proxyUrl, proxyPassword)
+    // A proxy without a user needs no password: one kept from before goes.
+    if (!proxyPassword && !proxyUserOf(settings.proxyUrl ?? null)) {
+      try {
+        await this.forget(proxyPasswordAccount(connectionId))
+      } catch (error) {
+        throw keychainProblem(error)
+      }
+    }
     return this.view(record, secret ? true : undefined)
   }
 
-  /** A password given with the proxy replaces the stored one; a proxy without a user needs none. */
-  private async keepProxyPassword(id: string, proxyUrl: string | undefined, password: string | undefined): Promise<void> {
-    const account = proxyPasswordAccount(id)
+  /**
+   * Saves each given secret (empty: keep the stored one), each replacing the one there; answers
+   * how to put back what was there if the row cannot follow. A secret refused or a keychain
+   * unavailable puts back those saved before it and throws, in words.
+   */
+  private async keepSecrets(secrets: [account: string, value: string | undefined][], existing: boolean): Promise<() => Promise<void>> {
+    const saved: [account: string, previous: string | null][] = []
+    const putBack = async (): Promise<void> => {
+      for (const [account, previous] of saved.reverse()) await this.undoSecret(account, previous)
+    }
     try {
-      if (password) await this.secrets.save(account, password)
-      else if (!proxyUrl || !new URL(proxyUrl).username) await this.forget(account)
+      for (const [account, value] of secrets) {
+        if (!value) continue
+        // One that cannot be decrypted (another key) is replaced: saving again is its fix.
+        const previous = existing ? await readable(this.secrets, account) : null
+        await this.secrets.save(account, value)
+        saved.push([account, previous])
+      }
     } catch (error) {
+      await putBack()
       throw keychainProblem(error)
     }
+    return putBack
   }
 
   /** Removing what a keychain that cannot be reached does not hold anyway is no failure. */
@@ -149,7 +171,7 @@ export class ConnectionService {
     const proxyAccount = proxyPasswordAccount(record.id)
     let kept: { secret: string | null; proxyPassword: string | null }
     try {
-      kept = { secret: await this.secrets.read(record.id), proxyPassword: await this.secrets.read(proxyAccount) }
+      kept = { secret: await readable(this.secrets, record.id), proxyPassword: await readable(this.secrets, proxyAccount) }
       await this.secrets.remove(record.id)
       await this.forget(proxyAccount)
     } catch (error) {
@@ -254,12 +276,13 @@ export class ConnectionService {
     }
   }
 
-  /** Listing must work without a keychain: an unreachable one simply holds nothing. */
+  /** Listing must work without a keychain: an unreachable one simply holds nothing. One that cannot be
+   *  decrypted is stored (polling it says why it cannot be used). */
   private async hasSecret(id: string): Promise<boolean> {
     try {
       return Boolean(await this.secrets.read(id))
-    } catch {
-      return false
+    } catch (error) {
+      return error instanceof SecretUnreadableError
     }
   }
 
@@ -276,6 +299,16 @@ export class ConnectionService {
     } catch {
       // The row write failed; that error is the one worth reporting.
     }
+  }
+}
+
+/** The stored secret, to put back if what follows fails; one that cannot be decrypted cannot be put back (null). */
+async function readable(secrets: SecretStore, account: string): Promise<string | null> {
+  try {
+    return await secrets.read(account)
+  } catch (error) {
+    if (error instanceof SecretUnreadableError) return null
+    throw error
   }
 }
 

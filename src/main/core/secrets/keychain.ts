@@ -44,6 +44,19 @@ export class KeytarMissingError extends KeychainUnavailableError {
   }
 }
 
+/**
+ * No key to seal a secret with where one is needed (a shared database without
+ * EVENTWATCH_SECRET_KEY_FILE, core/secrets/choice.ts): as unavailable as a missing keychain to the
+ * services, so it comes out in its own words as a configuration error.
+ */
+export class SecretKeyMissingError extends KeychainUnavailableError {
+  constructor(message: string) {
+    super(message)
+    this.message = message
+    this.name = 'SecretKeyMissingError'
+  }
+}
+
 export function osKeychain(service = KEYCHAIN_SERVICE, load: KeytarLoader = loadKeytar): SecretStore {
   let keytar: Promise<Keytar> | undefined
   const module = (): Promise<Keytar> => {

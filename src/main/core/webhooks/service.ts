@@ -14,6 +14,7 @@ import {
 import { ConnectionError, parseSettings } from '../connections/errors'
 import { rememberSecret } from '../net/redact'
 import { KeychainUnavailableError, type SecretStore } from '../secrets/keychain'
+import { SecretUnreadableError } from '../secrets/sealing'
 import type { Store } from '../store/interface/store'
 import type { WebhookRecord } from '../store/interface/webhooks'
 import { bodyFor, type AlertEvent } from './bodies'
@@ -106,11 +107,16 @@ export class WebhookService {
       : { ok: false, message: `not delivered: ${outcome.error}` }
   }
 
-  /** The signing secret, for the deliverer; null when it has none or the keychain cannot say. */
+  /**
+   * The signing secret, for the deliverer; null when it has none or the keychain cannot say. One
+   * kept in the database that cannot be decrypted (another key, an altered row) throws
+   * SecretUnreadableError: a signed webhook is not sent unsigned for it.
+   */
   async secretOf(id: string): Promise<string | null> {
     try {
       return await this.secrets.read(webhookSecretAccount(id))
-    } catch {
+    } catch (error) {
+      if (error instanceof SecretUnreadableError) throw error
       return null
     }
   }
@@ -127,7 +133,7 @@ export class WebhookService {
       kept.push(account)
     } catch (error) {
       if (!(error instanceof KeychainUnavailableError)) throw error
-      const words = field === 'url' ? `a URL with a query is kept in the OS keychain (the query is a secret, as a Teams Workflows sig is): ${error.message}` : error.message
+      const words = field === 'url' ? `a URL's query is a secret (as a Teams Workflows sig is), kept where the other secrets are: ${error.message}` : error.message
       throw new ConnectionError('configuration', words, field)
     }
   }

@@ -9,6 +9,7 @@ import type { Fence, LeaseStore } from './leases'
 import type { MaintenanceReads, MaintenanceStore } from './maintenance'
 import type { RetentionStore } from './retention'
 import type { RunReads, RunStore } from './runs'
+import type { SecretReads, SecretRowStore } from './secrets'
 import type { SessionReads, SessionStore, SnapshotReads } from './sessions'
 import type { SettingsReads, SettingsStore } from './settings'
 import type { SiteReads, SiteStore } from './sites'
@@ -30,6 +31,7 @@ export interface Tx {
   team: TeamTables
   coreState: CoreStateStore
   sites: SiteStore
+  secrets: SecretRowStore
   /** Forgetting what the settings no longer keep, a batch per call (store/retention.ts runs them). */
   retention: RetentionStore
 }
@@ -48,6 +50,7 @@ export interface ReadTx {
   team: TeamReads
   coreState: CoreStateReads
   sites: SiteReads
+  secrets: SecretReads
 }
 
 export interface UnitOptions {

@@ -23,6 +23,7 @@ import { peaksWhileLive } from './021-peaks-while-live'
 import { userSettings } from './022-user-settings'
 import { coreStateRows } from './023-core-state-rows'
 import { alertChanges } from './024-alert-changes'
+import { encryptedSecretsOnPostgresOnly } from './025-encrypted-secrets'
 import { outboxClaims } from './026-outbox-claims'
 import { leases } from './027-leases'
 import type { Migration } from './types'
@@ -30,4 +31,4 @@ import type { Migration } from './types'
 export const migrations: readonly Migration[] = [initial, connectionsViewersDiagnostics, cacheComplete, viewerIntegerKeys, searchContentId, sessionSearchText, alerts,
   connectionReliabilityScale, stagedViewerLists, viewerListSummary, siteNames, connectionNetwork, webhooks, siteAlerts, maintenanceWindows, team,
   maintenanceTimeZones, webhookUrlQueries, viewerListIdsNeverReused, alertEndKinds,
-  peaksWhileLive, userSettings, coreStateRows, alertChanges, outboxClaims, leases]
+  peaksWhileLive, userSettings, coreStateRows, alertChanges, encryptedSecretsOnPostgresOnly, outboxClaims, leases]

@@ -8,6 +8,7 @@ import { coreStateTable } from './core-state-table'
 import { maintenanceTable } from './maintenance-table'
 import { notPorted } from './not-ported'
 import { runTable } from './run-table'
+import { secretTable } from './secret-table'
 import { sessionTable } from './session-table'
 import { snapshotReads } from './snapshot-reads'
 import { settingsTable } from './settings-table'
@@ -61,6 +62,9 @@ class PgTables implements Tx {
   }
   get sites() {
     return this.table('sites', siteTable)
+  }
+  get secrets() {
+    return this.table('secrets', secretTable)
   }
   get retention() {
     return this.table('retention', retentionTable)

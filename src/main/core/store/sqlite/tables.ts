@@ -1,6 +1,6 @@
 // Every concern of a Tx on one SQLite connection, answering through `runners` (a unit's, which
 // refuse once it has ended, or the plain reads'). Each concern's table is built when first used:
-// a unit touches one or two of the twelve, and it is built for every unit.
+// a unit touches one or two of the thirteen, and it is built for every unit.
 import type { Db } from '../db'
 import type { Tx } from '../interface/store'
 import { alertTable, maintenanceTable, webhookTable } from './alert-tables'
@@ -9,6 +9,7 @@ import { connectionTable, runTable, sessionTable, settingsTable, snapshotTable, 
 import { teamTables } from './team-tables'
 import { coreStateTable } from './core-state-table'
 import { siteTable } from './site-table'
+import { secretTable } from './secret-table'
 import { retentionTable } from './retention-table'
 
 class SqliteTables implements Tx {
@@ -58,6 +59,9 @@ class SqliteTables implements Tx {
   }
   get sites() {
     return this.table('sites', siteTable)
+  }
+  get secrets() {
+    return this.table('secrets', secretTable)
   }
   get retention() {
     return this.table('retention', retentionTable)

@@ -1,7 +1,8 @@
 // Every PostgreSQL migration in order. Add a file, add it here; never edit one that has shipped.
 import { baseline } from './024-baseline'
+import { encryptedSecrets } from './025-encrypted-secrets'
 import { outboxClaims } from './026-outbox-claims'
 import { leases } from './027-leases'
 import type { PgMigration } from './types'
 
-export const pgMigrations: readonly PgMigration[] = [baseline, outboxClaims, leases]
+export const pgMigrations: readonly PgMigration[] = [baseline, encryptedSecrets, outboxClaims, leases]
