@@ -1,13 +1,15 @@
 // `eventwatch store copy` end to end: a SQLite cache filled by a real core polling two simulators
 // (sessions, snapshots, viewer lists, alerts fired, acknowledged and resolved, webhooks and their
-// outbox, a maintenance window, users, a sign-in, the audit, settings, a site's name), copied by the
-// CLI as a child process into a fresh PostgreSQL database. Then every row of every table is the
-// same on both, the Store answers every read the same on both, and new rows get ids past the
-// copied ones.
+// outbox, a maintenance window, users, a sign-in, the audit, settings, a site's name), its secrets
+// in this machine's keychain, copied by the CLI as a child process into a fresh PostgreSQL database
+// with a key file. Then every row of every table is the same on both, the Store answers every read
+// the same on both, new rows get ids past the copied ones, and a server on the copy polls both
+// tenants with the sealed secrets alone (no keychain).
 import { isDeepStrictEqual } from 'node:util'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { COPIED_TABLES } from '../../src/main/core/store/copy/copy-plan'
 import type { Store } from '../../src/main/core/store/interface/store'
+import { osKeychain } from '../../src/main/core/secrets/keychain'
 import { openPgStore } from '../../src/main/core/store/postgres/pg-store'
 import { openSqliteStore } from '../../src/main/core/store/sqlite/sqlite-store'
 import { cleanupsAfterAll } from '../support/app-core'
@@ -15,7 +17,8 @@ import { runCli, type CliResult } from '../support/cli-processes'
 import { fillCacheThroughCore, type FilledCache } from '../support/filled-cache'
 import { freshDatabase, type TestDatabase } from '../support/postgres-databases'
 import { everythingRead } from '../support/store-reads'
-import { rowsOnBoth } from '../support/table-rows'
+import { writeKeyFile } from '../support/secret-key-files'
+import { countsIn, rowsOnBoth } from '../support/table-rows'
 import { tempDirs } from '../support/temp-dirs'
 
 const cleanups = cleanupsAfterAll()
@@ -30,17 +33,38 @@ const FILLED = [
 
 let filled: FilledCache
 let target: TestDatabase
+let keyFile: string
 let copied: CliResult
 let cache: Store
 let copy: Store
 
 beforeAll(async () => {
   filled = await fillCacheThroughCore(cleanups, tempDir())
+  await intoThisMachinesKeychain(filled)
   target = await freshDatabase()
-  copied = await runCli(['store', 'copy', '--from', filled.dbFile, '--to', target.url])
+  keyFile = writeKeyFile(tempDir())
+  copied = await runCli(['store', 'copy', '--from', filled.dbFile, '--to', target.url], { EVENTWATCH_SECRET_KEY_FILE: keyFile })
   cache = openSqliteStore(filled.dbFile)
   copy = await openPgStore(target.url)
 }, 120_000)
+
+/** The secrets where a team server keeps them: this machine's keychain (service "eventwatch"; the
+ *  test's own Secret Service, /work/notes/kr.sh), removed after the file. */
+async function intoThisMachinesKeychain({ dbFile, secrets }: FilledCache): Promise<void> {
+  const store = openSqliteStore(dbFile)
+  const accounts = [
+    ...(await store.read.connections.list()).map((c) => c.id),
+    ...(await store.read.webhooks.list()).flatMap((w) => [`webhook:${w.id}`, `webhook-url:${w.id}`])
+  ]
+  await store.close()
+  const keychain = osKeychain()
+  for (const account of accounts) {
+    const secret = await secrets.read(account)
+    if (secret === null) continue
+    await keychain.save(account, secret)
+    cleanups.add(() => keychain.remove(account))
+  }
+}
 
 afterAll(async () => {
   await cache?.close()
@@ -59,6 +83,9 @@ it('copies every row of every table by the CLI, ids kept, and says how many of e
     expect(copied.stdout).toMatch(new RegExp(`^  ${table} +${(sqlite[table]?.length ?? 0).toLocaleString('en-US')}$`, 'm'))
   }
   expect(copied.stdout).toMatch(/^Every table was counted again in PostgreSQL before the commit: [\d,]+ rows, ids kept\.$/m)
+  // Two client secrets, a signing secret and a URL's secret query.
+  expect(copied.stdout).toMatch(/^Sealed 4 secrets from this machine's keychain into the database under EVENTWATCH_SECRET_KEY_FILE\.$/m)
+  expect(copied.stdout).not.toMatch(/keychain: the|stayed/)
 }, 60_000)
 
 it('answers every read of the Store the same from the copy as from the cache', async () => {
@@ -88,3 +115,31 @@ it('gives new rows ids past the copied ones', async () => {
   }))
   expect(added).toEqual({ alert: before.alert + 1, window: before.window + 1, audit: before.audit + 1 })
 })
+
+it('names the secrets that stay in the keychain when no key file is given', async () => {
+  const other = await freshDatabase()
+  try {
+    const withoutKey = await runCli(['store', 'copy', '--from', filled.dbFile, '--to', other.url], { EVENTWATCH_SECRET_KEY_FILE: '' })
+    expect(withoutKey.code, withoutKey.stderr).toBe(0)
+    expect(withoutKey.stdout).toContain(
+      'These secrets stayed in this machine\'s keychain: the client secret of connection "A"; the client secret of connection "B"; ' +
+        'the signing secret of webhook "On call"; the URL query of webhook "Team chat". A postgres:// database keeps secrets only sealed ' +
+        'under EVENTWATCH_SECRET_KEY_FILE (docs/secrets.md): set it and copy again into an empty database, or enter each again on the new database with it set.'
+    )
+    expect((await countsIn(other.url, ['encrypted_secrets'])).encrypted_secrets).toBe(0)
+  } finally {
+    await other.drop()
+  }
+}, 30_000)
+
+it('serves the copy: each connection works on it with its sealed secret alone, no keychain reachable', async () => {
+  const noKeychain = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/eventwatch-test-bus', EVENTWATCH_SECRET_KEY_FILE: keyFile }
+  for (const name of ['A', 'B']) {
+    const tested = await runCli(['connections', 'test', name, '--db', target.url], noKeychain)
+    expect(tested.stderr, name).not.toMatch(/eventwatch:/)
+    expect(tested.code, name).toBe(0)
+    expect(tested.stdout, name).toMatch(/^ok +secret: a client secret is available/m)
+    expect(tested.stdout, name).toMatch(/^ok +token: /m)
+    expect(tested.stdout, name).not.toMatch(/^FAIL/m)
+  }
+}, 60_000)

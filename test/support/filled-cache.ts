@@ -1,16 +1,19 @@
 // A SQLite cache as a team server's months leave it, made by a real app core polling two simulators
 // over loopback: sessions live and ended with their snapshots and viewer lists, alerts fired,
-// acknowledged, snoozed and resolved, two webhooks with outbox rows (one receiver refusing at
-// first), notifications paused, a maintenance window, users with a sign-in and settings of their
+// acknowledged, snoozed and resolved, two webhooks with outbox rows (one signed, one whose URL
+// carries a secret query; the receiver refusing at first), notifications paused, a maintenance window, users with a sign-in and settings of their
 // own, the audit of it all, app settings, a site's name and a problem in Diagnostics. The core is
 // closed before this returns: the file holds still.
 import type { AppCore } from '../../src/main/core/app/types'
+import type { SecretStore } from '../../src/main/core/secrets/keychain'
 import type { AlertsPage } from '../../src/shared/alerts'
 import { coreWithConnections, frozenSimulator, pollAll, value, type Cleanups } from './app-core'
 import { webhookReceiver } from './webhook-receiver'
 
 export interface FilledCache {
   dbFile: string
+  /** The keychain the core kept the connections' and webhooks' secrets in (a test's own service). */
+  secrets: SecretStore
   /** Connection ids by name (A, B). */
   ids: Record<string, string>
   /** The session of each connection whose reliability fell. */
@@ -23,12 +26,12 @@ export async function fillCacheThroughCore(cleanups: Cleanups, dir: string): Pro
   const sims = { A: await frozenSimulator(cleanups, 'a', { seed: 41 }), B: await frozenSimulator(cleanups, 'b', { seed: 42, reliabilityScale: '0-1' }) }
   const receiver = await webhookReceiver()
   cleanups.add(() => receiver.close())
-  const { core, ids, dbFile } = await coreWithConnections(cleanups, dir, [
+  const { core, ids, dbFile, secrets } = await coreWithConnections(cleanups, dir, [
     { sim: sims.A, name: 'A' },
     { sim: sims.B, name: 'B' }
   ])
   await value(core, 'addWebhook', { settings: { name: 'On call', url: `${receiver.url}/on-call`, format: 'json' }, secret: 'signing-secret' })
-  await value(core, 'addWebhook', { settings: { name: 'Team chat', url: `${receiver.url}/chat`, format: 'slack' } })
+  await value(core, 'addWebhook', { settings: { name: 'Team chat', url: `${receiver.url}/chat?sig=chat-signature`, format: 'slack' } })
   receiver.answer(503, 503) // the first deliveries wait in the outbox with their error
 
   const victims = { A: live(sims.A)[0]!.eventSessionId, B: live(sims.B)[0]!.eventSessionId }
@@ -57,7 +60,7 @@ export async function fillCacheThroughCore(cleanups: Cleanups, dir: string): Pro
   core.recordProblem({ endpoint: 'window', message: 'a page of the app crashed' })
   await teamOf(core)
   await core.close()
-  return { dbFile, ids, victims }
+  return { dbFile, secrets, ids, victims }
 }
 
 /** Two users; alice signs in and keeps a display of her own. */

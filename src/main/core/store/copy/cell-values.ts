@@ -15,7 +15,9 @@ export function targetValue(value: unknown, type: string, table: string, column:
     const text = value.includes('\0') ? value.replace(NUL, '\uFFFD') : value
     return type === 'jsonb' && text.includes('\\u0000') ? text.replace(ESCAPED_NUL, '$1\\ufffd') : text
   }
-  // A blob has no place in any column of the schema, and pg would write it as text.
+  // A sealed secret's bytes (keychain-secrets.ts) go as bytea; a blob of the cache has no place in
+  // any column of the schema, and pg would write it as text.
+  if (Buffer.isBuffer(value) && type === 'bytea') return value
   if (typeof value === 'object' && value !== null) {
     throw new CopyFailedError(`${table}.${column} holds a blob in the cache, where only text or numbers belong; the copy was rolled back and the target is empty as before`)
   }

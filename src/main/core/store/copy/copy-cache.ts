@@ -7,6 +7,7 @@
 import { throwIfAborted } from '../../net/abort'
 import { COPIED_TABLES, isSqliteInternal, type CopiedTable } from './copy-plan'
 import { CopyFailedError, CopyRefusedError } from './copy-errors'
+import { checkSealedColumns, keptSecrets, SEALED_TABLE, sealFromKeychain, type SecretsToSeal } from './keychain-secrets'
 import { openSourceCache, refuseMissingSource, type SourceCache } from './source-cache'
 import { openTargetDatabase, refusedPage, type TargetColumn, type TargetDatabase } from './target-database'
 
@@ -35,12 +36,24 @@ export interface CopyResult {
   foundSchema: number
   schema: number
   tables: TableCopied[]
+  secrets: SecretsCopied
+}
+
+export interface SecretsCopied {
+  /** Sealed into the database under the key file. */
+  sealed: number
+  /** The secrets of the copied connections and webhooks not sealed, in words: every one without a
+   *  key file (they stayed in this machine's keychain), those the keychain lacked with one. */
+  notSealed: string[]
 }
 
 export interface CopyOptions {
   signal?: AbortSignal
   pageRows?: number
   onProgress?: (progress: CopyProgress) => void
+  /** With a key file: the keychain's secrets of the copied connections and webhooks, sealed into
+   *  the database in the copy's transaction. Without, they stay in the keychain. */
+  secrets?: SecretsToSeal
 }
 
 interface TableWork {
@@ -55,20 +68,31 @@ export async function copyCacheToPostgres(file: string, url: string, options: Co
   throwIfAborted(signal)
   refuseMissingSource(file)
   // The target first: one that is unreachable or not empty is refused before the cache is touched.
-  const target = await openTargetDatabase(url, COPIED_TABLES.map((table) => table.name))
+  const filled = [...COPIED_TABLES.map((table) => table.name), SEALED_TABLE]
+  const target = await openTargetDatabase(url, filled)
   try {
     throwIfAborted(signal)
     const source = openSourceCache(file)
     try {
       const work = await plannedWork(source, target)
-      await target.begin(work.map((w) => w.plan.name))
+      const sealedColumns = await target.columns(SEALED_TABLE)
+      checkSealedColumns(sealedColumns)
+      // Read from the keychain before the transaction: nothing waits on it while tables are locked.
+      const kept = keptSecrets(source)
+      const sealed = options.secrets
+        ? await sealFromKeychain(kept, options.secrets, sealedColumns, Date.now())
+        : { rows: [], missing: kept.map((secret) => secret.what) }
+      throwIfAborted(signal)
+      await target.begin(filled)
       const tables: TableCopied[] = []
       for (const table of work) tables.push(await copyTable(source, target, table, options))
-      await verifyCounts(target, tables)
+      if (sealed.rows.length > 0) await target.insert(SEALED_TABLE, sealedColumns, sealed.rows)
+      await verifyCounts(target, [...tables, { table: SEALED_TABLE, rows: sealed.rows.length, leftOut: 0 }])
       for (const { table } of tables) await target.moveSequencesPast(table, source.highestIdEver(table))
       throwIfAborted(signal)
       await target.commit()
-      return { from: file, to: target.database, foundSchema: source.foundSchema, schema: source.schema, tables }
+      const secrets = { sealed: sealed.rows.length, notSealed: sealed.missing }
+      return { from: file, to: target.database, foundSchema: source.foundSchema, schema: source.schema, tables, secrets }
     } finally {
       source.close()
     }

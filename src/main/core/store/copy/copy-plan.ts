@@ -70,5 +70,8 @@ export const POSTGRES_ONLY_TABLES: readonly string[] = [
   // Who polls which connection, and which servers are alive (docs/scaling-plan.md, section 2): a
   // copy starts with none, and the servers started on it take the leases.
   'leases',
-  'lease_holders'
+  'lease_holders',
+  // The sealed secrets (migration 025): a SQLite cache keeps its secrets in the OS keychain, and
+  // the copy seals them from there when given a key file (keychain-secrets.ts).
+  'encrypted_secrets'
 ]

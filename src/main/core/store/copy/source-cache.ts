@@ -23,6 +23,8 @@ export interface SourceCache {
   count(table: string, where?: string): number
   /** The highest id an AUTOINCREMENT table ever gave (ids never reused: viewer lists). */
   highestIdEver(table: string): number | null
+  /** Every row a SELECT of a few rows gives (the connections, the webhooks), as objects. */
+  few<R>(select: string): R[]
   /** The columns a SELECT on the cache gives, by name. */
   selects(select: string): string[]
   /** `columns` of every row of `from` (a table, or a SELECT of one reshaped) that `where` picks,
@@ -94,6 +96,7 @@ function snapshot(db: Db, file: string, foundSchema: number): SourceCache {
       if (kept === 0) return null
       return (db.prepare('SELECT seq FROM sqlite_sequence WHERE name = ?').pluck().get(table) as number | undefined) ?? null
     },
+    few: <R>(select: string) => db.prepare(select).all() as R[],
     selects: (select) => db.prepare(select).columns().map((column) => column.name),
     *pages(from, columns, size, clause) {
       const rows = 'table' in from ? quoted(from.table) : `(${from.select}) AS reshaped`
