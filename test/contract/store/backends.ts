@@ -11,7 +11,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ViewerRecord } from '../../../src/main/core/api/schemas'
 import { openDatabase } from '../../../src/main/core/store/db'
 import type { Store } from '../../../src/main/core/store/interface/store'
-import { openPgStore } from '../../../src/main/core/store/postgres/pg-store'
+import { openPgStore, type PgStore } from '../../../src/main/core/store/postgres/pg-store'
+import { pgViewerListStore } from '../../../src/main/core/store/postgres/viewer-list-store'
 import { openSqliteStore } from '../../../src/main/core/store/sqlite/sqlite-store'
 import { storeViewerList } from '../../../src/main/core/store/viewers'
 import { freshDatabase } from '../../support/postgres-databases'
@@ -91,17 +92,24 @@ const postgres: Backend = {
   name: 'postgres',
   async open() {
     const database = await freshDatabase()
-    const stores: Store[] = []
-    const open = async (): Promise<Store> => {
+    const stores: PgStore[] = []
+    const open = async (): Promise<PgStore> => {
       const store = await openPgStore(database.url)
       stores.push(store)
       return store
     }
+    const store = await open()
     const subject: StoreUnderTest = {
-      store: await open(),
+      store,
       openOther: open,
-      async seedViewerList() {
-        throw new Error('viewer lists cannot be written to PostgreSQL yet (a COPY StageBackend, issue 26)')
+      async seedViewerList(connectionId, eventSessionId, viewers, fetchedAt) {
+        // As a server stores one: the viewer list writer, on the store's pool.
+        const writer = pgViewerListStore(store)
+        try {
+          await writer.store(connectionId, eventSessionId, viewers, fetchedAt, 1)
+        } finally {
+          await writer.close()
+        }
       },
       async stampSchema(version) {
         // As another build's server would: its own connection, its own row of schema_migrations.
@@ -125,11 +133,6 @@ const postgres: Backend = {
         await database.drop()
       }
     }
-  },
-  // Issue 26 ports the concerns one by one (src/main/core/store/postgres/tables.ts).
-  pending: {
-    viewers: 'not ported yet, nor the viewer list writer (a COPY StageBackend)',
-    'retention of viewer lists': 'lists cannot be seeded on PostgreSQL before its viewer list writer (a COPY StageBackend)'
   }
 }
 

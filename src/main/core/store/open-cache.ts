@@ -5,10 +5,12 @@
 import { isPostgresUrl } from './cache-location'
 import type { CompactResult } from './compact'
 import type { Store } from './interface/store'
-import { openPgStore } from './postgres/pg-store'
+import { openPgStore, type PgStore } from './postgres/pg-store'
+import { pgViewerListStore } from './postgres/viewer-list-store'
+import { purgeSteps } from './postgres/viewer-purge'
 import { sqliteCompaction } from './sqlite/compaction'
 import { openSqliteStore } from './sqlite/sqlite-store'
-import { viewerStoreOnWriter, viewerListStore, type ViewerListStore } from './viewer-store'
+import { viewerStoreOnWriter, type ViewerListStore } from './viewer-store'
 import { viewerStoreWithFallback } from './viewer-store-fallback'
 
 export interface ViewerListOptions {
@@ -25,8 +27,8 @@ export interface OpenedCache {
   name: string
   /** Where the pollers store viewer lists; closed by its caller. */
   viewerLists(options: ViewerListOptions): ViewerListStore
-  /** After a retention run: what gives space back, a step at a time (none on PostgreSQL, whose
-   *  autovacuum does it). */
+  /** After a retention run: what gives space back, a step at a time (on PostgreSQL, the purge of
+   *  the dropped lists' viewers; autovacuum does the rest). */
   compaction?: () => AsyncGenerator<void, CompactResult>
 }
 
@@ -43,7 +45,9 @@ export async function openCache(where: string, options: OpenCacheOptions = {}): 
       store,
       backend: 'postgres',
       name: store.database,
-      viewerLists: () => viewerListsNotOnPostgres()
+      // COPY on the store's pool, in this process: PostgreSQL writes in its own.
+      viewerLists: () => pgViewerListStore(store),
+      compaction: () => droppedListsPurged(store)
     }
   }
   const binding = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}
@@ -62,13 +66,10 @@ export async function openCache(where: string, options: OpenCacheOptions = {}): 
   }
 }
 
-/** Until the PostgreSQL viewer list writer is wired in (issue 26): every list refused in words. */
-function viewerListsNotOnPostgres(): ViewerListStore {
-  return viewerListStore(
-    async (op) => {
-      if (op.type === 'abandon') return undefined
-      throw new Error('storing viewer lists on PostgreSQL is not built yet (issue 26)')
-    },
-    async () => undefined
-  )
+/** PostgreSQL's compaction after a prune: the viewers of the lists it dropped (their rows stay
+ *  until purged: postgres/viewer-purge.ts), a batch a step; autovacuum gives the space back. */
+async function* droppedListsPurged(store: PgStore): AsyncGenerator<void, CompactResult> {
+  const steps = purgeSteps(store)
+  while (!(await steps.next()).done) yield
+  return { freePages: 0, pagesBefore: 0, pagesAfter: 0, vacuum: 'none', checkpointed: false }
 }

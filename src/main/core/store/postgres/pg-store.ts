@@ -25,6 +25,12 @@ export interface PgStore extends Store {
   /** The database, named without its password. */
   readonly database: string
   leases: LeaseStore
+  /**
+   * Runs `work` on a client of the store's pool, outside any unit of work: for what writes on its
+   * own terms, the viewer list writer (postgres/viewer-list-store.ts). A fault of the database
+   * comes out in words; a client left in a failed transaction is not given back to the pool.
+   */
+  withClient<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>
 }
 
 export interface PgStoreOptions {
@@ -128,6 +134,20 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     database,
     read,
     leases: leaseTable(readNow, leaseTransaction),
+    async withClient(work) {
+      if (closed) throw storeClosed()
+      const client = await connect()
+      let broken: Error | undefined
+      try {
+        return await work(client)
+      } catch (error) {
+        // Work that failed inside a transaction it began leaves the client unusable until ROLLBACK.
+        await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError))
+        throw pgFault(error, database) ?? error
+      } finally {
+        client.release(broken)
+      }
+    },
     withTransaction(work, unitOptions: UnitOptions = {}) {
       if (closed) return Promise.reject(storeClosed())
       if (inUnit.getStore()?.open) return Promise.reject(nestedUnit())
