@@ -14,7 +14,7 @@ import { openSqliteStore } from '../../src/main/core/store/sqlite/sqlite-store'
 import { storeViewerList } from '../../src/main/core/store/viewers'
 import { sessionRecord, T0, viewerRecord, withConnection } from '../contract/store/fixtures'
 import { freshDatabase, type TestDatabase } from '../support/postgres-databases'
-import { countsIn, rowsOnBoth } from '../support/table-rows'
+import { countsIn, rowsOnBoth, VIEWERS_ALIKE } from '../support/table-rows'
 import { tempDirs } from '../support/temp-dirs'
 
 const tempDir = tempDirs('eventwatch-store-copy-plan-')
@@ -71,7 +71,7 @@ it('moves rows a page at a time, never more than a page in hand, and the copy is
   await copyCacheToPostgres(file, target.url, { pageRows: 7, onProgress: (p) => steps.push(p) })
   const viewerSteps = steps.filter((p) => p.table === 'viewers').map((p) => p.done)
   expect(viewerSteps).toEqual([0, 7, 14, 21, 28, 35, 42, 49, 50])
-  const { sqlite, postgres } = await rowsOnBoth(file, target.url, PLANNED)
+  const { sqlite, postgres } = await rowsOnBoth(file, target.url, PLANNED, VIEWERS_ALIKE)
   expect(postgres).toEqual(sqlite)
 })
 

@@ -132,25 +132,23 @@ describe('a target that cannot be reached', () => {
 
 describe('a copy that fails half-way', () => {
   it('rolls everything back: the target is left empty, and a copy after the fix fills it', async () => {
-    // A row SQLite kept and PostgreSQL refuses, in the last tables copied: everything before it
-    // has been written by then, in the transaction.
-    const mangled = await variant((db) =>
-      db.exec("UPDATE viewer_connections SET type_json = '{not json' WHERE viewer = (SELECT max(viewer) FROM viewer_connections)")
-    )
+    // A row SQLite kept (its columns take any type) and PostgreSQL refuses, in the last table
+    // copied: every other row has been written by then, in the transaction.
+    const mangled = await variant((db) => db.exec("UPDATE viewer_breakdowns SET viewers = 'many' WHERE rowid = (SELECT max(rowid) FROM viewer_breakdowns)"))
     const target = await database()
     const failed = await copy(mangled, target.url)
     expect(failed.code).toBe(2)
     expect(oneLine(failed.stderr)).toMatch(
-      /^eventwatch: storage error: PostgreSQL refused a row of viewer_connections \(rows [\d,]+–[\d,]+ of the cache's\): invalid input syntax for type json.*; the copy was rolled back and the target is empty as before$/
+      /^eventwatch: storage error: PostgreSQL refused a row of viewer_breakdowns \(rows [\d,]+–[\d,]+ of the cache's\): invalid input syntax for type bigint: "many"; the copy was rolled back and the target is empty as before$/
     )
     expect(await countsIn(target.url, TABLES)).toEqual(EMPTY)
 
     const fixed = new Database(mangled)
-    fixed.exec("UPDATE viewer_connections SET type_json = NULL WHERE type_json = '{not json'")
+    fixed.exec("UPDATE viewer_breakdowns SET viewers = 1 WHERE viewers = 'many'")
     fixed.close()
     const retried = await copy(mangled, target.url)
     expect(retried.code, retried.stderr).toBe(0)
-    expect((await countsIn(target.url, TABLES)).viewer_connections).toBeGreaterThan(0)
+    expect((await countsIn(target.url, TABLES)).viewer_breakdowns).toBeGreaterThan(0)
   }, 30_000)
 })
 

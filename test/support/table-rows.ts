@@ -19,6 +19,26 @@ export interface ReadAlike {
   postgres: string
 }
 
+const VIEWER_FIELDS = `viewer_id, device_type, os, app, reliability_score, rebuffering_events, rebuffering_time, viewing_time,
+  started_at, ended_at, cdn_traffic, ecdn_traffic, cdn_responses, cdn_errors, raw_json`
+const CONNECTION_FIELDS = 'c.position, c.connection_started, c.public_ip, c.private_ip, c.type_json, c.proxy_json, c.site_code'
+
+/** The viewer tables, which PostgreSQL keys by (list_id, ordinal) where SQLite has viewer ids:
+ *  each list's viewers in the order SQLite gave their ids and PostgreSQL their ordinals, each
+ *  network connection under its list and viewer. */
+export const VIEWERS_ALIKE: Record<string, ReadAlike> = {
+  viewers: {
+    sqlite: `SELECT list_id, ${VIEWER_FIELDS} FROM viewers ORDER BY list_id, id`,
+    postgres: `SELECT list_id, ${VIEWER_FIELDS} FROM viewers ORDER BY list_id, ordinal`
+  },
+  viewer_connections: {
+    sqlite: `SELECT v.list_id, v.viewer_id, ${CONNECTION_FIELDS} FROM viewer_connections c JOIN viewers v ON v.id = c.viewer
+      ORDER BY v.list_id, v.id, c.position`,
+    postgres: `SELECT v.list_id, v.viewer_id, ${CONNECTION_FIELDS} FROM viewer_connections c
+      JOIN viewers v ON v.list_id = c.list_id AND v.ordinal = c.ordinal ORDER BY v.list_id, v.ordinal, c.position`
+  }
+}
+
 /** Each table's rows, in PostgreSQL's copy and in the SQLite cache, shaped alike. */
 export async function rowsOnBoth(
   file: string,

@@ -20,6 +20,16 @@ export interface CopiedTable {
   reshaped?: { select: string; reads: readonly string[] }
 }
 
+// PostgreSQL keys a viewer by its list and its place in it (from 0, as its writer numbers them as
+// pages arrive) where SQLite gives it an id: the place is the order of the ids within the list,
+// which is the order the viewers arrived in and the order every read breaks ties by.
+const ORDINAL = 'row_number() OVER (PARTITION BY list_id ORDER BY id) - 1'
+const VIEWER_FIELDS = [
+  'viewer_id', 'device_type', 'os', 'app', 'reliability_score', 'rebuffering_events', 'rebuffering_time', 'viewing_time',
+  'started_at', 'ended_at', 'cdn_traffic', 'ecdn_traffic', 'cdn_responses', 'cdn_errors', 'raw_json'
+]
+const CONNECTION_FIELDS = ['position', 'connection_started', 'public_ip', 'private_ip', 'type_json', 'proxy_json', 'site_code']
+
 export const COPIED_TABLES: readonly CopiedTable[] = [
   { name: 'connections' },
   // search_text is a generated column on PostgreSQL (SQLite keeps it by triggers).
@@ -54,8 +64,22 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { name: 'alert_judged' },
   { name: 'alert_changes' },
   { name: 'viewer_lists' },
-  { name: 'viewers' },
-  { name: 'viewer_connections' },
+  {
+    name: 'viewers',
+    reshaped: {
+      select: `SELECT list_id, ${ORDINAL} AS ordinal, ${VIEWER_FIELDS.join(', ')} FROM viewers`,
+      reads: ['id', 'list_id', ...VIEWER_FIELDS]
+    }
+  },
+  {
+    name: 'viewer_connections',
+    reshaped: {
+      // Each connection takes its viewer's (list, ordinal) in place of the viewer's id.
+      select: `SELECT v.list_id, v.ordinal, ${CONNECTION_FIELDS.map((f) => `c.${f}`).join(', ')}
+        FROM (SELECT id, list_id, ${ORDINAL} AS ordinal FROM viewers) v JOIN viewer_connections c ON c.viewer = v.id`,
+      reads: ['viewer', ...CONNECTION_FIELDS]
+    }
+  },
   { name: 'viewer_breakdowns' }
 ]
 
@@ -71,6 +95,8 @@ export const POSTGRES_ONLY_TABLES: readonly string[] = [
   // copy starts with none, and the servers started on it take the leases.
   'leases',
   'lease_holders',
+  // Lists dropped whose viewers wait to be purged (postgres/viewer-purge.ts): none in a new copy.
+  'viewer_lists_dropped',
   // The sealed secrets (migration 025): a SQLite cache keeps its secrets in the OS keychain, and
   // the copy seals them from there when given a key file (keychain-secrets.ts).
   'encrypted_secrets'
