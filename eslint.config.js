@@ -18,8 +18,8 @@
 // next"), each part may import only the parts listed for it, all of a lower rank:
 //
 // - src/main/core/*   api ← store ← sync ← alerts ← app, on a base of net, secrets, health
-//                     and paths.ts; connections and webhooks beside sync; simulator and
-//                     report beside api
+//                     and paths.ts; connections and webhooks beside sync; fanout beside
+//                     alerts; simulator and report beside api
 // - src/renderer/src/* components → lib; lib/ never imports components/
 //
 // Every folder is under a rule: a folder of those two layers without a row (or a file directly
@@ -117,6 +117,7 @@ const INNER_LAYERS = {
       team: { rank: 3, reach: ['store', ...CORE_BASE] }, // users, sign-ins, audit entries, the team server's client
       webhooks: { rank: 3, reach: ['api', 'store', 'connections', ...CORE_BASE] }, // the outbox, its bodies and deliveries
       alerts: { rank: 4, reach: ['api', 'store', 'connections', 'sync', 'webhooks', ...CORE_BASE] },
+      fanout: { rank: 4, reach: ['store', 'alerts', ...CORE_BASE] }, // other servers' pushes, heard through the store's notifications
       app: { rank: 5, reach: '*' }, // composition: everything in core
     },
   },

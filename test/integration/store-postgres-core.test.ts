@@ -23,25 +23,8 @@ async function eventually<T>(read: () => Promise<T>, test: (value: T) => boolean
   }
 }
 
-/** Polling stores viewer lists and reads which sessions hold one: on PostgreSQL that waits for the
- *  viewers concern (issue 26, its own part). Until a store answers it, this test says so and skips. */
-async function viewersOnPostgres(): Promise<boolean> {
-  const database = await freshDatabase()
-  const store = await openPgStore(database.url)
-  try {
-    await store.read.viewers.sessionsWithLists('none')
-    return true
-  } catch {
-    return false
-  } finally {
-    await store.close()
-    await database.drop()
-  }
-}
-
-describe('a core on PostgreSQL', async () => {
-  const polls = await viewersOnPostgres()
-  it.skipIf(!polls)('(pending the viewers concern on PostgreSQL until it answers) polls the simulator into the database, fires when a session falls, and a restart reads the same state', async () => {
+describe('a core on PostgreSQL', () => {
+  it('polls the simulator into the database (viewer lists too), fires when a session falls, and a restart reads the same state', async () => {
     const database = await freshDatabase()
     cleanups.add(() => database.drop())
     const sim = await frozenSimulator(cleanups, 'pg')
@@ -77,6 +60,10 @@ describe('a core on PostgreSQL', async () => {
     cleanups.add(() => other.close())
     expect((await other.read.snapshots.since(connectionId, victim, 0)).length).toBeGreaterThanOrEqual(2)
     expect((await other.read.alerts.open(connectionId)).map((a) => [a.rule, a.eventSessionId])).toContainEqual(['reliability-below', victim])
+    // The viewer lists went in with COPY, whole: each live session's (and ended ones'), as many viewers as the service listed.
+    expect([...(await other.read.viewers.sessionsWithLists(connectionId))]).toEqual(expect.arrayContaining(live))
+    const listed = sim.world.find(victim)!.viewers.length
+    expect((await other.read.viewers.page(connectionId, victim, { sort: 'reliabilityScore', limit: 10 })).total).toBe(listed)
 
     // A restart on the same database: the same alert, and the revisions go on from there.
     await core.close()

@@ -22,7 +22,6 @@ import { parseExposition, valueOf, type Parsed } from '../support/exposition'
 import { freshDatabase, type TestDatabase } from '../support/postgres-databases'
 import { simulatorTarget } from '../support/simulator-connection'
 import { tempDirs } from '../support/temp-dirs'
-import { viewersOnPostgres } from '../support/viewers-on-postgres'
 
 const LEASE_SECONDS = 3
 /** A takeover comes once the lease has run out, at the taker's next pass (a third of a lease). */
@@ -150,11 +149,8 @@ async function simulators(...ids: string[]): Promise<Record<string, RunningSimul
 const polledSince = (since: number) => (c: ConnectionPollStatus | undefined): boolean =>
   c?.state === 'connected' && c.lastUpdateAt !== null && Date.parse(c.lastUpdateAt) >= since
 
-describe('servers sharing one PostgreSQL database', async () => {
-  // Polling into PostgreSQL stores viewer lists: pending the viewers concern there (issue 26) until it answers.
-  const polls = await viewersOnPostgres()
-
-  it.skipIf(!polls)('(pending the viewers concern on PostgreSQL until it answers) split the connections, run each team job on one of them, and say the same of a connection one of them holds', async () => {
+describe('servers sharing one PostgreSQL database', () => {
+  it('split the connections, run each team job on one of them, and say the same of a connection one of them holds', async () => {
     const sims = await simulators('x', 'y')
     const team = await Team.open(sims)
     const a = await serve('A', team.database.url, 30)
@@ -215,7 +211,7 @@ describe('servers sharing one PostgreSQL database', async () => {
     )
   }, 240_000)
 
-  it.skipIf(!polls)('hand a killed server’s connection and jobs to the other within the lease; a clean stop releases everything at once', async () => {
+  it('hand a killed server’s connection and jobs to the other within the lease; a clean stop releases everything at once', async () => {
     const sims = await simulators('x')
     const team = await Team.open(sims)
     const a = await serve('A', team.database.url, 1)
@@ -260,7 +256,7 @@ describe('servers sharing one PostgreSQL database', async () => {
     expect((await team.sql.query('SELECT holder FROM lease_holders')).rows).toEqual([])
   }, 240_000)
 
-  it.skipIf(!polls)('a holder frozen past its lease writes nothing when it wakes, and gives its connection up', async () => {
+  it('a holder frozen past its lease writes nothing when it wakes, and gives its connection up', async () => {
     const sims = await simulators('x')
     const team = await Team.open(sims)
     // Every row the poller's tables gained, changed or lost, with the application_name of its

@@ -19,15 +19,7 @@ async function server(): Promise<Store> {
   return store
 }
 
-async function query<R extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({ connectionString: database.url })
-  await client.connect()
-  try {
-    return (await client.query<R>(text, values)).rows
-  } finally {
-    await client.end()
-  }
-}
+const query = <R extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<R[]> => database.query<R>(text, values)
 
 beforeEach(async () => {
   database = await freshDatabase()

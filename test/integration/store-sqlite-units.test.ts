@@ -1,7 +1,8 @@
 // The SQLite store's own rules for units of work (docs/store.md), beyond the contract every
 // backend passes (test/contract/store/): a unit that awaits anything but its tx is rolled back,
 // because it would hold the cache's write lock while it waited; an in-memory database is refused;
-// a unit fenced with a lease is refused (SQLite has no leases: one server per file).
+// a unit fenced with a lease is refused (SQLite has no leases: one server per file); it delivers
+// no notifications (one server per file).
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -83,6 +84,15 @@ describe('the SQLite store', () => {
       /^a unit of work fenced with a lease cannot run on a SQLite cache: it has no leases/
     )
     expect(await store.read.connections.list()).toEqual([])
+  })
+
+  it('delivers no notifications (one server per file): none to listen to, and a unit\'s are checked and dropped', async () => {
+    expect(store.notifications).toBeUndefined()
+    await store.withTransaction(async (tx) => {
+      await tx.connections.insert(connectionSettings('Tenant A'), 'A', T0)
+      await tx.notifications.send('ew_board', 'A')
+    })
+    expect((await store.read.connections.get('A'))?.name).toBe('Tenant A')
   })
 
   it('needs a file: an in-memory database could not be shared by its two connections', () => {

@@ -159,6 +159,7 @@ function countingUnits(store: Store): { store: Store; units: { count: number } }
       read: store.read,
       close: () => store.close(),
       schema: () => store.schema(),
+      ...(store.notifications ? { notifications: store.notifications } : {}),
       withTransaction: (work, options) => {
         units.count++
         return store.withTransaction(work, options)

@@ -6,6 +6,8 @@ import { inject } from 'vitest'
 
 export interface TestDatabase {
   url: string
+  /** One statement on a connection of its own (as another program would), its rows. */
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<R[]>
   /** Drops it, ending any connection still open on it. */
   drop(): Promise<void>
 }
@@ -27,6 +29,16 @@ export async function freshDatabase(): Promise<TestDatabase> {
   url.pathname = `/${name}`
   return {
     url: url.toString(),
+    async query<R extends pg.QueryResultRow>(text: string, values: unknown[] = []) {
+      const client = new pg.Client({ connectionString: url.toString() })
+      await client.connect()
+      try {
+        return (await client.query<R>(text, values)).rows
+      } finally {
+        await client.end()
+      }
+    },
     drop: () => asAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined)
   }
 }
+

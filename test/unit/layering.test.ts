@@ -91,6 +91,10 @@ describe('forbidden imports are errors', () => {
     ['src/main/core/report/x.ts', "import type { SessionReport } from '../app/session-report'\nexport type X = SessionReport", /reaches src\/main\/core\/app; src\/main\/core\/report may only import from core's net/],
     ['src/main/core/report/x.ts', "import { listAlerts } from '../store/alerts'\nexport { listAlerts }", /reaches src\/main\/core\/store; src\/main\/core\/report/],
     ['src/main/core/connections/x.ts', "import { x } from '../webhooks/service'\nexport { x }", /reaches src\/main\/core\/webhooks; src\/main\/core\/connections/],
+    // fanout (other servers' pushes) sits beside alerts: it reaches alerts, never app; alerts never reach it
+    ['src/main/core/fanout/x.ts', "import type { Monitor } from '../app/monitor'\nexport type X = Monitor", /reaches src\/main\/core\/app; src\/main\/core\/fanout may only import from core's store, alerts, net/],
+    ['src/main/core/alerts/x.ts', "import { ServerRelay } from '../fanout/server-relay'\nexport const x = ServerRelay", /reaches src\/main\/core\/fanout; src\/main\/core\/alerts may only/],
+    ['src/main/core/fanout/x.ts', "import { Poller } from '../sync/poller'\nexport const x = Poller", /reaches src\/main\/core\/sync; src\/main\/core\/fanout/],
     // the lease keeper (sync, rank 3) takes the leases from the store's interface, never the server's pollers or a driver
     ['src/main/core/sync/lease-keeper.ts', "import { PollerGroup } from '../app/pollers'\nexport { PollerGroup }", /reaches src\/main\/core\/app; src\/main\/core\/sync may only import from core's api, store/],
     ['src/main/core/sync/lease-keeper.ts', "import pg from 'pg'\nexport const x = pg", /^'pg' may only be imported in src\/main\/core\/store/],
@@ -157,6 +161,8 @@ describe('allowed imports pass', () => {
     ['src/main/core/api/x.ts', "import { readBody } from '../net/read-body'\nimport { retry } from './retry'\nexport const x = [readBody, retry]"],
     ['src/main/core/app/x.ts', "import { reportHtml } from '../report/report-html'\nimport { WebhookService } from '../webhooks/service'\nexport const x = [reportHtml, WebhookService]"],
     ['src/main/core/alerts/x.ts', "import { enqueueAlertEvents } from '../webhooks/enqueue'\nexport const x = enqueueAlertEvents"],
+    ['src/main/core/fanout/x.ts', "import { announce } from '../alerts/page'\nimport type { Store } from '../store/interface/store'\nimport { sleep } from '../net/abort'\nexport const x: Store | [typeof announce, typeof sleep] = [announce, sleep]"],
+    ['src/main/core/app/x.ts', "import { ServerRelay } from '../fanout/server-relay'\nexport const x = ServerRelay"],
     ['src/main/core/webhooks/x.ts', "import { ConnectionError } from '../connections/errors'\nimport { classifyNetworkError } from '../api/network-errors'\nimport type { Db } from '../store/db'\nexport const x: Db | [typeof ConnectionError, typeof classifyNetworkError] = [ConnectionError, classifyNetworkError]"],
     ['src/main/core/report/x.ts', "import { healthOf } from '../health/health'\nimport type { SessionReport } from './session-report-shape'\nexport const x: SessionReport | typeof healthOf = healthOf"],
     // inside the renderer: components use lib, lib uses lib

@@ -1,4 +1,5 @@
-// `eventwatch`: the headless face — simulate, sync, export, report, sites, serve, connections.
+// `eventwatch`: the headless face — simulate, sync, export, report, sites, serve, connections,
+// store copy.
 import { Command, CommanderError } from 'commander'
 import { registerConnections } from './commands/connections'
 import { registerWebhooks } from './commands/webhooks'
@@ -12,6 +13,7 @@ import { registerReport } from './commands/report'
 import { registerSites } from './commands/sites'
 import { registerServe } from './commands/serve'
 import { registerSimulate } from './commands/simulate'
+import { registerStore } from './commands/store'
 import { registerSync } from './commands/sync'
 import { takeSecretFromEnvironment } from '../core/connections/env-secret'
 import { describeFailure } from './errors'
@@ -38,6 +40,7 @@ export async function main(argv: string[]): Promise<void> {
   registerUsers(program)
   registerAudit(program)
   registerTeam(program)
+  registerStore(program)
   try {
     takeSecretFromEnvironment() // first, before anything could read or pass on the environment
     await program.parseAsync(argv)

@@ -11,7 +11,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ViewerRecord } from '../../../src/main/core/api/schemas'
 import { openDatabase } from '../../../src/main/core/store/db'
 import type { Store } from '../../../src/main/core/store/interface/store'
-import { openPgStore } from '../../../src/main/core/store/postgres/pg-store'
+import { LISTENER_APPLICATION_NAME } from '../../../src/main/core/store/postgres/pg-listener'
+import { openPgStore, type PgStore } from '../../../src/main/core/store/postgres/pg-store'
+import { pgViewerListStore } from '../../../src/main/core/store/postgres/viewer-list-store'
 import { openSqliteStore } from '../../../src/main/core/store/sqlite/sqlite-store'
 import { storeViewerList } from '../../../src/main/core/store/viewers'
 import { freshDatabase } from '../../support/postgres-databases'
@@ -24,6 +26,9 @@ export interface StoreUnderTest {
   seedViewerList(connectionId: string, eventSessionId: string, viewers: ViewerRecord[], fetchedAt: number): Promise<void>
   /** Stamps the data with another schema version, as a newer (or older) build would leave it. */
   stampSchema(version: number): Promise<void>
+  /** Drops every connection listening for notifications on the data, as a database restart or
+   *  the network would; how many. Only where the backend listens (store.notifications). */
+  dropListening(): Promise<number>
 }
 
 interface Backend {
@@ -69,6 +74,9 @@ const sqlite: Backend = {
         } finally {
           db.close()
         }
+      },
+      async dropListening() {
+        throw new Error('SQLite has no listening connection (it has no store.notifications)')
       }
     }
     return {
@@ -82,7 +90,9 @@ const sqlite: Backend = {
   notApplicable: {
     // A fenced unit is refused on SQLite: test/integration/store-sqlite-units.test.ts.
     leases: 'one server per SQLite file polls every connection and runs every job: nothing to share (docs/store.md)',
-    secrets: 'no secret ever touches SQLite: a SQLite cache keeps them in the OS keychain, and its secrets concern refuses every call (docs/secrets.md)'
+    secrets: 'no secret ever touches SQLite: a SQLite cache keeps them in the OS keychain, and its secrets concern refuses every call (docs/secrets.md)',
+    // It has no store.notifications (a unit's are checked, then dropped): test/integration/store-sqlite-units.test.ts.
+    listening: 'one server per SQLite file: the core that commits a change is the one that pushes it, so nothing is delivered (docs/store.md)'
   }
 }
 
@@ -91,17 +101,24 @@ const postgres: Backend = {
   name: 'postgres',
   async open() {
     const database = await freshDatabase()
-    const stores: Store[] = []
-    const open = async (): Promise<Store> => {
+    const stores: PgStore[] = []
+    const open = async (): Promise<PgStore> => {
       const store = await openPgStore(database.url)
       stores.push(store)
       return store
     }
+    const store = await open()
     const subject: StoreUnderTest = {
-      store: await open(),
+      store,
       openOther: open,
-      async seedViewerList() {
-        throw new Error('viewer lists cannot be written to PostgreSQL yet (a COPY StageBackend, issue 26)')
+      async seedViewerList(connectionId, eventSessionId, viewers, fetchedAt) {
+        // As a server stores one: the viewer list writer, on the store's pool.
+        const writer = pgViewerListStore(store)
+        try {
+          await writer.store(connectionId, eventSessionId, viewers, fetchedAt, 1)
+        } finally {
+          await writer.close()
+        }
       },
       async stampSchema(version) {
         // As another build's server would: its own connection, its own row of schema_migrations.
@@ -116,6 +133,16 @@ const postgres: Backend = {
         } finally {
           await client.end()
         }
+      },
+      async dropListening() {
+        // As the database's administrator would: pg_terminate_backend of each listening session,
+        // found first (in one WHERE, PostgreSQL may call pg_terminate_backend before the other tests).
+        const listening = await database.query<{ pid: number }>(
+          'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
+          [LISTENER_APPLICATION_NAME]
+        )
+        for (const { pid } of listening) await database.query('SELECT pg_terminate_backend($1)', [pid])
+        return listening.length
       }
     }
     return {
@@ -125,11 +152,6 @@ const postgres: Backend = {
         await database.drop()
       }
     }
-  },
-  // Issue 26 ports the concerns one by one (src/main/core/store/postgres/tables.ts).
-  pending: {
-    viewers: 'not ported yet, nor the viewer list writer (a COPY StageBackend)',
-    'retention of viewer lists': 'lists cannot be seeded on PostgreSQL before its viewer list writer (a COPY StageBackend)'
   }
 }
 

@@ -79,6 +79,7 @@ export class AlertEvaluator {
     const since = await this.lastSuccessAt(connectionId, seen.some(isBlind))
     const { sessions, judged, untouched } = await this.observe(connectionId, now, rules, seen.map((a) => a.eventSessionId), touched)
     let actions: AlertAction[] = []
+    let applied: Applied | undefined
     let coolingChanged = false
     const committed = await this.changes.commit(
       now,
@@ -95,13 +96,16 @@ export class AlertEvaluator {
           open,
           lastResolvedAt: (rule, sessionId, site) => resolvedTimes.get(key(rule, sessionId, site ?? null))
         })
-        return applyActions(tx.alerts, connectionId, actions, now)
+        applied = await applyActions(tx.alerts, connectionId, actions, now)
+        return applied
       },
       async (tx) => {
         // A poll counts once it is committed: one whose change rolled back is judged again. The
         // sessions this judgement did not read keep what was judged of them.
         await tx.coreState.saveJudged(connectionId, [...sessions.map((s) => s.eventSessionId), ...untouched], judged)
         coolingChanged = await this.noteCooling(tx.coreState, connectionId, sessions, actions, touched)
+        // Its rows show the alerts and cooldowns judged here: every server's board follows.
+        if (coolingChanged || (applied && anythingApplied(applied))) await tx.notifications.send('ew_board', connectionId)
       },
       fence
     )

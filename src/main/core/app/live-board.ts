@@ -3,8 +3,10 @@
 // every unit of work it pushes the rows that changed and those that left, with a revision, so
 // the faces patch themselves instead of asking again. After a poll it builds only the rows of the
 // sessions the poll touched; a change that concerns every row (levels, the connections polled)
-// builds them all. It reads through the Store (what has been committed) and counts its revisions
-// there; pushes go out one at a time, each compared with the one before.
+// builds them all; what another server's units changed (fanout/) builds every row of their
+// connections. It reads through the Store (what has been committed) and counts its revisions
+// there — or alone, with several servers; pushes go out one at a time, each compared with the one
+// before.
 import type { SessionAlert } from '../../../shared/alerts'
 import type { LiveBoard as LiveBoardPayload, LiveSession, SessionsChanged } from '../../../shared/domain'
 import { sessionKey, type SessionKey } from '../../../shared/schema-parts'
@@ -22,6 +24,10 @@ export interface LiveBoardDeps {
   /** The count the revisions are of (shared/revisions.ts): new with every board, begun as a row
    *  by its owner (the Monitor) before the board's first push. */
   epoch: string
+  /** Its revisions counted by this board alone, in its epoch, not on the `board` row every core
+   *  on the data shares: with several servers each pushes diffs against what it pushed itself, so
+   *  its faces must see its own count without gaps (docs/scaling-plan.md section 3, "The board"). */
+  countsAlone?: boolean
   /** The connections being polled: only their sessions are live on the board. */
   polled(): readonly string[]
   /** `committedAt`: performance.now() when the unit that took its revision committed (the push lag). */
@@ -61,6 +67,17 @@ export interface TouchedRows {
   touched: TouchedSessions
 }
 
+/** Every row of these connections: another server's units changed them (fanout/). */
+export interface ConnectionRows {
+  connections: readonly string[]
+}
+
+/** The rows a push builds again, the others being as last pushed. */
+interface Scope {
+  covers(key: SessionKey): boolean
+  rows(read: ReadTx): Promise<LiveSession[]>
+}
+
 type PublishedRow = { key: SessionKey; json: string }
 
 export class LiveBoard {
@@ -70,6 +87,8 @@ export class LiveBoard {
   private readonly clock: () => number
   /** The push under way: the next one compares with what it pushed, so they go one at a time. */
   private publishing: Promise<void> = Promise.resolve()
+  /** The revision last pushed, when the board counts alone. */
+  private revision = 0
 
   constructor(
     private readonly store: Store,
@@ -93,17 +112,17 @@ export class LiveBoard {
   /** The board as a face first reads it, with the revision it is current with. */
   async current(): Promise<LiveBoardPayload> {
     return this.reading(async (read) => {
-      const stamp = await read.coreState.revision('board')
+      const stamp = this.deps.countsAlone ? { epoch: this.deps.epoch, revision: this.revision } : await read.coreState.revision('board')
       return { revision: stamp?.revision ?? 0, epoch: stamp?.epoch ?? this.deps.epoch, sessions: await this.liveIn(read) }
     })
   }
 
   /**
    * Pushes what changed since the last push (nothing when nothing did): of every row, or, after a
-   * unit of work (`only`), of the sessions it touched — the other rows are as last pushed. Pushes
-   * go one at a time, each after the one before it.
+   * unit of work (`only`), of the sessions it touched, or of every row of some connections — the
+   * other rows are as last pushed. Pushes go one at a time, each after the one before it.
    */
-  publish(only?: TouchedRows): Promise<void> {
+  publish(only?: TouchedRows | ConnectionRows): Promise<void> {
     const pushed = this.publishing.catch(() => undefined).then(() => this.push(only))
     this.publishing = pushed
     return pushed
@@ -114,13 +133,13 @@ export class LiveBoard {
     await this.publishing.catch(() => undefined)
   }
 
-  private async push(only?: TouchedRows): Promise<void> {
-    const partial = only?.touched.all ? undefined : only
+  private async push(only?: TouchedRows | ConnectionRows): Promise<void> {
+    const scope = only && this.scopeOf(only)
     const { sessions, counts } = await this.reading(async (read) => ({
-      sessions: partial ? await this.touchedSessions(read, partial) : await this.liveIn(read),
+      sessions: scope ? await scope.rows(read) : await this.liveIn(read),
       counts: await read.sessions.counts()
     }))
-    const next = partial ? this.withoutTouched(partial) : new Map<string, PublishedRow>()
+    const next = scope ? this.withoutCovered(scope) : new Map<string, PublishedRow>()
     for (const s of sessions) next.set(sessionKey(s), { key: { connectionId: s.connectionId, eventSessionId: s.eventSessionId }, json: JSON.stringify(s) })
     const rows = sessions.filter((s) => this.published.get(sessionKey(s))?.json !== next.get(sessionKey(s))?.json)
     const removed = [...this.published].filter(([id]) => !next.has(id)).map(([, row]) => row.key)
@@ -128,7 +147,9 @@ export class LiveBoard {
     this.published = next
     this.counts = counts
     if (rows.length === 0 && removed.length === 0 && !countsChanged) return
-    const stamp = await this.store.withTransaction((tx) => tx.coreState.nextRevision('board'))
+    const stamp = this.deps.countsAlone
+      ? { epoch: this.deps.epoch, revision: ++this.revision }
+      : await this.store.withTransaction((tx) => tx.coreState.nextRevision('board'))
     const committedAt = performance.now()
     this.deps.emit(
       {
@@ -180,16 +201,34 @@ export class LiveBoard {
     })
   }
 
-  /** The live rows of the sessions touched, when their connection is polled. */
-  private async touchedSessions(read: ReadTx, { connectionId, touched }: TouchedRows): Promise<LiveSession[]> {
-    if (!this.deps.polled().includes(connectionId)) return []
-    return this.decorate(read, (await read.sessions.live(connectionId)).filter((row) => touched.has(row.event_session_id)))
+  /** What `only` builds again: the sessions a unit touched (every row when it touched them all),
+   *  or every live row of some connections — in each case only of the connections polled. */
+  private scopeOf(only: TouchedRows | ConnectionRows): Scope | undefined {
+    if ('connections' in only) {
+      const connections = new Set(only.connections)
+      return {
+        covers: (key) => connections.has(key.connectionId),
+        rows: async (read) => {
+          const polled = this.deps.polled().filter((id) => connections.has(id))
+          return this.decorate(read, (await Promise.all(polled.map((id) => read.sessions.live(id)))).flat())
+        }
+      }
+    }
+    const { connectionId, touched } = only
+    if (touched.all) return undefined
+    return {
+      covers: (key) => key.connectionId === connectionId && touched.has(key.eventSessionId),
+      rows: async (read) => {
+        if (!this.deps.polled().includes(connectionId)) return []
+        return this.decorate(read, (await read.sessions.live(connectionId)).filter((row) => touched.has(row.event_session_id)))
+      }
+    }
   }
 
-  /** The rows as last pushed, less the touched sessions' (each is live again only if it still is). */
-  private withoutTouched({ connectionId, touched }: TouchedRows): Map<string, PublishedRow> {
+  /** The rows as last pushed, less those `scope` covers (each is live again only if it still is). */
+  private withoutCovered(scope: Scope): Map<string, PublishedRow> {
     const kept = new Map(this.published)
-    for (const [id, row] of kept) if (row.key.connectionId === connectionId && touched.has(row.key.eventSessionId)) kept.delete(id)
+    for (const [id, row] of kept) if (scope.covers(row.key)) kept.delete(id)
     return kept
   }
 }

@@ -6,7 +6,9 @@
 // finding something due and an operator's change judge every session. The alerts go through the
 // Store (docs/store.md): one judgement of a connection at a time, and one alerts push at a time,
 // in the order of their revisions; each push's revision is taken with what it announces as rows
-// (alert_changes), for a core that did not hear it.
+// (alert_changes), for a core that did not hear it, and notified (ew_alerts). Once it follows
+// other cores (fanout/server-relay.ts), their pushes go through the same queue, caught up before
+// each of its own, so its faces hear every revision once and in order.
 import { randomUUID } from 'node:crypto'
 import type { AlertSituation } from '../../../shared/alerts'
 import { AlertEvaluator, type Evaluation } from '../alerts/evaluator'
@@ -16,7 +18,8 @@ import type { UnconfirmedConnection } from '../alerts/situation'
 import { nothingApplied, type Applied } from '../alerts/apply'
 import type { CoreStateStore } from '../store/interface/core-state'
 import type { Fence } from '../store/interface/leases'
-import type { Store } from '../store/interface/store'
+import type { Store, Tx } from '../store/interface/store'
+import type { AlertCatchUp, RelayedPush } from '../fanout/alert-catch-up'
 import type { EventHub } from './event-hub'
 import { LiveBoard, type TouchedRows } from './live-board'
 import { loadVerdicts } from './verdicts'
@@ -41,6 +44,9 @@ export interface MonitorDeps {
   leaseOf?(connectionId: string): Fence | null
   /** The lease of the critical repeats (a job of the team): null while another server runs them. */
   repeatsLease?(): Fence | null
+  /** The board counts its revisions alone, in this core's epoch (several servers on one
+   *  database: LiveBoardDeps.countsAlone); by default on the `board` row the data shares. */
+  boardCountsAlone?: boolean
 }
 
 export class Monitor {
@@ -66,6 +72,8 @@ export class Monitor {
   private readonly judging = new Map<string, Promise<void>>()
   /** The alerts push under way: the next waits for it, so pushes go out in revision order. */
   private pushing: Promise<unknown> = Promise.resolve()
+  /** Other cores' alerts pushes, once this core follows them (fanout/): caught up in turn. */
+  private others: AlertCatchUp | null = null
 
   /** A monitor that has begun its epoch of the alerts and of the board (one unit), so that its
    *  first push already counts in it. */
@@ -90,6 +98,7 @@ export class Monitor {
     this.evaluator = new AlertEvaluator(store, () => loadVerdicts(store.read), deps.clock, this.changes)
     this.board = new LiveBoard(store, {
       epoch: this.epoch,
+      countsAlone: deps.boardCountsAlone,
       polled: deps.polled,
       emit: (payload, committedAt) => {
         hub.emit('sessionsChanged', payload)
@@ -201,13 +210,32 @@ export class Monitor {
         const ids = await new CriticalRepeats(stepsOf(tx.coreState)).due(await tx.alerts.firingCriticals(), rule.everyMinutes * 60_000, now)
         if (ids.length === 0) return null
         const said = await announce(tx, { changed: [], removed: [], fired: [], resolved: [], repeated: await tx.alerts.many(ids) }, now)
-        return { said, stamp: await stampPush(tx.coreState, said, now) }
+        return { said, stamp: await stampPush(tx, said, now) }
       }, unit)
-      if (!due) return
-      const committedAt = performance.now()
-      const situation = await this.pushedSituation(due.stamp)
-      this.hub.emit('alertsChanged', { ...due.said, situation })
-      this.pushedSince('alertsChanged', committedAt)
+      if (due) await this.emitAlerts(due.said, due.stamp, performance.now())
+    })
+  }
+
+  /**
+   * From now on this core's faces hear the alerts pushes of the other cores on the database too
+   * (fanout/server-relay.ts), each revision once and in order; they start after the revision
+   * now (what came before, the faces read whole).
+   */
+  followOthers(catchUp: AlertCatchUp): Promise<void> {
+    return this.inTurn(async () => {
+      await catchUp.begin()
+      this.others = catchUp
+    })
+  }
+
+  /** Other cores took alerts revisions (up to `revision`, when a notification says which): their
+   *  pushes follow, in turn. Nothing when this core follows none, or has pushed that one already. */
+  heardOthers(revision?: number): Promise<void> {
+    const heardAt = performance.now()
+    return this.inTurn(async () => {
+      const others = this.others
+      if (!others || (revision !== undefined && !others.isNews(revision))) return
+      await others.catchUp((relayed) => this.relay(relayed, heardAt))
     })
   }
 
@@ -224,13 +252,28 @@ export class Monitor {
     this.polledPushed = this.deps.polled().length
     return this.inTurn(async () => {
       const said = announcement ?? (await announcementOf(this.store.read, change, this.deps.clock()))
-      const stamp = await this.store.withTransaction((tx) => stampPush(tx.coreState, said, this.deps.clock()))
-      const committedAt = performance.now()
-      const situation = await this.pushedSituation(stamp)
-      this.hub.emit('alertsChanged', { ...said, situation })
-      this.pushedSince('alertsChanged', committedAt)
-      return situation
+      const stamp = await this.store.withTransaction((tx) => stampPush(tx, said, this.deps.clock()))
+      return this.emitAlerts(said, stamp, performance.now())
     })
+  }
+
+  /** This core's own alerts push, stamped `stamp`; what other cores pushed before it goes first. */
+  private async emitAlerts(said: Announcement, stamp: Revised, committedAt: number): Promise<AlertSituation> {
+    // A push that throws leaves this one unpushed too: the next catch-up pushes both, in order.
+    await this.others?.catchUp((relayed) => this.relay(relayed, committedAt), stamp.revision - 1)
+    const situation = await this.pushedSituation(stamp)
+    this.hub.emit('alertsChanged', { ...said, situation })
+    this.others?.pushedHere(stamp.revision)
+    this.pushedSince('alertsChanged', committedAt)
+    return situation
+  }
+
+  /** Another core's push, as this core's faces hear it: with the situation now (the lag counted
+   *  from when this core heard of it). */
+  private async relay({ said, stamp }: RelayedPush, heardAt: number): Promise<void> {
+    const situation = await this.pushedSituation(stamp)
+    this.hub.emit('alertsChanged', { ...said, situation })
+    this.pushedSince('alertsChanged', heardAt)
   }
 
   /** Pushes the rows that changed: every row, or those of the sessions a unit touched. */
@@ -264,10 +307,12 @@ export class Monitor {
 }
 
 /** The revision of an alerts push, with the alerts it names as rows (alert_changes), in the unit
- *  that takes it: a reader of the rows (another core, a server after a NOTIFY) misses none. */
-async function stampPush(rows: CoreStateStore, said: Announcement, at: number): Promise<Revised> {
-  const stamp = await rows.nextRevision('alerts')
-  await rows.recordAlertChanges(stamp, changeIdsOf(said), at)
+ *  that takes it: a reader of the rows (another core, a server after a NOTIFY) misses none. Every
+ *  server hears the revision once the unit commits (ew_alerts), and reads the rows. */
+async function stampPush(tx: Tx, said: Announcement, at: number): Promise<Revised> {
+  const stamp = await tx.coreState.nextRevision('alerts')
+  await tx.coreState.recordAlertChanges(stamp, changeIdsOf(said), at)
+  await tx.notifications.send('ew_alerts', String(stamp.revision))
   return stamp
 }
 

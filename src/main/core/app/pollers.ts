@@ -49,6 +49,8 @@ export interface PollerGroupOptions {
   /** Where servers share the connections: the saved connections changed under this server (another
    *  server's change), or it holds a connection it has no source for: its sources are chosen again. */
   sourcesStale?: () => void
+  /** The board counts its revisions alone (several servers on one database: MonitorDeps.boardCountsAlone). */
+  boardCountsAlone?: boolean
 }
 
 /** What one connection's complete pass fetched. */
@@ -106,7 +108,8 @@ export class PollerGroup implements HeldConnections {
       pollingPaused: () => made.group?.pollingPaused() ?? false,
       ...(options.outbox ? { outbox: options.outbox } : {}),
       ...(options.metrics ? { pushed: (event, seconds) => options.metrics!.pushed(event, seconds) } : {}),
-      ...(leases ? { leaseOf: (id: string) => leases.leaseOf(id), repeatsLease: () => leases.jobLease('repeats') } : {})
+      ...(leases ? { leaseOf: (id: string) => leases.leaseOf(id), repeatsLease: () => leases.jobLease('repeats') } : {}),
+      ...(options.boardCountsAlone ? { boardCountsAlone: true } : {})
     })
     made.group = new PollerGroup(store, hub, cadences, options, monitor)
     return made.group

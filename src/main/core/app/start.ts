@@ -40,6 +40,7 @@ import { observability } from './observability'
 import { ConnectionLeases } from './connection-leases'
 import { leaseHolderId } from '../sync/lease-keeper'
 import { fencedStore } from '../store/fenced-store'
+import { ServerRelay } from '../fanout/server-relay'
 
 
 const toCadences = (s: CadenceSettings): Cadences => ({
@@ -71,8 +72,14 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   // Viewer lists are stored off this thread where the backend can (SQLite's cache writer): a list
   // of a million viewers never blocks this one (the main process, or the browser host's server).
   // A core without polling (one CLI change) stores none: no writer thread for it.
+  // Several servers on one PostgreSQL database share the connections and the team's jobs by lease
+  // (docs/scaling-plan.md section 2); SQLite has none: one core per file polls everything. A
+  // one-shot pass (`sync --once`) takes none: it polls what it was asked to, at once.
+  const leased = store.leases !== undefined && polling && !options.passesOnRequest
   const viewerStore = cache.viewerLists({
     offThread: polling,
+    // Where servers share the connections: each list's writes fenced with its connection's lease.
+    ...(leased ? { fenceOf: (connectionId: string) => leases?.leaseOf(connectionId) ?? null } : {}),
     onFallback: (reason) =>
       recordDiagnosticAside(store, {
         connectionId: null,
@@ -97,17 +104,19 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   }
   // Cadences from the command line hold for the run; otherwise the stored settings.
   const cadences = options.cadences ?? toCadences(await closeOnFailure(store.read.settings.get('cadences')))
-  // Several servers on one PostgreSQL database share the connections and the team's jobs by lease
-  // (docs/scaling-plan.md section 2); SQLite has none: one core per file polls everything. A
-  // one-shot pass (`sync --once`) takes none: it polls what it was asked to, at once.
+  // Several servers on one database (PostgreSQL: the store has notifications) each push their own
+  // diffs of the board: each counts its board's revisions alone. A SQLite core is its file's one server.
+  const severalServers = store.notifications !== undefined
   const leases: ConnectionLeases | undefined =
-    store.leases && polling && !options.passesOnRequest
+    leased && store.leases
       ? new ConnectionLeases(store.leases, store, {
           holder: leaseHolderId(),
           ...(options.leaseTiming ? { timing: options.leaseTiming } : {}),
           metrics,
           clock,
           ...(options.timers ? { timers: options.timers } : {}),
+          // The staged viewer lists its last holder was writing when it died or stalled.
+          takenOver: async (connectionId) => viewerStore.dropAbandonedStagings?.(connectionId),
           // LEASED_JOBS: each run by one server of the team.
           jobs: {
             retention: {
@@ -130,6 +139,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       viewerStore,
       outbox,
       metrics,
+      boardCountsAlone: severalServers,
       ...(options.timers ? { timers: options.timers } : {}),
       ...(leases ? { leases } : {}),
       // Saved connections changed on another server of the team: choose the sources again here.
@@ -138,6 +148,13 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   )
   const polled = (): string[] => pollers.sources.map((s) => s.target.id)
   const { monitor } = pollers
+  // What the other servers' units change reaches this one's faces too, from LISTEN/NOTIFY
+  // (core/fanout/): started before the pollers, so its pushes and theirs go out in revision order.
+  // A core for changes only (a CLI command) has no faces to push to.
+  const relay =
+    severalServers && polling
+      ? await closeOnFailure(ServerRelay.start(store, monitor, { clock, ...(options.timers ? { timers: options.timers } : {}) }))
+      : null
   const keptSecrets = options.secretsOn?.(store) ?? options.secrets ?? osKeychain()
   const connections = new ConnectionService(store, keptSecrets, { polled })
   // One gate for every connection: at most 4 requests in flight and 10 started per second.
@@ -266,6 +283,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       // Every poller stopped and every lease released at once: a peer takes them over now, not
       // when they run out.
       await leases?.stop()
+      await relay?.stop()
       await retention.stop()
       await pollers.stop()
       await deliveries?.stop()

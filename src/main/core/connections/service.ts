@@ -18,13 +18,13 @@ import type { Store, Tx } from '../store/interface/store'
 import { scaleBookOf } from '../store/reliability-scales'
 import { environmentSecret, SECRET_ENV } from './env-secret'
 import { ConnectionError, parseSettings, redact } from './errors'
+import { proxyPasswordAccount } from '../secrets/accounts'
 
 export { SECRET_ENV }
 
 const MAX_SECRET_LENGTH = 4096
 
-/** The keychain account of a connection's proxy password (its client secret's is the bare id). */
-export const proxyPasswordAccount = (id: string): string => `${id}:proxy`
+export { proxyPasswordAccount }
 
 /** A target for the API client, with the connection's optional Origin/Referer. */
 export type ConnectionTargetWithHeaders = ConnectionTarget & { origin?: string; referer?: string }

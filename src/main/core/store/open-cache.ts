@@ -4,11 +4,15 @@
 // what retention gives back after it prunes.
 import { isPostgresUrl } from './cache-location'
 import type { CompactResult } from './compact'
+import type { Fence } from './interface/leases'
 import type { Store } from './interface/store'
-import { openPgStore } from './postgres/pg-store'
+import { leaseGuard } from './postgres/lease-table'
+import { openPgStore, type PgStore } from './postgres/pg-store'
+import { pgViewerListStore } from './postgres/viewer-list-store'
+import { purgeSteps } from './postgres/viewer-purge'
 import { sqliteCompaction } from './sqlite/compaction'
 import { openSqliteStore } from './sqlite/sqlite-store'
-import { viewerStoreOnWriter, viewerListStore, type ViewerListStore } from './viewer-store'
+import { viewerStoreOnWriter, type ViewerListStore } from './viewer-store'
 import { viewerStoreWithFallback } from './viewer-store-fallback'
 
 export interface ViewerListOptions {
@@ -16,7 +20,14 @@ export interface ViewerListOptions {
   offThread: boolean
   /** The writer thread stopped and lists go on being stored here: why, in words. */
   onFallback: (reason: string) => void
+  /** Where servers share the connections by lease (PostgreSQL): this server's lease of a
+   *  connection, which every write of its lists is fenced with (null: it holds none). */
+  fenceOf?: (connectionId: string) => Fence | null
 }
+
+/** Where the pollers store viewer lists; on PostgreSQL it also drops the staged lists of a
+ *  connection that another writer left behind (a new lease holder's takeover). */
+export type PollersViewerLists = ViewerListStore & { dropAbandonedStagings?(connectionId: string): Promise<number> }
 
 export interface OpenedCache {
   store: Store
@@ -24,9 +35,9 @@ export interface OpenedCache {
   /** The cache in words: the file, or the database's URL without its password. */
   name: string
   /** Where the pollers store viewer lists; closed by its caller. */
-  viewerLists(options: ViewerListOptions): ViewerListStore
-  /** After a retention run: what gives space back, a step at a time (none on PostgreSQL, whose
-   *  autovacuum does it). */
+  viewerLists(options: ViewerListOptions): PollersViewerLists
+  /** After a retention run: what gives space back, a step at a time (on PostgreSQL, the purge of
+   *  the dropped lists' viewers; autovacuum does the rest). */
   compaction?: () => AsyncGenerator<void, CompactResult>
 }
 
@@ -43,7 +54,10 @@ export async function openCache(where: string, options: OpenCacheOptions = {}): 
       store,
       backend: 'postgres',
       name: store.database,
-      viewerLists: () => viewerListsNotOnPostgres()
+      // COPY on the store's pool, in this process: PostgreSQL writes in its own. Where servers
+      // share the connections, each transaction of a list checks its connection's lease first.
+      viewerLists: ({ fenceOf }) => pgViewerListStore(store, fenceOf ? { guard: leaseGuard(fenceOf) } : {}),
+      compaction: () => droppedListsPurged(store)
     }
   }
   const binding = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}
@@ -62,13 +76,10 @@ export async function openCache(where: string, options: OpenCacheOptions = {}): 
   }
 }
 
-/** Until the PostgreSQL viewer list writer is wired in (issue 26): every list refused in words. */
-function viewerListsNotOnPostgres(): ViewerListStore {
-  return viewerListStore(
-    async (op) => {
-      if (op.type === 'abandon') return undefined
-      throw new Error('storing viewer lists on PostgreSQL is not built yet (issue 26)')
-    },
-    async () => undefined
-  )
+/** PostgreSQL's compaction after a prune: the viewers of the lists it dropped (their rows stay
+ *  until purged: postgres/viewer-purge.ts), a batch a step; autovacuum gives the space back. */
+async function* droppedListsPurged(store: PgStore): AsyncGenerator<void, CompactResult> {
+  const steps = purgeSteps(store)
+  while (!(await steps.next()).done) yield
+  return { freePages: 0, pagesBefore: 0, pagesAfter: 0, vacuum: 'none', checkpointed: false }
 }

@@ -119,15 +119,20 @@ export function beginStagedList(db: Db, connectionId: string, eventSessionId: st
   })()
 }
 
-/** A staging whose row is gone: why, in words. */
-function stagingGone(db: Db, list: StagedList): Error {
-  const session = JSON.stringify(list.eventSessionId.slice(0, 64))
-  const held = statement(db, 'SELECT 1 FROM sessions WHERE connection_id = ? AND event_session_id = ?').get(list.connectionId, list.eventSessionId)
+/** A staging whose row is gone, in words: `sessionKept` says whether its session still is. */
+export function stagingGoneError(eventSessionId: string, sessionKept: boolean, droppedBecause = 'no page stored for an hour'): Error {
+  const session = JSON.stringify(eventSessionId.slice(0, 64))
   return new Error(
-    held
-      ? `the viewer list of session ${session} was dropped while it was arriving, as abandoned (no page stored for an hour); it is fetched again at the next pass`
+    sessionKept
+      ? `the viewer list of session ${session} was dropped while it was arriving, as abandoned (${droppedBecause}); it is fetched again at the next pass`
       : `session ${session} left the cache (removed with its connection, or by retention) while its viewer list was arriving; the list is not kept`
   )
+}
+
+/** A staging whose row is gone: why, in words. */
+function stagingGone(db: Db, list: StagedList): Error {
+  const held = statement(db, 'SELECT 1 FROM sessions WHERE connection_id = ? AND event_session_id = ?').get(list.connectionId, list.eventSessionId)
+  return stagingGoneError(list.eventSessionId, held !== undefined)
 }
 
 /**

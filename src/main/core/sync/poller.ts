@@ -14,7 +14,7 @@ import type { SyncRunKind, SyncRunResult } from '../store/interface/runs'
 import type { Store } from '../store/interface/store'
 import type { ViewerListStore } from '../store/viewer-store'
 import { refreshDetails, type DetailsReport } from './details'
-import { storeListPages, touchListed, type Arrived } from './fetched'
+import { storeDetails, storeListPages, touchListed, type Arrived } from './fetched'
 import { recordedSyncPass } from './recorded-pass'
 import type { SyncProblem, SyncProgress, SyncReport } from './sync-pass'
 import { TouchedSessions } from './touched'
@@ -214,7 +214,7 @@ export class Poller {
       this.recorded('refresh', async (run, touched) => {
         const now = this.clock()
         const detail = await this.client.getSession(eventSessionId, {}, { signal })
-        await this.store.withTransaction((tx) => tx.sessions.storeSnapshot(this.options.connectionId, detail, now))
+        await this.store.withTransaction((tx) => storeDetails(tx, this.options.connectionId, [{ value: detail, at: now }]))
         touched.add(eventSessionId)
         run.snapshots = 1
         const list = this.viewerStore.begin(this.options.connectionId, eventSessionId, now)

@@ -20,8 +20,9 @@ import type { WebhookRecord } from '../store/interface/webhooks'
 import { bodyFor, type AlertEvent } from './bodies'
 import { sendWebhook } from './deliver'
 import { deliveryUrlOf, webhookUrlAccount, WebhookUrlError } from './url-query'
+import { webhookSecretAccount } from '../secrets/accounts'
 
-export const webhookSecretAccount = (id: string): string => `webhook:${id}`
+export { webhookSecretAccount }
 const MAX_SECRET_LENGTH = 4096
 
 export class WebhookService {

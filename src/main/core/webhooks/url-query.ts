@@ -3,10 +3,11 @@
 // the query (account webhook-url:<id>), the cache keeps the URL without it, and a delivery puts
 // the two together just before it is sent.
 import { rememberSecret } from '../net/redact'
+import { webhookUrlAccount } from '../secrets/accounts'
 import type { SecretStore } from '../secrets/keychain'
 import type { WebhookRecord } from '../store/interface/webhooks'
 
-export const webhookUrlAccount = (id: string): string => `webhook-url:${id}`
+export { webhookUrlAccount }
 
 /** Why a webhook's whole URL cannot be made now; `retry` when the keychain may answer later. */
 export class WebhookUrlError extends Error {

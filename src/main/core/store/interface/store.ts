@@ -7,6 +7,7 @@ import type { ConnectionReads, ConnectionStore } from './connections'
 import type { CoreStateReads, CoreStateStore } from './core-state'
 import type { Fence, LeaseStore } from './leases'
 import type { MaintenanceReads, MaintenanceStore } from './maintenance'
+import type { NotificationSender, Notifications } from './notifications'
 import type { RetentionStore } from './retention'
 import type { RunReads, RunStore } from './runs'
 import type { SecretReads, SecretRowStore } from './secrets'
@@ -31,6 +32,8 @@ export interface Tx {
   team: TeamTables
   coreState: CoreStateStore
   sites: SiteStore
+  /** Sent when the unit commits, to every store listening (store.notifications). */
+  notifications: NotificationSender
   secrets: SecretRowStore
   /** Forgetting what the settings no longer keep, a batch per call (store/retention.ts runs them). */
   retention: RetentionStore
@@ -101,6 +104,9 @@ export interface Store {
    * reached or read (a StorageError in words, on SQLite).
    */
   schema(): Promise<SchemaCheck>
+  /** What units of work of any store on the same database notify (other servers'): PostgreSQL's
+   *  alone. Absent on SQLite, one server per file (docs/store.md). */
+  readonly notifications?: Notifications
   /** Waits for the units under way, then closes the store; any later call rejects. */
   close(): Promise<void>
 }

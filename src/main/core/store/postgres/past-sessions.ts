@@ -3,7 +3,7 @@
 // SQLite breaks ties by rowid). Rows map to the screen's shape as there (toPastSession).
 import { toPastSession, type Page, type PastSession, type PastSessionRow, type PastSessionSort, type PastSessionsQuery } from '../queries/past-sessions'
 import { containsPattern, direction, hasText, pageBounds, tieDirection } from '../queries/sql'
-import { all, one, type Sql } from './sql'
+import { all, one, parameters, type Sql } from './sql'
 
 const SORT_COLUMNS: Record<PastSessionSort, string> = {
   started: 's.started_at',
@@ -17,12 +17,6 @@ function tieBreak(sort: PastSessionSort, descending: boolean | undefined): strin
   const dir = tieDirection(descending)
   const key = `s.connection_id ${dir}, s.event_session_id ${dir}`
   return sort === 'started' || sort === 'name' ? `s.search_text ${dir}, ${key}` : key
-}
-
-/** Positional parameters as they are added: `$n` for each value. */
-function parameters(): { values: unknown[]; add(value: unknown): string } {
-  const values: unknown[] = []
-  return { values, add: (value) => `$${values.push(value)}` }
 }
 
 export async function pastSessions(read: Sql, q: PastSessionsQuery): Promise<Page<PastSession>> {

@@ -17,6 +17,7 @@ import { checkFence, leaseTable } from './lease-table'
 import { migratePg, pgSchemaVersion } from './migrate'
 import { pgMigrations } from './migrations'
 import { pgFault } from './pg-faults'
+import { PgListener, type ListenerOptions } from './pg-listener'
 import { openPool, READ_ONLY_MAY_IDLE, redactedUrl } from './pool'
 import { refusingSql, type Sql } from './sql'
 import { pgTables } from './tables'
@@ -25,11 +26,19 @@ export interface PgStore extends Store {
   /** The database, named without its password. */
   readonly database: string
   leases: LeaseStore
+  /**
+   * Runs `work` on a client of the store's pool, outside any unit of work: for what writes on its
+   * own terms, the viewer list writer (postgres/viewer-list-store.ts). A fault of the database
+   * comes out in words; a client left in a failed transaction is not given back to the pool.
+   */
+  withClient<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>
 }
 
 export interface PgStoreOptions {
   /** Clients in the pool (a unit holds one; reads share the rest). */
   poolSize?: number
+  /** The back-off of the listening connection (pg-listener.ts), opened at the first listen. */
+  listener?: ListenerOptions
 }
 
 /** A pg client's answer as the tables take it; a fault of the database in words. */
@@ -67,6 +76,8 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
   const inUnit = new AsyncLocalStorage<{ open: boolean }>()
   const writes = new SerialQueue()
   const readOnlyUnits = new Set<Promise<unknown>>()
+  // One connection of its own for LISTEN, besides the pool: opened at the first listen.
+  const listener = new PgListener(url, database, options.listener)
   let openUnits = 0
   let closed = false
 
@@ -140,6 +151,23 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     database,
     read,
     leases: leaseTable(readNow, leaseTransaction),
+    notifications: {
+      listen: (channel, heard) => (closed ? Promise.reject(storeClosed()) : listener.listen(channel, heard))
+    },
+    async withClient(work) {
+      if (closed) throw storeClosed()
+      const client = await connect()
+      let broken: Error | undefined
+      try {
+        return await work(client)
+      } catch (error) {
+        // Work that failed inside a transaction it began leaves the client unusable until ROLLBACK.
+        await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError))
+        throw pgFault(error, database) ?? error
+      } finally {
+        release(client, broken)
+      }
+    },
     withTransaction(work, unitOptions: UnitOptions = {}) {
       if (closed) return Promise.reject(storeClosed())
       if (inUnit.getStore()?.open) return Promise.reject(nestedUnit())
@@ -170,6 +198,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     async close() {
       if (closed) return
       closed = true
+      await listener.close()
       await Promise.all([writes.idle(), ...readOnlyUnits])
       await pool.end()
     }

@@ -22,6 +22,9 @@ const types = {
 export interface PoolOptions {
   /** Clients kept open; a unit holds one from BEGIN to COMMIT. */
   max?: number
+  /** Its transactions may await other work between statements (`store copy` reads the SQLite
+   *  cache a page at a time inside its one transaction): never ended for idling. */
+  idleInTransaction?: boolean
 }
 
 /** How a server's sessions are named in pg_stat_activity: which process of the team each is
@@ -44,7 +47,7 @@ export function openPool(url: string, options: PoolOptions = {}): pg.Pool {
     connectionString: url,
     max: options.max ?? 10,
     types,
-    idle_in_transaction_session_timeout: STALLED_TRANSACTION_ENDS_AFTER_MS,
+    idle_in_transaction_session_timeout: options.idleInTransaction ? 0 : STALLED_TRANSACTION_ENDS_AFTER_MS,
     ...(named ? {} : { application_name: applicationName() })
   })
   // An idle client whose server went away: pg emits 'error' on the pool, which would otherwise

@@ -1,7 +1,8 @@
 // The retention concern of a Tx on PostgreSQL: each call deletes one batch (the unit is its
-// transaction), as on SQLite (sqlite/retention-table.ts). The lists go whole, never split; the
-// cascades take their viewers, connections and breakdowns. Rows are picked by key, LIMIT in a
-// subquery (PostgreSQL has no DELETE … LIMIT).
+// transaction), as on SQLite (sqlite/retention-table.ts). The lists go whole, never split: their
+// rows and breakdowns here, their viewers and connections afterwards, a batch at a time (the purge
+// of postgres/viewer-purge.ts, which the retention job runs after the prune: open-cache.ts). Rows
+// are picked by key, LIMIT in a subquery (PostgreSQL has no DELETE … LIMIT).
 import type { ListsPruned, RetentionStore } from '../interface/retention'
 import { all, type Runners, type Sql } from './sql'
 

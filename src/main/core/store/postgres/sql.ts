@@ -37,3 +37,9 @@ export async function one<R extends QueryResultRow>(sql: Sql, text: string, valu
 export async function all<R extends QueryResultRow>(sql: Sql, text: string, values?: readonly unknown[]): Promise<R[]> {
   return (await sql<R>(text, values)).rows
 }
+
+/** Positional parameters as they are added: `$n` for each value. */
+export function parameters(): { values: unknown[]; add(value: unknown): string } {
+  const values: unknown[] = []
+  return { values, add: (value) => `$${values.push(value)}` }
+}

@@ -6,7 +6,7 @@ import { alertTable } from './alert-table'
 import { connectionTable } from './connection-table'
 import { coreStateTable } from './core-state-table'
 import { maintenanceTable } from './maintenance-table'
-import { notPorted } from './not-ported'
+import { notificationSender } from './notification-sender'
 import { runTable } from './run-table'
 import { secretTable } from './secret-table'
 import { sessionTable } from './session-table'
@@ -16,6 +16,7 @@ import { siteTable } from './site-table'
 import { retentionTable } from './retention-table'
 import type { Runners } from './sql'
 import { teamTables } from './team-tables'
+import { viewerReads } from './viewer-reads'
 import { webhookTable } from './webhook-table'
 
 class PgTables implements Tx {
@@ -37,7 +38,7 @@ class PgTables implements Tx {
     return this.table('snapshots', ({ read }) => snapshotReads(read))
   }
   get viewers() {
-    return this.table('viewers', () => notPorted<Tx['viewers']>('viewers'))
+    return this.table('viewers', viewerReads)
   }
   get alerts() {
     return this.table('alerts', alertTable)
@@ -62,6 +63,9 @@ class PgTables implements Tx {
   }
   get sites() {
     return this.table('sites', siteTable)
+  }
+  get notifications() {
+    return this.table('notifications', notificationSender)
   }
   get secrets() {
     return this.table('secrets', secretTable)

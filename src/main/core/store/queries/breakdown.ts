@@ -39,7 +39,7 @@ export interface Sums {
   cdnResponses: number
 }
 
-type Combination = Record<Exclude<BreakdownDimension, 'connectionType'>, string | number | null> & {
+export type Combination = Record<Exclude<BreakdownDimension, 'connectionType'>, string | number | null> & {
   typeJson: string | null
 } & { [K in keyof Sums]: number | null }
 
@@ -188,5 +188,10 @@ export function breakdown(db: Db, connectionId: string, sessionId: string, dimen
     remember(db, list.id, list.fetched_at, computed)
     groups = computed[dimension]
   }
+  return breakdownRows(groups)
+}
+
+/** A dimension's groups as the drill-down shows them, worst first. */
+export function breakdownRows(groups: Map<string | null, Sums>): BreakdownRow[] {
   return [...groups].map(([key, sums]) => toRow(key, sums)).sort(worstFirst)
 }

@@ -78,46 +78,139 @@ export interface ViewerPage extends Page<ViewerRow> {
   fetchedAt: string | null
 }
 
-const TEXT = (column: string): string => `${column} COLLATE NOCASE`
 const TEXT_SORTS: ReadonlySet<ViewerSort> = new Set(['viewerId', 'deviceType', 'os', 'app', 'connectionType'])
 
-const SORT_COLUMNS: Record<ViewerSort, string> = {
-  viewerId: TEXT('v.viewer_id'),
-  deviceType: TEXT('v.device_type'),
-  os: TEXT('v.os'),
-  app: TEXT('v.app'),
-  siteCode: 'vc.site_code',
-  connectionType: TEXT(CONNECTION_TYPE),
-  // As text: groups addresses by their leading octets, which is what finding a subnet needs.
-  publicIp: 'vc.public_ip',
-  reliabilityScore: 'v.reliability_score',
-  rebufferingEvents: 'v.rebuffering_events',
-  rebufferingTime: 'v.rebuffering_time',
-  viewingTime: 'v.viewing_time',
-  rebufferingRatio: REBUFFERING_RATIO,
-  startedAt: 'v.started_at',
-  endedAt: 'v.ended_at',
-  cdnTraffic: 'v.cdn_traffic',
-  ecdnTraffic: 'v.ecdn_traffic',
-  cdnResponses: 'v.cdn_responses',
-  cdnErrors: 'v.cdn_errors',
-  cdnErrorRate: CDN_ERROR_RATE
+/** How a backend's SQL says what the page sorts and filters by. */
+export interface ViewerDialect {
+  /** A text compared ignoring ASCII case (SQLite's NOCASE). */
+  nocase(column: string): string
+  /** A text compared byte by byte (SQLite's BINARY). */
+  binary(column: string): string
+  connectionType: string
+  rebufferingRatio: string
+  cdnErrorRate: string
+  /** Joins a viewer `v` to its first network connection `vc`. */
+  firstConnection: string
 }
 
-/** Equality filters: the filter (and parameter) name, the SQL it compares. */
-const EQUALS: [keyof Omit<ViewerFilter, 'text'>, string][] = [
-  ['siteCode', 'vc.site_code'],
-  ['deviceType', 'v.device_type'],
-  ['os', 'v.os'],
-  ['app', 'v.app'],
-  ['connectionType', CONNECTION_TYPE]
-]
+/** What each sort orders by, and what each equality filter compares (the filter and parameter name). */
+export function viewerColumns(d: ViewerDialect): { sorts: Record<ViewerSort, string>; equals: [keyof Omit<ViewerFilter, 'text' | 'watching'>, string][] } {
+  return {
+    sorts: {
+      viewerId: d.nocase('v.viewer_id'),
+      deviceType: d.nocase('v.device_type'),
+      os: d.nocase('v.os'),
+      app: d.nocase('v.app'),
+      siteCode: 'vc.site_code',
+      connectionType: d.nocase(d.connectionType),
+      // As text: groups addresses by their leading octets, which is what finding a subnet needs.
+      publicIp: d.binary('vc.public_ip'),
+      reliabilityScore: 'v.reliability_score',
+      rebufferingEvents: 'v.rebuffering_events',
+      rebufferingTime: 'v.rebuffering_time',
+      viewingTime: 'v.viewing_time',
+      rebufferingRatio: d.rebufferingRatio,
+      startedAt: 'v.started_at',
+      endedAt: 'v.ended_at',
+      cdnTraffic: 'v.cdn_traffic',
+      ecdnTraffic: 'v.ecdn_traffic',
+      cdnResponses: 'v.cdn_responses',
+      cdnErrors: 'v.cdn_errors',
+      cdnErrorRate: d.cdnErrorRate
+    },
+    equals: [
+      ['siteCode', 'vc.site_code'],
+      ['deviceType', 'v.device_type'],
+      ['os', 'v.os'],
+      ['app', 'v.app'],
+      ['connectionType', d.connectionType]
+    ]
+  }
+}
 
-const TEXT_MATCH = `(${['v.viewer_id', 'v.device_type', 'v.os', 'v.app', 'vc.public_ip', 'vc.private_ip']
+/**
+ * The conditions `filter` puts on the page's viewers, and whether they look at the
+ * first connection. `param` names a value's placeholder; `textMatch` is the text filter's
+ * condition, its pattern's placeholder given (containsPattern's, for LIKE … ESCAPE '\\').
+ */
+export function filterConditions(
+  filter: ViewerFilter,
+  equals: ReturnType<typeof viewerColumns>['equals'],
+  param: (name: string, value: unknown) => string,
+  textMatch: (pattern: string) => string
+): { conditions: string[]; needsConnection: boolean } {
+  const conditions: string[] = []
+  let needsConnection = false
+  for (const [name, column] of equals) {
+    const value = filter[name]
+    if (value === undefined) continue
+    conditions.push(value === null ? `${column} IS NULL` : `${column} = ${param(name, value)}`)
+    if (name === 'siteCode' || name === 'connectionType') needsConnection = true
+  }
+  if (filter.watching) conditions.push('v.started_at IS NOT NULL AND v.ended_at IS NULL')
+  if (hasText(filter.text)) {
+    conditions.push(textMatch(param('text', containsPattern(filter.text.trim()))))
+    needsConnection = true
+  }
+  return { conditions, needsConnection }
+}
+
+/** The columns a text filter looks in. */
+export const TEXT_FILTERED = ['v.viewer_id', 'v.device_type', 'v.os', 'v.app', 'vc.public_ip', 'vc.private_ip']
+
+const SQLITE: ViewerDialect = {
+  nocase: (column) => `${column} COLLATE NOCASE`,
+  binary: (column) => column,
+  connectionType: CONNECTION_TYPE,
+  rebufferingRatio: REBUFFERING_RATIO,
+  cdnErrorRate: CDN_ERROR_RATE,
+  firstConnection: FIRST_CONNECTION
+}
+const { equals: EQUALS } = viewerColumns(SQLITE)
+
+/** How the page's statement finds its rows again: a backend's row key and placeholders. */
+export interface PageKeys {
+  /** The viewer's key, unique in its list, in list order (the tie-breaker). */
+  rowKey: string
+  /** Joins `v` back to `page.row_key`. */
+  joinBack: string
+  /** What the outer query orders by (the page's sort key, as it compares). */
+  outerKey: string
+  limit: string
+  offset: string
+}
+
+/**
+ * The page's statement, in two steps: pick the page's rows by their sort key alone (joining the
+ * first connection only when the sort or a filter needs it), then read the full rows of just that
+ * page. Sorting the full rows would compute every column, JSON and join of every viewer of the session.
+ */
+export function pageStatement(d: ViewerDialect, q: ViewerPageQuery, where: string, needsConnection: boolean, keys: PageKeys): string {
+  const sortKey = viewerColumns(d).sorts[q.sort]
+  const joinForPage = needsConnection || q.sort === 'siteCode' || q.sort === 'connectionType' || q.sort === 'publicIp'
+  const dir = direction(q.descending)
+  const tie = tieDirection(q.descending)
+  return `WITH page AS (
+       SELECT ${keys.rowKey} AS row_key, ${sortKey} AS sort_key
+       FROM viewers v ${joinForPage ? d.firstConnection : ''}
+       ${where}
+       ORDER BY ${sortKey} ${dir}, ${keys.rowKey} ${tie}
+       LIMIT ${keys.limit} OFFSET ${keys.offset}
+     )
+     SELECT v.viewer_id, v.device_type, v.os, v.app, vc.site_code, ${d.connectionType} AS connection_type,
+       vc.public_ip, vc.private_ip, v.reliability_score, v.rebuffering_events, v.rebuffering_time, v.viewing_time,
+       ${d.rebufferingRatio} AS rebuffering_ratio, v.started_at, v.ended_at, v.cdn_traffic, v.ecdn_traffic,
+       v.cdn_responses, v.cdn_errors, ${d.cdnErrorRate} AS cdn_error_rate
+     FROM page JOIN viewers v ON ${keys.joinBack} ${d.firstConnection}
+     ORDER BY ${keys.outerKey} ${dir}, page.row_key ${tie}`
+}
+
+const TEXT_MATCH = `(${TEXT_FILTERED
   .map((c) => `${c} LIKE @text ESCAPE '\\'`)
   .join(' OR ')})`
 
-interface Row {
+/** A page's row as both backends' queries select it. */
+export interface ViewerPageRow {
   viewer_id: string
   device_type: string | null
   os: string | null
@@ -148,23 +241,12 @@ export function viewerPage(db: Db, connectionId: string, sessionId: string, q: V
     sessionId
   ) as { id: number; fetched_at: number } | undefined
   if (!list) return { rows: [], total: 0, fetchedAt: null }
-  const conditions = ['v.list_id = @listId']
   const params: Record<string, unknown> = { listId: list.id }
-  let needsConnection = false
-  for (const [name, column] of EQUALS) {
-    const value = filter[name]
-    if (value === undefined) continue
-    conditions.push(value === null ? `${column} IS NULL` : `${column} = @${name}`)
-    if (value !== null) params[name] = value
-    if (name === 'siteCode' || name === 'connectionType') needsConnection = true
-  }
-  if (filter.watching) conditions.push('v.started_at IS NOT NULL AND v.ended_at IS NULL')
-  if (hasText(filter.text)) {
-    conditions.push(TEXT_MATCH)
-    params.text = containsPattern(filter.text.trim())
-    needsConnection = true
-  }
-  const where = `WHERE ${conditions.join(' AND ')}`
+  const { conditions, needsConnection } = filterConditions(filter, EQUALS, (name, value) => {
+    params[name] = value
+    return `@${name}`
+  }, () => TEXT_MATCH)
+  const where = `WHERE ${['v.list_id = @listId', ...conditions].join(' AND ')}`
 
   // The count joins the first connection only when a filter looks at it.
   const { total } = statement(db, `SELECT COUNT(*) AS total FROM viewers v ${needsConnection ? FIRST_CONNECTION : ''} ${where}`).get(
@@ -173,34 +255,20 @@ export function viewerPage(db: Db, connectionId: string, sessionId: string, q: V
   const fetchedAt = isoOrNull(list.fetched_at)
   if (total === 0 || limit === 0) return { rows: [], total, fetchedAt }
 
-  // Two steps: pick the page's rows by their sort key alone (joining the first connection only
-  // when the sort or a filter needs it), then read the full rows of just that page. Sorting the
-  // full rows would compute every column, JSON and join of every viewer of the session.
-  const sortKey = SORT_COLUMNS[q.sort]
-  const joinForPage = needsConnection || q.sort === 'siteCode' || q.sort === 'connectionType' || q.sort === 'publicIp'
-  const dir = direction(q.descending)
-  const tie = tieDirection(q.descending)
-  const outerKey = TEXT_SORTS.has(q.sort) ? 'page.sort_key COLLATE NOCASE' : 'page.sort_key'
   const rows = statement(
     db,
-    `WITH page AS (
-       SELECT v.id AS rid, ${sortKey} AS sort_key
-       FROM viewers v ${joinForPage ? FIRST_CONNECTION : ''}
-       ${where}
-       ORDER BY ${sortKey} ${dir}, v.id ${tie}
-       LIMIT @limit OFFSET @offset
-     )
-     SELECT v.viewer_id, v.device_type, v.os, v.app, vc.site_code, ${CONNECTION_TYPE} AS connection_type,
-       vc.public_ip, vc.private_ip, v.reliability_score, v.rebuffering_events, v.rebuffering_time, v.viewing_time,
-       ${REBUFFERING_RATIO} AS rebuffering_ratio, v.started_at, v.ended_at, v.cdn_traffic, v.ecdn_traffic,
-       v.cdn_responses, v.cdn_errors, ${CDN_ERROR_RATE} AS cdn_error_rate
-     FROM page JOIN viewers v ON v.id = page.rid ${FIRST_CONNECTION}
-     ORDER BY ${outerKey} ${dir}, page.rid ${tie}`
-  ).all({ ...params, limit, offset }) as Row[]
+    pageStatement(SQLITE, q, where, needsConnection, {
+      rowKey: 'v.id',
+      joinBack: 'v.id = page.row_key',
+      outerKey: TEXT_SORTS.has(q.sort) ? 'page.sort_key COLLATE NOCASE' : 'page.sort_key',
+      limit: '@limit',
+      offset: '@offset'
+    })
+  ).all({ ...params, limit, offset }) as ViewerPageRow[]
   return { rows: rows.map(toViewerRow), total, fetchedAt }
 }
 
-function toViewerRow(r: Row): ViewerRow {
+export function toViewerRow(r: ViewerPageRow): ViewerRow {
   return {
     viewerId: r.viewer_id,
     deviceType: r.device_type,

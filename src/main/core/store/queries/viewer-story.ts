@@ -58,10 +58,10 @@ export interface StoryOptions {
   maxPoints?: number
 }
 
-const DEFAULT_POINTS = 200
+export const DEFAULT_POINTS = 200
 
 /** Running sums over a set of viewers, with the breakdowns' math. */
-class QualitySums {
+export class QualitySums {
   reliability = 0
   rated = 0
   rebuffering = 0
@@ -144,10 +144,21 @@ export function viewerStory(db: Db, connectionId: string, eventSessionId: string
   const left = qualityByBucket(db, range, 'MAX(ended_at, started_at)', from, width, buckets)
   const times = readTimes(db, range, story.timedViewers)
 
-  // Watching at each bucket's opening, quality of everyone who watched in it (those watching as
-  // it opened, and those who joined in it).
+  const qualityOf = bucketQualities(joined, left)
+
+  sweep(times, (t) => bucketOf(t), buckets, (bucket, figures) => {
+    story.points.push({ at: Math.round(from + (bucket + 1) * width), ...figures, ...qualityOf[bucket]! })
+  }, (peak) => (story.peak = peak), (bucket) => from + bucket * width)
+  return story
+}
+
+/**
+ * Each bucket's quality: of everyone who watched in it (those watching as it opened, and those
+ * who joined in it), from the sums of those who joined and who left in each bucket.
+ */
+export function bucketQualities(joined: QualitySums[], left: QualitySums[]): Pick<StoryPoint, 'reliabilityScore' | 'rebufferingRatio' | 'cdnErrorRate'>[] {
   const running = new QualitySums()
-  const qualityOf = joined.map((joins, b) => {
+  return joined.map((joins, b) => {
     const inBucket = running.copy()
     inBucket.merge(joins, 1)
     running.merge(joins, 1)
@@ -155,12 +166,17 @@ export function viewerStory(db: Db, connectionId: string, eventSessionId: string
     running.settle()
     return inBucket.means()
   })
-
-  sweep(times, (t) => bucketOf(t), buckets, (bucket, figures) => {
-    story.points.push({ at: Math.round(from + (bucket + 1) * width), ...figures, ...qualityOf[bucket]! })
-  }, (peak) => (story.peak = peak), (bucket) => from + bucket * width)
-  return story
 }
+
+/** Rows of quality sums, each naming its bucket, as one QualitySums per bucket (none: zeros). */
+export function sumsByBucket(rows: (QualityFigures & { bucket: number })[], buckets: number): QualitySums[] {
+  const sums = Array.from({ length: buckets }, () => new QualitySums())
+  for (const { bucket, ...figures } of rows) Object.assign(sums[bucket]!, figures)
+  return sums
+}
+
+/** What a row of quality sums holds. */
+export type QualityFigures = Omit<QualitySums, 'merge' | 'copy' | 'settle' | 'means'>
 
 interface ListTimes {
   /** Every timed viewer's start, sorted. */
@@ -171,7 +187,6 @@ interface ListTimes {
 
 /** Each bucket's quality sums of the viewers whose `at` (their start, or their end) falls in it. */
 function qualityByBucket(db: Db, range: ReturnType<typeof listRange>, at: string, from: number, width: number, buckets: number): QualitySums[] {
-  const sums = Array.from({ length: buckets }, () => new QualitySums())
   const rows = statement(
     db,
     `SELECT MIN(@lastBucket, CAST((${at} - @from) / @width AS INTEGER)) AS bucket,
@@ -182,9 +197,8 @@ function qualityByBucket(db: Db, range: ReturnType<typeof listRange>, at: string
        TOTAL(CASE WHEN cdn_errors IS NOT NULL THEN cdn_responses END) AS responses
      FROM ${LIST_ROWS} AND started_at IS NOT NULL AND ${at} IS NOT NULL
      GROUP BY 1`
-  ).all({ ...range, from, width, lastBucket: buckets - 1 }) as (Omit<QualitySums, 'add' | 'merge' | 'copy' | 'settle' | 'means'> & { bucket: number })[]
-  for (const { bucket, ...figures } of rows) Object.assign(sums[bucket]!, figures)
-  return sums
+  ).all({ ...range, from, width, lastBucket: buckets - 1 }) as (QualityFigures & { bucket: number })[]
+  return sumsByBucket(rows, buckets)
 }
 
 /** Reads a list's start and end times, then sorts them. */

@@ -138,6 +138,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   return {
     file,
     read,
+    // No `notifications`: one server per file, nothing to hear (sqlite/unheard-notifications.ts says why).
     withTransaction(work, unitOptions: UnitOptions = {}) {
       if (closed) return Promise.reject(storeClosed())
       if (inUnit.getStore()?.open) return Promise.reject(nestedUnit())

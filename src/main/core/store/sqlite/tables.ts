@@ -1,6 +1,6 @@
 // Every concern of a Tx on one SQLite connection, answering through `runners` (a unit's, which
 // refuse once it has ended, or the plain reads'). Each concern's table is built when first used:
-// a unit touches one or two of the thirteen, and it is built for every unit.
+// a unit touches one or two of the fifteen, and it is built for every unit.
 import type { Db } from '../db'
 import type { Tx } from '../interface/store'
 import { alertTable, maintenanceTable, webhookTable } from './alert-tables'
@@ -9,6 +9,7 @@ import { connectionTable, runTable, sessionTable, settingsTable, snapshotTable, 
 import { teamTables } from './team-tables'
 import { coreStateTable } from './core-state-table'
 import { siteTable } from './site-table'
+import { unheardNotifications } from './unheard-notifications'
 import { secretTable } from './secret-table'
 import { retentionTable } from './retention-table'
 
@@ -59,6 +60,9 @@ class SqliteTables implements Tx {
   }
   get sites() {
     return this.table('sites', siteTable)
+  }
+  get notifications() {
+    return this.table('notifications', (_db, runners) => unheardNotifications(runners))
   }
   get secrets() {
     return this.table('secrets', secretTable)
