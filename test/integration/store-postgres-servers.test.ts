@@ -205,6 +205,17 @@ describe('servers sharing one PostgreSQL database', () => {
       }
       expect(valueOf(metrics, 'eventwatch_job_lease', { job: 'retention', holder: split.get('job:retention')!.holder }), server.label).toBe(1)
     }
+    // Y paused through the server that does not hold it: it says so at once, and Y's holder pauses
+    // it at its next read of the team's rows; both say the same.
+    const yHolder = holderOf('y')
+    const yOther = yHolder === a ? b : a
+    const answered = await ask<Status>(yOther, 'setPaused', { paused: true, connectionId: 'y' })
+    expect(answered.connections.find((c) => c.connectionId === 'y')?.state).toBe('paused')
+    await eventually(
+      'y paused on both servers',
+      async () => [await statusOf(yHolder, 'y'), await statusOf(yOther, 'y')],
+      ([mine, theirs]) => mine?.state === 'paused' && JSON.stringify(mine) === JSON.stringify(theirs)
+    )
     // A refresh of one session of X reaches only its holder: the other says so in one sentence.
     await expect(ask(other, 'refreshSession', { connectionId: 'x', eventSessionId: sims.x!.world.sessions[0]!.eventSessionId })).rejects.toThrow(
       /this server cannot refresh a session of Tenant X: another server of the team polls it \(.+\), and this one cannot ask it yet/

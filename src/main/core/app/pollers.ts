@@ -385,6 +385,9 @@ export class PollerGroup implements HeldConnections {
    *  the pause is stored first, so a restarted core starts paused. */
   async setPaused(paused: boolean, connectionId?: string): Promise<void> {
     await this.store.withTransaction((tx) => tx.coreState.setPollingPaused(paused, this.clock(), connectionId))
+    // As the rows say it now: what another server holds shows paused here at once (its holder
+    // pauses it at its next read of the team's rows).
+    this.paused = await this.store.read.coreState.pausedPolling()
     for (const { source, poller } of this.running) {
       if (connectionId !== undefined && source.target.id !== connectionId) continue
       if (paused) poller.pause()
