@@ -7,7 +7,8 @@ import { z } from 'zod'
  * connected: its last poll succeeded and is recent · stale: no failure said, but no success for
  * several poll intervals · offline: its service is unreachable (since when, why) · failing: its
  * polls fail for another reason (refused credentials, a response of the wrong shape) · paused: by
- * the operator · waiting: no poll has succeeded yet in this run · disabled: saved, not polled.
+ * the operator · waiting: no poll has succeeded yet in this run, or (servers sharing connections by
+ * lease) no server holds it now, its reason saying so · disabled: saved, not polled.
  */
 export const CONNECTION_POLL_STATES = ['connected', 'stale', 'offline', 'failing', 'paused', 'waiting', 'disabled'] as const
 export type ConnectionPollState = (typeof CONNECTION_POLL_STATES)[number]
@@ -25,7 +26,8 @@ export const ConnectionPollStatusSchema = z.object({
   demo: z.boolean(),
   /** Offline: since when its service has been unreachable. */
   since: z.string().nullable(),
-  /** Offline or failing: the cause in a few words ("connection refused"). */
+  /** Offline or failing: the cause in a few words ("connection refused"); waiting: what for, when
+   *  it is not its first poll ("waiting for a server to take it over"). */
   reason: z.string().nullable(),
   /** Its last failure in full, the request named; cleared by the next success. */
   lastError: z.string().nullable(),

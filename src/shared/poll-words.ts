@@ -22,7 +22,8 @@ export function connectionWords(c: ConnectionPollStatus, time: TimeOfDay): strin
     case 'failing':
       return `failing${why}`
     case 'waiting':
-      return 'connecting…'
+      // No server holds it (servers sharing connections): the reason says so.
+      return c.reason ? plainText(c.reason) : 'connecting…'
     default:
       return c.state
   }
@@ -38,7 +39,7 @@ function aloneWords(c: ConnectionPollStatus, time: TimeOfDay): string {
     case 'failing':
       return c.lastUpdateAt ? 'Polls failing' : 'Not connected'
     case 'waiting':
-      return 'Connecting…'
+      return c.reason ? capitalise(plainText(c.reason)) : 'Connecting…'
     default:
       return capitalise(c.state)
   }
@@ -63,9 +64,15 @@ export function pollPhrases(connections: readonly ConnectionPollStatus[], time: 
     .filter((c) => ONE_BY_ONE.includes(c.state))
     .map((c) => ({ tone: c.tone, line: `${isolatedName(c.connectionName)} ${connectionWords(c, time)}` }))
   for (const state of GROUPED) {
-    const group = polled.filter((c) => c.state === state)
-    if (group.length === 0) continue
-    phrases.push({ tone: group[0]!.tone, line: `${group.map((c) => isolatedName(c.connectionName)).join(', ')} ${connectionWords(group[0]!, time)}` })
+    // Named together when their words are the same (two waiting connections may wait for different things).
+    const byWords = new Map<string, ConnectionPollStatus[]>()
+    for (const c of polled.filter((c) => c.state === state)) {
+      const words = connectionWords(c, time)
+      byWords.set(words, [...(byWords.get(words) ?? []), c])
+    }
+    for (const [words, group] of byWords) {
+      phrases.push({ tone: group[0]!.tone, line: `${group.map((c) => isolatedName(c.connectionName)).join(', ')} ${words}` })
+    }
   }
   return phrases
 }

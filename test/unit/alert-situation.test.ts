@@ -38,6 +38,11 @@ const cases: [string, Partial<SituationFacts>, Partial<AlertSituation> & Pick<Al
     { firing: 0, tone: 'held', tray: 'ok', headline: `No alerts · ${isolatedName('Tenant A')} offline` }
   ],
   [
+    'nothing open but a connection no server of the team holds now (its holder died): no all-clear, and says what it waits for',
+    { unconfirmed: [{ ...TENANT_A, why: 'unheld' }] },
+    { firing: 0, tone: 'held', tray: 'ok', headline: `No alerts · waiting for a server to take over ${isolatedName('Tenant A')}` }
+  ],
+  [
     'a blind connection is said once, as blind, not also as offline',
     { blind: [TENANT_A], open: [open('firing', 'critical')], unconfirmed: [{ ...TENANT_A, why: 'offline' }] },
     { firing: 1, tone: 'blind', tray: 'blind', headline: `Cannot reach ${isolatedName('Tenant A')} · 1 alert firing` }

@@ -62,6 +62,12 @@ describe('decideConnectionStatus', () => {
       { paused: true, state: 'paused', offlineSince: T0 - 60_000, lastError: REFUSED },
       { state: 'paused', since: null, reason: null }
     ],
+    [
+      'no server of the team holds it now (its holder died): waiting for one, not current, its last update kept',
+      { unheld: true, state: 'starting', lastUpdateAt: T0 - 2_000 },
+      { state: 'waiting', tone: 'muted', current: false, reason: 'waiting for a server to take it over', lastUpdateAt: at(T0 - 2_000) }
+    ],
+    ['held by nobody but paused by the operator: paused', { unheld: true, paused: true, state: 'starting' }, { state: 'paused', reason: null }],
     ['saved but switched off: disabled', { disabled: true, state: 'starting', lastUpdateAt: null }, { state: 'disabled', tone: 'muted', current: false, lastError: null }],
     ['the demo is marked as such', { demo: true, connectionName: 'Demo data' }, { state: 'connected', demo: true, connectionName: 'Demo data' }]
   ]

@@ -120,6 +120,19 @@ eachBackend('leases', (subject) => {
     expect(renewed!.expiresAt).toBeGreaterThanOrEqual(lease.expiresAt)
   })
 
+  it('lists as held only the leases that have not run out, by the database’s clock', async () => {
+    const { store, openOther } = subject()
+    await connections(store, 2)
+    const [a, b] = [leasesOf(store), leasesOf(await openOther())]
+    const live = await a.acquire(connectionLease('c1'), A, LONG)
+    await b.acquire(connectionLease('c2'), B, SHORT)
+    const released = await b.acquire(jobLease('retention'), B, LONG)
+    await b.release(released!)
+    await sleep(5)
+    expect(await b.held()).toEqual([{ ...live, expiresAt: expect.any(Number) }])
+    expect((await a.list()).map((lease) => lease.name)).toEqual([connectionLease('c1'), connectionLease('c2'), jobLease('retention')])
+  })
+
   it('frees a released lease at once, and keeps counting fences', async () => {
     const { store, openOther } = subject()
     const [a, b] = [leasesOf(store), leasesOf(await openOther())]

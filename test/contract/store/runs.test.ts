@@ -17,6 +17,23 @@ eachBackend('sync runs and diagnostics', (subject) => {
     expect(await store.read.runs.lastFinished('A')).toMatchObject({ id: first, outcome: 'ok', listed: 3, snapshots: 3, finishedAt: T0 + MINUTE })
   })
 
+  it("finishes a connection's unfinished runs as stopped, saying why, and leaves the others alone", async () => {
+    const { store } = subject()
+    await withConnection(store, 'A')
+    await withConnection(store, 'B')
+    const done = await store.withTransaction((tx) => tx.runs.start('A', 'details', T0))
+    await store.withTransaction((tx) => tx.runs.finish(done, { outcome: 'ok', snapshots: 2 }, T0 + MINUTE))
+    const open = await store.withTransaction((tx) => tx.runs.start('A', 'discovery', T0 + 2 * MINUTE))
+    const other = await store.withTransaction((tx) => tx.runs.start('B', 'discovery', T0 + 2 * MINUTE))
+    const why = 'the server holding connection A stopped before finishing it (taken over, fence 1 → 2)'
+    expect(await store.withTransaction((tx) => tx.runs.stopUnfinished('A', why, T0 + 3 * MINUTE))).toBe(1)
+    const runs = await store.read.runs.list('A')
+    expect(runs.find((r) => r.id === open)).toMatchObject({ outcome: 'stopped', finishedAt: T0 + 3 * MINUTE, error: why })
+    expect(runs.find((r) => r.id === done)).toMatchObject({ outcome: 'ok', finishedAt: T0 + MINUTE, error: null })
+    expect((await store.read.runs.list('B')).find((r) => r.id === other)).toMatchObject({ outcome: null, finishedAt: null })
+    expect(await store.withTransaction((tx) => tx.runs.stopUnfinished('A', why, T0 + 4 * MINUTE))).toBe(0)
+  })
+
   it('keeps diagnostics, newest first, of one connection or of all', async () => {
     const { store } = subject()
     await withConnection(store, 'A', 'Tenant A')

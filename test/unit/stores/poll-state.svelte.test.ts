@@ -101,6 +101,18 @@ describe('the words per connection', () => {
     ])
   })
 
+  it('say what a connection no server holds waits for, apart from one waiting for its first poll', () => {
+    const waitingFor = (c: ConnectionPollStatus, reason: string | null): ConnectionPollStatus => ({ ...c, state: 'waiting', tone: 'muted', current: false, reason })
+    const unheld = waitingFor(northwind, 'waiting for a server to take it over')
+    const team = status({ state: 'connected' }, { connections: [fabrikam, unheld, waitingFor(contoso, null)] })
+    expect(statusPhrases(team).map((p) => p.line)).toEqual([
+      `${isolatedName('Northwind')} waiting for a server to take it over`,
+      `${isolatedName('Contoso')} connecting…`,
+      `${isolatedName('Fabrikam')} connected`
+    ])
+    expect(statusPhrases(status({ state: 'waiting' }, { connections: [unheld] }))).toEqual([{ tone: 'muted', line: 'Waiting for a server to take it over' }])
+  })
+
   it("give each connection's own freshness and failure in full", () => {
     display.display = { ...DEFAULT_DISPLAY, timeZone: 'utc' }
     expect(connectionLines(desk, now).split('\n')).toEqual([

@@ -22,6 +22,7 @@ interface ServeOptions extends ConnectionFlags {
   interval?: number
   demoIncident?: number
   demoLive?: number
+  leaseSeconds?: number
 }
 
 export function registerServe(program: Command): void {
@@ -49,6 +50,15 @@ export function registerServe(program: Command): void {
     )
     // For the UI's end-to-end tests: how many demo sessions are live at start (the default is 6).
     .addOption(new Option('--demo-live <n>', 'live demo sessions at start').argParser(integerOption(0, 500)).hideHelp())
+    // For tests, and for operators who know why: on a team's PostgreSQL database, how long a
+    // server's lease of a connection (or a job) lasts, renewed every third of it (default 30 s,
+    // so a dead server's connections move within about 40 s). Shorter means faster takeovers and
+    // more renewals; a server stalled longer than the renewal period gives its leases up.
+    .addOption(
+      new Option('--lease-seconds <seconds>', 'lease length on a postgres:// database, renewed every third of it')
+        .argParser(secondsOption(3, 3600))
+        .hideHelp()
+    )
   addConnectionOptions(command).action(async (opts: ServeOptions) => {
     const team = teamOptions(opts)
     const rendererDir = ensureRendererBuilt()
@@ -62,6 +72,7 @@ export function registerServe(program: Command): void {
       secretsOn,
       ...(opts.demoIncident !== undefined ? { demoIncidentAfterSeconds: opts.demoIncident } : {}),
       ...(opts.demoLive !== undefined ? { demoLiveSessions: opts.demoLive } : {}),
+      ...(opts.leaseSeconds !== undefined ? { leaseTiming: { lengthMs: opts.leaseSeconds * 1000, renewEveryMs: (opts.leaseSeconds * 1000) / 3 } } : {}),
       ...(named ? { sources: async (store) => [await resolveSource(store, opts, process.env, secretsOn(store))] } : {})
     })
     // The default port may be taken (a second Eventwatch); a port the user chose may not.

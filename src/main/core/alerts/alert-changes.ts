@@ -2,6 +2,7 @@
 // webhook events it announces and, for an operator's change, its audit row commit in one
 // transaction (`store.withTransaction`), so a crash leaves all of them or none. Nobody hears of it
 // before the commit: the push and the deliverer's wake-up come after.
+import type { Fence } from '../store/interface/leases'
 import type { Store, Tx } from '../store/interface/store'
 import type { Applied } from './apply'
 import { announcementOf, type Announcement } from './page'
@@ -35,9 +36,15 @@ export class AlertChanges {
   /**
    * Makes `change` (its writes through `tx`), queues the webhook events it announces and writes
    * `alongside` (an audit row, what was judged), all in one unit of work; any of them throwing
-   * rolls back every one. Both await only their `tx`.
+   * rolls back every one. Both await only their `tx`. `fence`: the lease of the connection whose
+   * poll is judged, where servers share connections by lease (a holder that lost it writes nothing).
    */
-  async commit(now: number, change: (tx: Tx) => Promise<Applied>, alongside?: (tx: Tx) => Promise<void> | void): Promise<CommittedChange> {
+  async commit(
+    now: number,
+    change: (tx: Tx) => Promise<Applied>,
+    alongside?: (tx: Tx) => Promise<void> | void,
+    fence?: Fence
+  ): Promise<CommittedChange> {
     let queued = 0
     const committed = await this.store.withTransaction(async (tx): Promise<CommittedChange> => {
       const applied = await change(tx)
@@ -45,7 +52,7 @@ export class AlertChanges {
       queued = await this.outbox.queue(tx, announcement, { now, connectionsPolled: this.connectionsPolled() })
       await alongside?.(tx)
       return { applied, announcement }
-    })
+    }, fence ? { fence } : {})
     if (queued > 0) this.outbox.queued()
     return committed
   }

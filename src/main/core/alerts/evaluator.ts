@@ -9,6 +9,7 @@ import type { AlertRules } from '../../../shared/alerts'
 import type { EffectiveLevels } from '../../../shared/reliability'
 import type { OpenAlert } from '../store/interface/alerts'
 import type { CoolingCondition, CoreStateStore, JudgedMark } from '../store/interface/core-state'
+import type { Fence } from '../store/interface/leases'
 import type { Store } from '../store/interface/store'
 import { evaluateAlerts, key, type AlertAction, type Sample, type SessionObservation } from './engine'
 import { anythingApplied, applyActions, resolveUnwatched, type Applied } from './apply'
@@ -64,9 +65,10 @@ export class AlertEvaluator {
    * Evaluates one connection after a poll (whether or not it succeeded): its own alerts (blind)
    * and those of the `touched` sessions, which alone are read; the others' are left as they are.
    * `lastSuccessAt`: the poller's last successful unit of work, or null before the first.
-   * One evaluation of a connection at a time: the caller waits for one before the next.
+   * One evaluation of a connection at a time: the caller waits for one before the next. `fence`:
+   * the connection's lease, where servers share connections (its unit is fenced with it).
    */
-  async evaluate(connectionId: string, lastSuccessAt: number | null, touched = TouchedSessions.everySession()): Promise<Evaluation> {
+  async evaluate(connectionId: string, lastSuccessAt: number | null, touched = TouchedSessions.everySession(), fence?: Fence): Promise<Evaluation> {
     const now = this.clock()
     this.noteSuccess(connectionId, lastSuccessAt, now)
     const read = this.store.read
@@ -104,7 +106,8 @@ export class AlertEvaluator {
         coolingChanged = await this.noteCooling(tx.coreState, connectionId, sessions, actions, touched)
         // Its rows show the alerts and cooldowns judged here: every server's board follows.
         if (coolingChanged || (applied && anythingApplied(applied))) await tx.notifications.send('ew_board', connectionId)
-      }
+      },
+      fence
     )
     return evaluation(committed, coolingChanged)
   }

@@ -14,8 +14,9 @@ export interface UnconfirmedConnection {
   connectionId: string
   connectionName: string
   /** connecting: no successful poll yet in this run; paused: none since polling was paused (a
-   *  pause kept across a restart); offline: polls fail now. */
-  why: 'connecting' | 'paused' | 'offline'
+   *  pause kept across a restart); offline: polls fail now; unheld: servers share the
+   *  connections by lease and none holds this one now (its holder died or let go). */
+  why: 'connecting' | 'paused' | 'offline' | 'unheld'
 }
 
 export interface SituationFacts {
@@ -85,6 +86,7 @@ export function decideSituation(facts: SituationFacts): AlertSituation {
   if (names('connecting')) parts.push(`waiting for the first poll of ${names('connecting')}`)
   if (names('paused')) parts.push(`polling of ${names('paused')} paused`)
   if (names('offline')) parts.push(`${names('offline')} offline`)
+  if (names('unheld')) parts.push(`waiting for a server to take over ${names('unheld')}`)
   const inForce = facts.maintenance ?? []
   const named = inForce.slice(0, MAINTENANCE_NAMED)
   const more = inForce.length - named.length

@@ -17,6 +17,7 @@ import { AlertChanges, type AlertOutbox } from '../alerts/alert-changes'
 import type { UnconfirmedConnection } from '../alerts/situation'
 import { nothingApplied, type Applied } from '../alerts/apply'
 import type { CoreStateStore } from '../store/interface/core-state'
+import type { Fence } from '../store/interface/leases'
 import type { Store, Tx } from '../store/interface/store'
 import type { AlertCatchUp, RelayedPush } from '../fanout/alert-catch-up'
 import type { EventHub } from './event-hub'
@@ -37,6 +38,12 @@ export interface MonitorDeps {
   outbox?: AlertOutbox
   /** A push left for every face `seconds` after the commit it announces (the push lag, GET /metrics). */
   pushed?: (event: 'alertsChanged' | 'sessionsChanged', seconds: number) => void
+  /** Where servers share connections by lease (PostgreSQL): this server's lease of a connection,
+   *  which fences the judgement of its polls; null when it holds none (its new holder judges).
+   *  Absent: this core judges every connection it polls, unfenced. */
+  leaseOf?(connectionId: string): Fence | null
+  /** The lease of the critical repeats (a job of the team): null while another server runs them. */
+  repeatsLease?(): Fence | null
   /** The board counts its revisions alone, in this core's epoch (several servers on one
    *  database: LiveBoardDeps.countsAlone); by default on the `board` row the data shares. */
   boardCountsAlone?: boolean
@@ -141,11 +148,14 @@ export class Monitor {
   }
 
   private async judge(connectionId: string, lastSuccessAt: number | null, touched: TouchedSessions): Promise<void> {
+    const fence = this.deps.leaseOf ? this.deps.leaseOf(connectionId) : undefined
+    // Given up meanwhile: what it polled is judged by the server that holds it now.
+    if (fence === null) return
     const owed = this.owed.get(connectionId)
     const scope = owed ? owed.with(touched) : TouchedSessions.everySession()
     this.owed.set(connectionId, scope)
     try {
-      await this.settle(await this.evaluator.evaluate(connectionId, lastSuccessAt, scope))
+      await this.settle(await this.evaluator.evaluate(connectionId, lastSuccessAt, scope, fence))
     } finally {
       await this.board.publish({ connectionId, touched: scope })
     }
@@ -182,10 +192,16 @@ export class Monitor {
    *  (called on the pollers' clock tick). */
   repeatTick(): Promise<void> {
     return this.inTurn(async () => {
+      // One server of a team runs them, each unit fenced with the job's lease.
+      const fence = this.deps.repeatsLease ? this.deps.repeatsLease() : undefined
+      if (fence === null) return
+      const unit = fence ? { fence } : {}
       const rule = (await this.store.read.settings.get('alertRules')).repeatCritical
       if (!rule.enabled) {
         // Read first: a tick with nothing to forget takes no write lock.
-        if ((await this.store.read.coreState.repeatSteps()).size > 0) await this.store.withTransaction((tx) => new CriticalRepeats(stepsOf(tx.coreState)).clear())
+        if ((await this.store.read.coreState.repeatSteps()).size > 0) {
+          await this.store.withTransaction((tx) => new CriticalRepeats(stepsOf(tx.coreState)).clear(), unit)
+        }
         return
       }
       // The steps announced, the revision of their push and what it says commit together: no repeat twice.
@@ -195,7 +211,7 @@ export class Monitor {
         if (ids.length === 0) return null
         const said = await announce(tx, { changed: [], removed: [], fired: [], resolved: [], repeated: await tx.alerts.many(ids) }, now)
         return { said, stamp: await stampPush(tx, said, now) }
-      })
+      }, unit)
       if (due) await this.emitAlerts(due.said, due.stamp, performance.now())
     })
   }

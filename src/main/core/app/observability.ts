@@ -7,6 +7,7 @@ import { CONNECTION_POLL_STATES } from '../../../shared/poll-status'
 import type { CoreMetrics, MetricFamily } from '../metrics/metrics'
 import { StorageError } from '../storage-faults'
 import type { Store } from '../store/interface/store'
+import { connectionLease, jobLease, type Lease } from '../store/interface/leases'
 
 export type Readiness = { ready: true; schema: number } | { ready: false; reason: string }
 
@@ -26,6 +27,9 @@ export interface ObservabilityDeps {
   /** Each connection's status as the core decided it (PollerGroup.status().connections). */
   connections(): ConnectionPollStatus[]
   clock(): number
+  /** Where servers share the connections and jobs by lease (PostgreSQL): the leases held now, as
+   *  the database says (every server the same), and those this server holds. */
+  leases?: { held(): Promise<Lease[]>; heldHere(): Lease[]; jobs: readonly string[] }
 }
 
 export function observability(deps: ObservabilityDeps): Observability {
@@ -34,6 +38,7 @@ export function observability(deps: ObservabilityDeps): Observability {
     async metrics() {
       const pending = await deps.store.read.webhooks.pending()
       const connections = deps.connections()
+      const leases = deps.leases ? await leaseFamilies(deps.leases, connections) : []
       const oldestAge = pending.oldestQueuedAt === null ? 0 : Math.max(0, (deps.clock() - pending.oldestQueuedAt) / 1000)
       return [
         ...deps.counters.families(),
@@ -54,10 +59,46 @@ export function observability(deps: ObservabilityDeps): Observability {
           help: 'How long the oldest waiting webhook delivery has waited since it was queued (0 when none waits).',
           type: 'gauge',
           samples: [{ labels: {}, value: oldestAge }]
-        }
+        },
+        ...leases
       ]
     }
   }
+}
+
+/** Who holds each polled connection's lease and each job's now, and what this server holds. */
+async function leaseFamilies(leases: NonNullable<ObservabilityDeps['leases']>, connections: ConnectionPollStatus[]): Promise<MetricFamily[]> {
+  const holders = new Map((await leases.held()).map((lease) => [lease.name, lease.holder]))
+  const here = new Set(leases.heldHere().map((lease) => lease.name))
+  const polled = connections.filter((c) => c.state !== 'disabled')
+  const labelsOf = (c: ConnectionPollStatus): Record<string, string> => ({ connection_id: c.connectionId, connection_name: c.connectionName })
+  const holderOf = (name: string): string => holders.get(name) ?? ''
+  return [
+    {
+      name: 'eventwatch_connection_lease',
+      help: 'Which server holds each polled connection\'s lease now (holder: host:pid:boot), as the database says: 1, or 0 with holder "" while none does.',
+      type: 'gauge',
+      samples: polled.map((c) => {
+        const holder = holderOf(connectionLease(c.connectionId))
+        return { labels: { ...labelsOf(c), holder }, value: holder === '' ? 0 : 1 }
+      })
+    },
+    {
+      name: 'eventwatch_connection_lease_held_here',
+      help: 'Whether this server holds the connection\'s lease (and polls it): 1 or 0.',
+      type: 'gauge',
+      samples: polled.map((c) => ({ labels: labelsOf(c), value: here.has(connectionLease(c.connectionId)) ? 1 : 0 }))
+    },
+    {
+      name: 'eventwatch_job_lease',
+      help: 'Which server runs each job of the team now (retention, repeats), as the database says: 1, or 0 with holder "" while none does.',
+      type: 'gauge',
+      samples: leases.jobs.map((job) => {
+        const holder = holderOf(jobLease(job))
+        return { labels: { job, holder }, value: holder === '' ? 0 : 1 }
+      })
+    }
+  ]
 }
 
 /** Asks the store for the schema afresh; the reason says what is wrong in one line, without the

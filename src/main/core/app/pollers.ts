@@ -6,9 +6,11 @@ import type { UnconfirmedConnection } from '../alerts/situation'
 import type { AlertOutbox } from '../alerts/alert-changes'
 import type { Store } from '../store/interface/store'
 import type { ConnectionRecord } from '../store/interface/connections'
-import { isPollingPaused } from '../store/poller-status'
+import { LeaseLostError } from '../store/interface/leases'
+import { fencedStore } from '../store/fenced-store'
+import { isPollingPaused, type PausedPolling } from '../store/poller-status'
 import type { ViewerListStore } from '../store/viewer-store'
-import { decideConnectionStatuses, decidePollSummary, type ConnectionFacts } from '../sync/connection-status'
+import type { ConnectionFacts } from '../sync/connection-status'
 import { Poller, type Cadences, type PollerStatus, type Timers } from '../sync/poller'
 import type { TouchedSessions } from '../sync/touched'
 import type { SyncProgress, SyncReport } from '../sync/sync-pass'
@@ -19,6 +21,9 @@ import { Monitor } from './monitor'
 import { startBlindClock } from './blind-clock'
 import { realTimers } from '../../../shared/timers'
 import type { CoreMetrics } from '../metrics/metrics'
+import type { ConnectionLeases, HeldConnections } from './connection-leases'
+import { TeamStatus } from './team-status'
+import { allPaused, groupStatus, STOPPED, unconfirmedOf, verdictsOf } from './group-status'
 
 export interface PollerGroupOptions {
   /** One clock for the pollers and the alert rules; tests move it by hand. */
@@ -37,6 +42,13 @@ export interface PollerGroupOptions {
   outbox?: AlertOutbox
   /** What the process counts of itself (GET /metrics): each poll and its failure, each push's lag. */
   metrics?: CoreMetrics
+  /** Where servers share the connections by lease (PostgreSQL): a connection is polled here only
+   *  while this server holds its lease, and every unit its poller writes is fenced with it; the
+   *  others' status is read from their holders' rows. Absent: every source is polled here. */
+  leases?: ConnectionLeases
+  /** Where servers share the connections: the saved connections changed under this server (another
+   *  server's change), or it holds a connection it has no source for: its sources are chosen again. */
+  sourcesStale?: () => void
   /** The board counts its revisions alone (several servers on one database: MonitorDeps.boardCountsAlone). */
   boardCountsAlone?: boolean
 }
@@ -47,9 +59,29 @@ export interface CompletedPass {
   report: SyncReport
 }
 
-export class PollerGroup {
-  private running: { source: DataSource; poller: Poller }[] = []
+/** A poller this core runs, with its source. */
+interface Running {
+  source: DataSource
+  poller: Poller
+}
+
+export class PollerGroup implements HeldConnections {
+  /** Every source polled: here, or by the team's servers between them (each by its lease's holder). */
+  private team: DataSource[] = []
+  /** The pollers this core runs: every source, or (leased) those whose lease it holds. */
+  private running: Running[] = []
+  /** Whether start() has run since the last stop(): leases taken meanwhile wait for it. */
+  private started = false
   private stopBlindClock: (() => void) | undefined
+  /** The team's rows read again on the leases' renewal period (leased only). */
+  private stopTeamClock: (() => void) | undefined
+  /** The rows of the connections polled elsewhere (leased only). */
+  private readonly teamStatus: TeamStatus | undefined
+  /** The saved connections as they were when the sources were chosen (leased only). */
+  private savedSeen = ''
+  private staleSaid = false
+  /** The operators' pauses as the rows said them last (a start, or the team's clock). */
+  private paused: PausedPolling = { all: false, connections: new Set() }
   /** The clock's tick under way (alerts due, situation, repeats): the next tick skips while it runs. */
   private ticking: Promise<void> | null = null
   /** The end of what the connections polled changing left open, under way. */
@@ -68,13 +100,15 @@ export class PollerGroup {
   static async open(store: Store, hub: EventHub, cadences: Partial<Cadences>, options: PollerGroupOptions): Promise<PollerGroup> {
     // The Monitor asks the group what it polls: each is made with the other.
     const made: { group?: PollerGroup } = {}
+    const leases = options.leases
     const monitor = await Monitor.begin(store, hub, {
       clock: options.clock ?? Date.now,
-      polled: () => made.group?.running.map((r) => r.source.target.id) ?? [],
+      polled: () => made.group?.team.map((s) => s.target.id) ?? [],
       unconfirmed: () => made.group?.unconfirmed() ?? [],
       pollingPaused: () => made.group?.pollingPaused() ?? false,
       ...(options.outbox ? { outbox: options.outbox } : {}),
       ...(options.metrics ? { pushed: (event, seconds) => options.metrics!.pushed(event, seconds) } : {}),
+      ...(leases ? { leaseOf: (id: string) => leases.leaseOf(id), repeatsLease: () => leases.jobLease('repeats') } : {}),
       ...(options.boardCountsAlone ? { boardCountsAlone: true } : {})
     })
     made.group = new PollerGroup(store, hub, cadences, options, monitor)
@@ -92,6 +126,7 @@ export class PollerGroup {
   ) {
     this.clock = options.clock ?? Date.now
     this.monitor = monitor
+    if (options.leases && store.leases) this.teamStatus = new TeamStatus(store.read, store.leases)
   }
 
   /** Takes effect for pollers started from now on (the app restarts them). */
@@ -99,66 +134,30 @@ export class PollerGroup {
     this.cadences = cadences
   }
 
+  /** Every source polled, here or (leased) by another server of the team. */
   get sources(): DataSource[] {
-    return this.running.map((r) => r.source)
+    return [...this.team]
   }
 
-  /** Starts a poller per source; resolves once what the connections polled changing ended
-   *  (alerts left open by the others) is stored and pushed. */
+  /** Starts a poller per source (leased: per source whose lease this server holds); resolves once
+   *  what the connections polled changing ended (alerts left open by the others) is stored and pushed. */
   async start(sources: DataSource[]): Promise<void> {
     // An operator's pause is a row (store/poller-status.ts): it holds across a restart.
-    const paused = await this.store.read.coreState.pausedPolling()
+    this.paused = await this.store.read.coreState.pausedPolling()
     // What the status says beside the pollers' own: the cache's newest poll of each (this run's
     // come from the pollers), and the saved connections switched off (a change restarts polling).
     const newest = await Promise.all(sources.map(async (s) => [s.target.id, await this.store.read.sessions.newestPollAt(s.target.id)] as const))
     this.cachedPolls = new Map(newest.flatMap(([id, at]) => (at === null ? [] : [[id, at] as const])))
-    this.switchedOff = (await this.store.read.connections.list()).filter((c) => !c.enabled)
-    // After a unit of work (a pass, a round of details, a refresh, a range): the alerts, then the
-    // rows, of the sessions it touched. On the clock's tick, every session of a connection, only
-    // when time alone changed its alerts (Monitor.dueByClock). The Monitor judges one connection's
-    // units in turn: the judgement of one has finished before the next one's begins.
-    const afterWork = async (source: DataSource, poller: Poller, touched: TouchedSessions | 'if due by the clock'): Promise<void> => {
-      const connectionId = source.target.id
-      const lastSuccessAt = poller.currentStatus.lastUpdateAt
-      try {
-        if (touched !== 'if due by the clock') await this.monitor.afterWork(connectionId, lastSuccessAt, touched)
-        else if (await this.monitor.dueByClock(connectionId, lastSuccessAt)) await this.monitor.afterWork(connectionId, lastSuccessAt)
-      } catch (error) {
-        // An alert that cannot be stored must not stop polling; the status says why.
-        const problem = `alerts: ${error instanceof Error ? error.message : String(error)}`
-        this.hub.emit('statusChanged', { ...this.status(), lastError: problem, problem })
-      }
-    }
-    this.running = sources.map((source) => {
-      const poller = new Poller(this.store, source.client, {
-        connectionId: source.target.id,
-        cadences: this.cadences,
-        lookbackDays: source.lookbackDays,
-        ...(this.options.clock ? { clock: this.options.clock } : {}),
-        ...(this.options.timers ? { timers: this.options.timers } : {}),
-        viewerStore: this.options.viewerStore,
-        passDeadlineMs: this.options.passDeadlineMs,
-        onPolled: (report) => this.options.onPolled?.(source.target, report),
-        onStatus: (status) => {
-          this.recordStatus(source.target.id, status)
-          this.publishStatus()
-          this.monitor.statusChanged().catch((error: unknown) => console.error('eventwatch: pushing the situation failed', error))
-        },
-        onWork: (_kind, touched) => void afterWork(source, poller, touched),
-        onUnitEnded: (kind, failed) => this.options.metrics?.pollEnded(source.target, kind, failed),
-        onConnectivity: (change) =>
-          this.hub.emit('connectivityChanged', {
-            connectionId: source.target.id,
-            connectionName: source.target.name,
-            online: change.online,
-            at: new Date(change.at).toISOString(),
-            reason: change.reason
-          })
-      })
-      if (isPollingPaused(paused, source.target.id)) poller.pause()
-      if (!this.options.passesOnRequest) poller.start()
-      return { source, poller }
-    })
+    const saved = await this.store.read.connections.list()
+    this.switchedOff = saved.filter((c) => !c.enabled)
+    this.savedSeen = savedFingerprint(saved)
+    this.staleSaid = false
+    const leases = this.options.leases
+    if (leases) await this.refreshTeam().catch(() => undefined)
+    // From here on, in one turn: a lease taken meanwhile has waited (hold), and is polled now.
+    this.team = sources
+    this.started = true
+    this.running = sources.filter((s) => !leases || leases.leaseOf(s.target.id) !== null).map((source) => this.startPoller(source))
     // Best effort: the next start tries again.
     this.changing = this.monitor.pollersChanged().catch(() => undefined)
     // Between polls too (back-off can be minutes): only what time alone changes is judged — a
@@ -167,14 +166,137 @@ export class PollerGroup {
     this.stopBlindClock?.()
     this.stopBlindClock = startBlindClock(this.options.timers ?? realTimers, () => {
       if (this.ticking) return
-      this.ticking = this.clockTick(afterWork).finally(() => (this.ticking = null))
+      this.ticking = this.clockTick().finally(() => (this.ticking = null))
     })
+    // The team's rows (statuses, pauses, leases, the saved connections) as often as the leases
+    // are renewed: a connection whose holder died reads as such within one period of its lease.
+    this.stopTeamClock?.()
+    this.stopTeamClock = leases
+      ? startBlindClock(this.options.timers ?? realTimers, () => void this.teamTick(), leases.renewEveryMs)
+      : undefined
     return this.changing
   }
 
+  /** The lease of a source is this server's now (its takeover cleaned up): its poller starts. */
+  hold(connectionId: string): void {
+    // Not started (or between a stop and a start): start() runs the pollers of the leases held.
+    if (!this.started || this.pollerOf(connectionId)) return
+    const source = this.team.find((s) => s.target.id === connectionId)
+    if (!source) {
+      // Saved on another server since this one chose its sources.
+      this.options.sourcesStale?.()
+      return
+    }
+    this.running = [...this.running, this.startPoller(source)]
+    this.publishStatus()
+  }
+
+  /** The lease of a source is no longer this server's: its poller stops, at once (`signal` null:
+   *  lost) or at its pass boundary (given up; `signal` cuts it short). */
+  async letGo(connectionId: string, signal: AbortSignal | null): Promise<void> {
+    const running = this.running.find((r) => r.source.target.id === connectionId)
+    if (!running) return
+    this.running = this.running.filter((r) => r !== running)
+    if (signal === null) await running.poller.stop()
+    else await running.poller.stopAtBoundary(signal)
+    // Its last unit's judgement, fenced with the lease it ran under, before the lease goes.
+    await this.monitor.judged(connectionId)
+    this.publishStatus()
+  }
+
+  /** A poller for `source`, started unless passes come only when asked; paused as the rows say. */
+  private startPoller(source: DataSource): Running {
+    const connectionId = source.target.id
+    const lease = this.options.leases?.leaseOf(connectionId) ?? null
+    // Leased: every unit it writes is fenced with the lease it was started under, never a later one.
+    const writes = lease
+      ? fencedStore(this.store, () => lease, () => new Error(`this server holds no lease of connection ${connectionId}`))
+      : this.store
+    const poller: Poller = new Poller(writes, source.client, {
+      connectionId,
+      cadences: this.cadences,
+      lookbackDays: source.lookbackDays,
+      ...(this.options.clock ? { clock: this.options.clock } : {}),
+      ...(this.options.timers ? { timers: this.options.timers } : {}),
+      viewerStore: this.options.viewerStore,
+      passDeadlineMs: this.options.passDeadlineMs,
+      onPolled: (report) => this.options.onPolled?.(source.target, report),
+      onStatus: (status) => {
+        this.recordStatus(writes, connectionId, status)
+        this.publishStatus()
+        this.monitor.statusChanged().catch((error: unknown) => console.error('eventwatch: pushing the situation failed', error))
+      },
+      onWork: (_kind, touched) => void this.afterWork(source, poller, touched),
+      onUnitEnded: (kind, failed) => this.options.metrics?.pollEnded(source.target, kind, failed),
+      onConnectivity: (change) =>
+        this.hub.emit('connectivityChanged', {
+          connectionId,
+          connectionName: source.target.name,
+          online: change.online,
+          at: new Date(change.at).toISOString(),
+          reason: change.reason
+        })
+    })
+    if (isPollingPaused(this.paused, connectionId)) poller.pause()
+    if (!this.options.passesOnRequest) poller.start()
+    return { source, poller }
+  }
+
+  /**
+   * After a unit of work (a pass, a round of details, a refresh, a range): the alerts, then the
+   * rows, of the sessions it touched. On the clock's tick, every session of a connection, only
+   * when time alone changed its alerts (Monitor.dueByClock). The Monitor judges one connection's
+   * units in turn: the judgement of one has finished before the next one's begins.
+   */
+  private async afterWork(source: DataSource, poller: Poller, touched: TouchedSessions | 'if due by the clock'): Promise<void> {
+    const connectionId = source.target.id
+    const lastSuccessAt = poller.currentStatus.lastUpdateAt
+    try {
+      if (touched !== 'if due by the clock') await this.monitor.afterWork(connectionId, lastSuccessAt, touched)
+      else if (await this.monitor.dueByClock(connectionId, lastSuccessAt)) await this.monitor.afterWork(connectionId, lastSuccessAt)
+    } catch (error) {
+      // Its lease was lost meanwhile: the new holder judges it, and the keeper has said why.
+      if (error instanceof LeaseLostError) return
+      // An alert that cannot be stored must not stop polling; the status says why.
+      const problem = `alerts: ${error instanceof Error ? error.message : String(error)}`
+      this.hub.emit('statusChanged', { ...this.status(), lastError: problem, problem })
+    }
+  }
+
+  /**
+   * The team's rows read again (leased): the status of the connections polled elsewhere, and
+   * whether their holders still hold them; an operator's pause or resume made on another server,
+   * applied to the pollers here; the saved connections changed elsewhere, the sources chosen again.
+   */
+  private async teamTick(): Promise<void> {
+    try {
+      await this.refreshTeam()
+    } catch (error) {
+      console.error('eventwatch: reading the team\'s poll status failed', error)
+      return
+    }
+    for (const { source, poller } of this.running) {
+      const paused = isPollingPaused(this.paused, source.target.id)
+      if (paused && !poller.isPaused) poller.pause()
+      else if (!paused && poller.isPaused) poller.resume()
+    }
+    this.publishStatusIfChanged()
+    await this.monitor.statusChanged().catch((error: unknown) => console.error('eventwatch: pushing the situation failed', error))
+  }
+
+  private async refreshTeam(): Promise<void> {
+    await this.teamStatus?.refresh()
+    this.paused = await this.store.read.coreState.pausedPolling()
+    if (this.options.sourcesStale && !this.staleSaid && savedFingerprint(await this.store.read.connections.list()) !== this.savedSeen) {
+      // Said once: the start with the new sources notes them again.
+      this.staleSaid = true
+      this.options.sourcesStale()
+    }
+  }
+
   /** One tick of the 10 s clock, in order: the connections due, the status, the situation, repeats. */
-  private async clockTick(afterWork: (source: DataSource, poller: Poller, touched: 'if due by the clock') => Promise<void>): Promise<void> {
-    await Promise.all(this.running.filter(({ poller }) => !poller.isPaused).map(({ source, poller }) => afterWork(source, poller, 'if due by the clock')))
+  private async clockTick(): Promise<void> {
+    await Promise.all(this.running.filter(({ poller }) => !poller.isPaused).map(({ source, poller }) => this.afterWork(source, poller, 'if due by the clock')))
     this.publishStatusIfChanged()
     try {
       await this.monitor.situationByClock()
@@ -213,29 +335,32 @@ export class PollerGroup {
     return this.running.find((r) => r.source.target.id === connectionId)?.poller
   }
 
-  /** Polled connections not confirmed: never polled successfully yet (paused before any), or offline now. */
+  /** Polled connections not confirmed (the situation names them). */
   private unconfirmed(): UnconfirmedConnection[] {
-    return this.running.flatMap(({ source, poller }) => {
-      const status = poller.currentStatus
-      const why = status.offlineSince !== null ? 'offline' : status.lastUpdateAt !== null ? null : poller.isPaused ? 'paused' : 'connecting'
-      return why ? [{ connectionId: source.target.id, connectionName: source.target.name, why }] : []
-    })
+    return unconfirmedOf(this.team.map((source) => this.factsOf(source)))
   }
 
   /** Whether every connection's polling is paused: the tray shows "paused". */
   pollingPaused(): boolean {
-    return this.running.length > 0 && this.running.every((r) => r.poller.isPaused)
+    return allPaused(this.team.map((source) => this.factsOf(source)))
   }
 
-  /** Stops every poller (each finishes its unit of work) and releases the sources. */
+  /** Stops every poller (each finishes its unit of work) and releases the sources. Leases stay
+   *  as they are: their keeper gives them up (ConnectionLeases.stop). */
   async stop(): Promise<void> {
     this.stopBlindClock?.()
     this.stopBlindClock = undefined
+    this.stopTeamClock?.()
+    this.stopTeamClock = undefined
+    this.started = false
     const stopping = this.running
+    // Every source is closed, also those a server of the team polls elsewhere (an embedded demo).
+    const sources = this.team
     this.running = []
+    this.team = []
     await Promise.all(stopping.map((r) => r.poller.stop()))
     await this.judged()
-    await Promise.all(stopping.map((r) => r.source.close()))
+    await Promise.all(sources.map((source) => source.close()))
   }
 
   /** Resolves when every poller's work in hand has finished and was judged (tests moving time by hand). */
@@ -260,6 +385,9 @@ export class PollerGroup {
    *  the pause is stored first, so a restarted core starts paused. */
   async setPaused(paused: boolean, connectionId?: string): Promise<void> {
     await this.store.withTransaction((tx) => tx.coreState.setPollingPaused(paused, this.clock(), connectionId))
+    // As the rows say it now: what another server holds shows paused here at once (its holder
+    // pauses it at its next read of the team's rows).
+    this.paused = await this.store.read.coreState.pausedPolling()
     for (const { source, poller } of this.running) {
       if (connectionId !== undefined && source.target.id !== connectionId) continue
       if (paused) poller.pause()
@@ -272,7 +400,7 @@ export class PollerGroup {
   /** Answers once the refresh has been judged (its alerts and its row pushed). */
   async refreshSession(connectionId: string, eventSessionId: string): Promise<{ viewers: number }> {
     const poller = this.pollerOf(connectionId)
-    if (!poller) throw new Error(`connection ${connectionId} is not being polled`)
+    if (!poller) throw new Error(this.notPolledHere(connectionId, 'refresh a session', '; its next poll there brings the session up to date'))
     try {
       return await poller.refreshSession(eventSessionId)
     } finally {
@@ -294,6 +422,10 @@ export class PollerGroup {
         await this.monitor.judged(source.target.id)
       }
     }
+    // Its writer is the server holding its lease: a second one here would write beside it, unfenced.
+    if (this.teamStatus && this.team.some((s) => s.target.id === source.target.id)) {
+      throw new Error(this.notPolledHere(source.target.id, 'fetch a range of sessions'))
+    }
     const once = new Poller(this.store, source.client, {
       connectionId: source.target.id,
       ...(this.options.clock ? { clock: this.options.clock } : {}),
@@ -310,25 +442,36 @@ export class PollerGroup {
     }
   }
 
-  /** The newest poll the cache remembers of the connections polled now: this run's, else what
-   *  the cache held when they started. */
+  /** Why a request that needs a connection's poller cannot be answered here, in one sentence. */
+  private notPolledHere(connectionId: string, what: string, after = ''): string {
+    const name = this.team.find((s) => s.target.id === connectionId)?.target.name
+    if (!this.teamStatus || name === undefined) return `connection ${connectionId} is not being polled`
+    const holder = this.teamStatus.holderOf(connectionId)
+    // Asking the holder is a later step (poll_requests, docs/scaling-plan.md section 2).
+    const by =
+      holder === null ? 'no server holds it now (one takes it over within a lease)' : `another server of the team polls it (${holder}), and this one cannot ask it yet`
+    return `this server cannot ${what} of ${name}: ${by}${after}`
+  }
+
+  /** The newest poll the cache remembers of the connections polled now: this run's (or, leased,
+   *  their holders' rows), else what the cache held when they started. */
   private lastGoodAt(): string | null {
-    const times = this.running
-      .map((r) => Math.max(r.poller.currentStatus.lastUpdateAt ?? Number.NEGATIVE_INFINITY, this.cachedPolls.get(r.source.target.id) ?? Number.NEGATIVE_INFINITY))
+    const times = this.team
+      .map((s) => Math.max(this.factsOf(s).lastUpdateAt ?? Number.NEGATIVE_INFINITY, this.cachedPolls.get(s.target.id) ?? Number.NEGATIVE_INFINITY))
       .filter((t) => t !== Number.NEGATIVE_INFINITY)
     return times.length ? new Date(Math.max(...times)).toISOString() : null
   }
 
-
   /** Keeps a poller's status as a row, for what does not run it (a unit of its own, in the order
-   *  said); a write that fails stops no polling. */
-  private recordStatus(connectionId: string, status: PollerStatus): void {
+   *  said; leased, fenced with the lease); a write that fails stops no polling. */
+  private recordStatus(writes: Store, connectionId: string, status: PollerStatus): void {
     const now = this.clock()
-    this.store.withTransaction((tx) => tx.coreState.savePollerStatus(connectionId, status, now)).catch((error: unknown) => {
+    writes.withTransaction((tx) => tx.coreState.savePollerStatus(connectionId, status, now)).catch((error: unknown) => {
+      // A lease lost: its holder's rows are its own now, and the keeper has said why.
+      if (error instanceof LeaseLostError) return
       console.error(`eventwatch: recording the poll status of ${connectionId} failed`, error)
     })
   }
-
 
   /** Pushes the status (every face shows it as it comes). */
   publishStatus(status = this.status()): void {
@@ -342,56 +485,33 @@ export class PollerGroup {
     if (verdictsOf(status) !== this.verdictsPushed) this.publishStatus(status)
   }
 
+  /** A source's facts: its poller's, when it runs here; else (leased) its holder's rows. */
+  private factsOf(source: DataSource): ConnectionFacts {
+    const named = { connectionId: source.target.id, connectionName: source.target.name, demo: source.isDemo }
+    const poller = this.pollerOf(source.target.id)
+    if (poller || !this.teamStatus) return { ...named, disabled: false, paused: poller?.isPaused ?? false, ...(poller?.currentStatus ?? STOPPED) }
+    return this.teamStatus.facts(named, isPollingPaused(this.paused, source.target.id))
+  }
+
   /** What the verdicts are decided from: each connection polled, and each saved one switched off. */
   private connectionFacts(): ConnectionFacts[] {
-    const polled: ConnectionFacts[] = this.running.map(({ source, poller }) => ({
-      connectionId: source.target.id,
-      connectionName: source.target.name,
-      demo: source.isDemo,
-      disabled: false,
-      paused: poller.isPaused,
-      ...poller.currentStatus
-    }))
+    const polled = this.team.map((source) => this.factsOf(source))
     const disabled: ConnectionFacts[] = this.switchedOff
       .filter((c) => !polled.some((p) => p.connectionId === c.id))
-      .map((c) => ({ connectionId: c.id, connectionName: c.name, demo: false, disabled: true, paused: false, state: 'stopped', lastUpdateAt: null, lastError: null, offlineSince: null }))
+      .map((c) => ({ connectionId: c.id, connectionName: c.name, demo: false, disabled: true, paused: false, ...STOPPED }))
     return [...polled, ...disabled]
   }
 
   status(): Status {
-    const statuses = this.running.map((r) => r.poller.currentStatus)
-    const demo = this.running.length > 0 && this.running.every((r) => r.source.isDemo)
-    const offline = statuses.map((s) => s.offlineSince).filter((t): t is number => t !== null)
-    const pollIntervalSeconds = (this.cadences.detailMs ?? 15_000) / 1000
-    const connections = decideConnectionStatuses(this.connectionFacts(), { now: this.clock(), pollIntervalSeconds })
-    return {
-      mode: demo ? 'demo' : 'connected',
-      connectionName: this.running.map((r) => r.source.target.name).join(', ') || 'No connection',
-      connections,
-      summary: decidePollSummary(connections),
-      problem: null,
-      pollState: worstState(statuses),
-      lastUpdateAt: oldestUpdate(statuses),
+    return groupStatus({
+      connections: this.connectionFacts(),
+      demo: this.team.length > 0 && this.team.every((s) => s.isDemo),
       lastGoodAt: this.lastGoodAt(),
-      lastError: statuses.find((s) => s.lastError)?.lastError ?? null,
-      offlineSince: offline.length ? new Date(Math.min(...offline)).toISOString() : null,
-      paused: this.pollingPaused(),
-      pollIntervalSeconds
-    }
+      now: this.clock(),
+      pollIntervalSeconds: (this.cadences.detailMs ?? 15_000) / 1000
+    })
   }
 }
 
-const verdictsOf = (status: Status): string =>
-  JSON.stringify([status.summary, status.connections.map((c) => [c.connectionId, c.state, c.current])])
-
-const STATE_ORDER: PollerStatus['state'][] = ['offline', 'error', 'starting', 'polling', 'paused', 'stopped', 'ok']
-
-function worstState(statuses: PollerStatus[]): PollerStatus['state'] {
-  for (const state of STATE_ORDER) if (statuses.some((s) => s.state === state)) return state
-  return 'stopped'
-}
-
-function oldestUpdate(statuses: PollerStatus[]): string | null {
-  if (statuses.length === 0 || statuses.some((s) => s.lastUpdateAt === null)) return null
-  return new Date(Math.min(...statuses.map((s) => s.lastUpdateAt as number))).toISOString()
-}
+/** The saved connections as the sources are chosen from them: a change means choosing again. */
+const savedFingerprint = (saved: readonly ConnectionRecord[]): string => JSON.stringify([...saved].sort((a, b) => a.id.localeCompare(b.id)))

@@ -9,6 +9,7 @@ import { WebhookService } from '../webhooks/service'
 import { startWebhookDeliveries } from '../webhooks/wiring'
 import { WebhookOutbox } from '../webhooks/outbox'
 import { openCache } from '../store/open-cache'
+import type { Store } from '../store/interface/store'
 import { RetentionJob } from '../store/retention-job'
 import { alertHandlers } from '../alerts/handlers'
 import type { Cadences } from '../sync/poller'
@@ -36,6 +37,9 @@ import { windowsInForce } from '../alerts/maintenance-in-force'
 import { typedFace } from './typed-face'
 import { CoreMetrics } from '../metrics/metrics'
 import { observability } from './observability'
+import { ConnectionLeases } from './connection-leases'
+import { leaseHolderId } from '../sync/lease-keeper'
+import { fencedStore } from '../store/fenced-store'
 import { ServerRelay } from '../fanout/server-relay'
 
 
@@ -44,6 +48,9 @@ const toCadences = (s: CadenceSettings): Cadences => ({
   detailMs: s.detailSeconds * 1000,
   viewersMs: s.viewersSeconds * 1000
 })
+
+/** The jobs of a team that one server runs at a time, by lease. */
+const LEASED_JOBS = ['retention', 'repeats'] as const
 
 const RETENTION_INTERVAL_MS = 60 * 60_000
 /** Not at start-up, when the first polls want the disk. */
@@ -65,8 +72,14 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   // Viewer lists are stored off this thread where the backend can (SQLite's cache writer): a list
   // of a million viewers never blocks this one (the main process, or the browser host's server).
   // A core without polling (one CLI change) stores none: no writer thread for it.
+  // Several servers on one PostgreSQL database share the connections and the team's jobs by lease
+  // (docs/scaling-plan.md section 2); SQLite has none: one core per file polls everything. A
+  // one-shot pass (`sync --once`) takes none: it polls what it was asked to, at once.
+  const leased = store.leases !== undefined && polling && !options.passesOnRequest
   const viewerStore = cache.viewerLists({
     offThread: polling,
+    // Where servers share the connections: each list's writes fenced with its connection's lease.
+    ...(leased ? { fenceOf: (connectionId: string) => leases?.leaseOf(connectionId) ?? null } : {}),
     onFallback: (reason) =>
       recordDiagnosticAside(store, {
         connectionId: null,
@@ -94,6 +107,27 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   // Several servers on one database (PostgreSQL: the store has notifications) each push their own
   // diffs of the board: each counts its board's revisions alone. A SQLite core is its file's one server.
   const severalServers = store.notifications !== undefined
+  const leases: ConnectionLeases | undefined =
+    leased && store.leases
+      ? new ConnectionLeases(store.leases, store, {
+          holder: leaseHolderId(),
+          ...(options.leaseTiming ? { timing: options.leaseTiming } : {}),
+          metrics,
+          clock,
+          ...(options.timers ? { timers: options.timers } : {}),
+          // The staged viewer lists its last holder was writing when it died or stalled.
+          takenOver: async (connectionId) => viewerStore.dropAbandonedStagings?.(connectionId),
+          // LEASED_JOBS: each run by one server of the team.
+          jobs: {
+            retention: {
+              started: () => retention.start(RETENTION_INTERVAL_MS, RETENTION_FIRST_DELAY_MS),
+              stopped: (): Promise<void> => retention.stop()
+            },
+            // Monitor.repeatTick runs while this server holds it (PollerGroup passes its lease).
+            repeats: { started: () => undefined, stopped: () => undefined }
+          }
+        })
+      : undefined
   // Its Monitor begins the alerts' and the board's epochs before anything is pushed.
   const pollers = await closeOnFailure(
     PollerGroup.open(store, hub, cadences, {
@@ -106,7 +140,10 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       outbox,
       metrics,
       boardCountsAlone: severalServers,
-      ...(options.timers ? { timers: options.timers } : {})
+      ...(options.timers ? { timers: options.timers } : {}),
+      ...(leases ? { leases } : {}),
+      // Saved connections changed on another server of the team: choose the sources again here.
+      ...(leases && !options.sources ? { sourcesStale: () => void reconcile() } : {})
     })
   )
   const polled = (): string[] => pollers.sources.map((s) => s.target.id)
@@ -125,7 +162,11 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
 
   const chooseSources = async (): Promise<DataSource[]> => {
     if (options.sources) return options.sources(store)
-    const saved = await enabledSavedSources(store, connections, limiter)
+    // What a client records (a retry, a skipped record) is fenced with its connection's lease too:
+    // a server that stalled past it and woke writes nothing for it.
+    const writesOf = (id: string): Store =>
+      leases ? fencedStore(store, () => leases.leaseOf(id), () => new Error(`this server holds no lease of connection ${id}`)) : store
+    const saved = await enabledSavedSources(store, connections, limiter, writesOf)
     if (saved.length > 0) return saved
     const incident = options.demoIncidentAfterSeconds
     const simulator = {
@@ -149,8 +190,12 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   }
 
   if (polling) await closeOnFailure((async () => pollers.start(await chooseSources()))())
-  // Old snapshots and viewer lists go in small batches, hourly, without holding up the UI.
-  const retention = new RetentionJob(store, {
+  // Old snapshots and viewer lists go in small batches, hourly, without holding up the UI; on a
+  // team's database, by the one server holding the job's lease, each unit fenced with it.
+  const retentionWrites: Store = leases
+    ? fencedStore(store, () => leases.jobLease('retention'), () => new Error('this server no longer runs retention: another server of the team took the job over'))
+    : store
+  const retention: RetentionJob = new RetentionJob(retentionWrites, {
     clock,
     ...(cache.compaction ? { compaction: cache.compaction } : {}),
     ...(options.timers ? { timers: options.timers } : {})
@@ -158,7 +203,8 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   // Webhooks: what the outbox holds goes out, also what an earlier run queued.
   const webhooks = new WebhookService(store, keptSecrets, clock)
   const deliveries = polling ? startWebhookDeliveries(store, outbox, webhooks, { clock, timers: options.timers ?? realTimers }) : null
-  if (polling) retention.start(RETENTION_INTERVAL_MS, RETENTION_FIRST_DELAY_MS)
+  if (leases) leases.start(pollers)
+  else if (polling) retention.start(RETENTION_INTERVAL_MS, RETENTION_FIRST_DELAY_MS)
 
   // The team's users and audit log, behind the interface a shared store will implement too.
   const team = teamStoreOn(store)
@@ -219,7 +265,13 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
         unsubscribe()
       }
     },
-    observe: observability({ store, counters: metrics, connections: () => pollers.status().connections, clock }),
+    observe: observability({
+      store,
+      counters: metrics,
+      connections: () => pollers.status().connections,
+      clock,
+      ...(leases ? { leases: { held: () => leases.heldNow(), heldHere: () => leases.heldHere(), jobs: LEASED_JOBS } } : {})
+    }),
     recordProblem: ({ endpoint, message }) => {
       if (!closed) recordDiagnosticAside(store, { connectionId: null, at: clock(), kind: 'app', endpoint, message })
     },
@@ -228,6 +280,9 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       closed = true
       await settings.stop()
       await reconciling.catch(() => undefined)
+      // Every poller stopped and every lease released at once: a peer takes them over now, not
+      // when they run out.
+      await leases?.stop()
       await relay?.stop()
       await retention.stop()
       await pollers.stop()

@@ -9,6 +9,7 @@ import type { CompletedPass, PollerGroupOptions } from './pollers'
 import type { SyncProgress } from '../sync/sync-pass'
 import type { TeamUsers } from '../team/users'
 import type { Observability } from './observability'
+import type { LeaseTiming } from './connection-leases'
 
 export type EventListener = <E extends EventName>(name: E, payload: EventPayload<E>) => void
 
@@ -66,6 +67,10 @@ export interface AppCoreOptions {
   passDeadlineMs?: number
   /** After each full pass of a connection, what it fetched (`eventwatch sync`'s summary lines). */
   onPolled?: PollerGroupOptions['onPolled']
+  /** On a team's PostgreSQL database: how long a lease lasts and how often it is renewed (default
+   *  30 s and 10 s). Shorter ones are for tests, and for operators who know why (`serve`'s hidden
+   *  --lease-seconds). */
+  leaseTiming?: Partial<LeaseTiming>
 }
 
 /**

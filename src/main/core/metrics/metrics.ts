@@ -42,6 +42,8 @@ export class CoreMetrics {
   private readonly polls = new Map<string, PollCounts>()
   private streams = 0
   private readonly lags = new Map<string, Histogram>()
+  /** Per lease name, how many times this process took it over from another holder. */
+  private readonly takeovers = new Map<string, number>()
 
   /** A poller's unit of work ended: a pass (discovery, once) or a round of details; `failed`: it
    *  could not do its work (the service unreachable, refused, or every request of it failed). */
@@ -75,6 +77,11 @@ export class CoreMetrics {
     this.lags.set(event, histogram)
   }
 
+  /** This process took a lease over (its fence past 1): a connection or a job another server held. */
+  leaseTakenOver(lease: string): void {
+    this.takeovers.set(lease, (this.takeovers.get(lease) ?? 0) + 1)
+  }
+
   /** What has been counted so far, as metric families. */
   families(): MetricFamily[] {
     const polls = [...this.polls.values()]
@@ -99,6 +106,12 @@ export class CoreMetrics {
         samples: polls.map((c) => ({ labels: labelsOf(c), value: c.errors }))
       },
       { name: 'eventwatch_event_streams_open', help: 'Push subscriptions of faces open now (each page\'s event stream).', type: 'gauge', samples: [{ labels: {}, value: this.streams }] },
+      {
+        name: 'eventwatch_lease_takeovers_total',
+        help: 'Leases this process took over from another holder (a connection: connection:<id>; a job: job:<name>), since it started.',
+        type: 'counter',
+        samples: [...this.takeovers.entries()].map(([lease, count]) => ({ labels: { lease }, value: count }))
+      },
       {
         name: 'eventwatch_push_lag_seconds',
         help: 'Time from the commit a push announces to the push leaving for every open event stream.',

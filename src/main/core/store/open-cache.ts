@@ -4,7 +4,9 @@
 // what retention gives back after it prunes.
 import { isPostgresUrl } from './cache-location'
 import type { CompactResult } from './compact'
+import type { Fence } from './interface/leases'
 import type { Store } from './interface/store'
+import { leaseGuard } from './postgres/lease-table'
 import { openPgStore, type PgStore } from './postgres/pg-store'
 import { pgViewerListStore } from './postgres/viewer-list-store'
 import { purgeSteps } from './postgres/viewer-purge'
@@ -18,7 +20,14 @@ export interface ViewerListOptions {
   offThread: boolean
   /** The writer thread stopped and lists go on being stored here: why, in words. */
   onFallback: (reason: string) => void
+  /** Where servers share the connections by lease (PostgreSQL): this server's lease of a
+   *  connection, which every write of its lists is fenced with (null: it holds none). */
+  fenceOf?: (connectionId: string) => Fence | null
 }
+
+/** Where the pollers store viewer lists; on PostgreSQL it also drops the staged lists of a
+ *  connection that another writer left behind (a new lease holder's takeover). */
+export type PollersViewerLists = ViewerListStore & { dropAbandonedStagings?(connectionId: string): Promise<number> }
 
 export interface OpenedCache {
   store: Store
@@ -26,7 +35,7 @@ export interface OpenedCache {
   /** The cache in words: the file, or the database's URL without its password. */
   name: string
   /** Where the pollers store viewer lists; closed by its caller. */
-  viewerLists(options: ViewerListOptions): ViewerListStore
+  viewerLists(options: ViewerListOptions): PollersViewerLists
   /** After a retention run: what gives space back, a step at a time (on PostgreSQL, the purge of
    *  the dropped lists' viewers; autovacuum does the rest). */
   compaction?: () => AsyncGenerator<void, CompactResult>
@@ -45,8 +54,9 @@ export async function openCache(where: string, options: OpenCacheOptions = {}): 
       store,
       backend: 'postgres',
       name: store.database,
-      // COPY on the store's pool, in this process: PostgreSQL writes in its own.
-      viewerLists: () => pgViewerListStore(store),
+      // COPY on the store's pool, in this process: PostgreSQL writes in its own. Where servers
+      // share the connections, each transaction of a list checks its connection's lease first.
+      viewerLists: ({ fenceOf }) => pgViewerListStore(store, fenceOf ? { guard: leaseGuard(fenceOf) } : {}),
       compaction: () => droppedListsPurged(store)
     }
   }

@@ -101,3 +101,11 @@ export function lastFinishedSyncRun(db: Db, connectionId: string): SyncRun | nul
   ).get(connectionId) as SyncRun | undefined
   return row ?? null
 }
+
+/** Finishes every unfinished run of the connection as stopped, saying why; how many. */
+export function stopUnfinishedSyncRuns(db: Db, connectionId: string, why: string, finishedAt = Date.now()): number {
+  return statement(
+    db,
+    "UPDATE sync_runs SET finished_at = ?, outcome = 'stopped', error = ? WHERE connection_id = ? AND finished_at IS NULL"
+  ).run(finishedAt, redact(why).slice(0, SYNC_RUN_ERROR_MAX), connectionId).changes
+}

@@ -23,7 +23,13 @@ export interface ConnectionFacts {
   offlineSince: number | null
   /** The cause in a few words, when known apart from lastError (else read off it). */
   reason?: string
+  /** Servers share the connections by lease, and none holds this one's now (its holder died or
+   *  let go): nobody polls it until a server takes it over. */
+  unheld?: boolean
 }
+
+/** What a connection no server holds is waiting for. */
+export const UNHELD_REASON = 'waiting for a server to take it over'
 
 export interface PollClock {
   now: number
@@ -66,6 +72,7 @@ export function decideConnectionStatus(facts: ConnectionFacts, clock: PollClock)
   if (facts.disabled) return verdict('disabled', false, { lastError: null })
   // Paused by the operator: no failure to report, and current for as long as its data is fresh.
   if (facts.paused) return verdict('paused', fresh)
+  if (facts.unheld) return verdict('waiting', false, { reason: UNHELD_REASON })
   if (facts.offlineSince !== null) return verdict('offline', false, { since: iso(facts.offlineSince), reason })
   if (facts.state === 'error') return verdict('failing', false, { reason })
   if (facts.state === 'stopped') return verdict('failing', false, { reason: reason ?? 'polling stopped' })

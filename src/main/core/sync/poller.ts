@@ -152,6 +152,23 @@ export class Poller {
     this.setStatus({ state: 'stopped' })
   }
 
+  /**
+   * Stops at the boundary of the unit of work in hand: none begins after it, the one in hand ends
+   * as it would have (stored whole), then the poller stops. `signal` cuts the wait short, as stop.
+   */
+  async stopAtBoundary(signal?: AbortSignal): Promise<void> {
+    this.running = false
+    this.cancelTimer()
+    if (!signal?.aborted) {
+      let cut = (): void => undefined
+      const aborted = new Promise<void>((resolve) => (cut = resolve))
+      signal?.addEventListener('abort', cut, { once: true })
+      await Promise.race([this.inFlight?.catch(() => undefined), aborted])
+      signal?.removeEventListener('abort', cut)
+    }
+    await this.stop()
+  }
+
   /** No request from now on: the unit in hand ends at once, as for stop. */
   pause(): void {
     if (this.paused) return

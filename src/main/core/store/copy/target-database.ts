@@ -42,7 +42,8 @@ export interface TargetDatabase {
  *  migrated (openPgStore's migrations). */
 export async function openTargetDatabase(url: string, tables: readonly string[]): Promise<TargetDatabase> {
   const database = redactedUrl(url)
-  const pool = openPool(url, { max: 1 })
+  // Its one transaction awaits the cache's pages between statements: never ended for idling.
+  const pool = openPool(url, { max: 1, idleInTransaction: true })
   let client: pg.PoolClient | undefined
   try {
     client = await pool.connect()

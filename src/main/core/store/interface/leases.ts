@@ -67,6 +67,9 @@ export interface LeaseStore {
   get(name: string): Promise<Lease | null>
   /** Every lease, by name. */
   list(): Promise<Lease[]>
+  /** The leases held now (not run out, by the database's clock), by name: what a server that does
+   *  not hold a connection reads to tell a live holder from one whose lease ran out. */
+  held(): Promise<Lease[]>
 }
 
 /** The lease of a connection: whoever holds it polls it and writes its sessions. */

@@ -18,5 +18,8 @@ export interface RunStore extends RunReads {
   start(connectionId: string, kind: SyncRunKind, startedAt: number): Promise<number>
   /** False when the run is unknown (pruned, or its connection removed). */
   finish(id: number, result: SyncRunResult, finishedAt: number): Promise<boolean>
+  /** Every run of the connection not finished yet, finished as `stopped` with `why` (a new lease
+   *  holder's: the runs its predecessor left open are over). How many. */
+  stopUnfinished(connectionId: string, why: string, finishedAt: number): Promise<number>
   recordDiagnostic(entry: Omit<DiagnosticEntry, 'id'>): Promise<void>
 }

@@ -2,7 +2,7 @@
 // runs on the pool, outside the store's queue of units: a renewal must not wait behind the units
 // of work of its own server. Every expiry is the database's now(); the only lock a renewal may
 // wait for is a fenced unit's FOR SHARE on its row, for the milliseconds until that unit commits.
-import { leasedConnection, type Fence, type Lease, type LeaseStore, type ShareClaim } from '../interface/leases'
+import { leasedConnection, LeaseLostError, type Fence, type Lease, type LeaseStore, type ShareClaim } from '../interface/leases'
 import { all, one, type Sql } from './sql'
 
 /** `lengthMs` from now, on the database's clock. */
@@ -36,11 +36,27 @@ const ACQUIRE = `INSERT INTO leases (name, connection_id, holder, fence, acquire
     WHERE leases.expires_at <= now()
   RETURNING ${LEASE_COLUMNS('leases')}`
 
+/** How long an acquisition waits for a lease row a unit holds FOR SHARE: a live unit commits in
+ *  milliseconds; one whose process stalled mid-unit (its session idle in its transaction until
+ *  PostgreSQL ends it: STALLED_TRANSACTION_ENDS_AFTER_MS, pool.ts) is not waited for — the keeper's
+ *  pass goes on (its renewals first of all) and the next pass tries again. */
+const LOCK_WAIT = "SET LOCAL lock_timeout = '250ms'"
+const LOCK_NOT_AVAILABLE = '55P03'
+const lockNotAvailable = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === LOCK_NOT_AVAILABLE
+
 export function leaseTable(single: Sql, inTransaction: InTransaction): LeaseStore {
   return {
-    async acquire(name, holder, lengthMs) {
-      return one<Lease>(single, ACQUIRE, [name, leasedConnection(name), holder, lengthMs])
-    },
+    acquire: (name, holder, lengthMs) =>
+      inTransaction(async (sql) => {
+        await sql(LOCK_WAIT)
+        try {
+          return await one<Lease>(sql, ACQUIRE, [name, leasedConnection(name), holder, lengthMs])
+        } catch (error) {
+          // Held FOR SHARE by a unit that does not end (its holder stalled): not this time.
+          if (lockNotAvailable(error)) return null
+          throw error
+        }
+      }),
 
     async renew(leases, lengthMs) {
       if (leases.length === 0) return []
@@ -81,7 +97,20 @@ export function leaseTable(single: Sql, inTransaction: InTransaction): LeaseStor
         )
         const { enabled, live, held } = counts!
         const share = Math.ceil(enabled / Math.max(1, live))
-        const acquired = share > held ? await all<Lease>(sql, CLAIM, [holder, share - held, lengthMs]) : []
+        let acquired: Lease[] = []
+        if (share > held) {
+          // A lease row a stalled holder's unit keeps locked is not waited for: this pass claims
+          // nothing more, its heartbeat still counts, and the next pass tries again.
+          await sql('SAVEPOINT claim')
+          await sql(LOCK_WAIT)
+          try {
+            acquired = await all<Lease>(sql, CLAIM, [holder, share - held, lengthMs])
+            await sql('RELEASE SAVEPOINT claim')
+          } catch (error) {
+            if (!lockNotAvailable(error)) throw error
+            await sql('ROLLBACK TO SAVEPOINT claim')
+          }
+        }
         const disabled = await all<{ id: string }>(
           sql,
           `SELECT l.connection_id AS id FROM leases l JOIN connections c ON c.id = l.connection_id
@@ -99,7 +128,9 @@ export function leaseTable(single: Sql, inTransaction: InTransaction): LeaseStor
 
     get: (name) => one<Lease>(single, `SELECT ${LEASE_COLUMNS('leases')} FROM leases WHERE name = $1`, [name]),
 
-    list: () => all<Lease>(single, `SELECT ${LEASE_COLUMNS('leases')} FROM leases ORDER BY name`)
+    list: () => all<Lease>(single, `SELECT ${LEASE_COLUMNS('leases')} FROM leases ORDER BY name`),
+
+    held: () => all<Lease>(single, `SELECT ${LEASE_COLUMNS('leases')} FROM leases WHERE expires_at > now() ORDER BY name`)
   }
 }
 
@@ -113,4 +144,18 @@ export async function checkFence(sql: Sql, fence: Fence): Promise<{ held: true }
   const held = await one(sql, 'SELECT 1 FROM leases WHERE name = $1 AND holder = $2 AND fence = $3 FOR SHARE', [fence.name, fence.holder, fence.fence])
   if (held) return { held: true }
   return { held: false, now: await one<Lease>(sql, `SELECT ${LEASE_COLUMNS('leases')} FROM leases WHERE name = $1`, [fence.name]) }
+}
+
+/**
+ * A check run first in a transaction that writes for a connection outside the units (the viewer
+ * list writer's): this server still holds the connection's lease (`fenceOf`), and holds its row
+ * FOR SHARE until the transaction ends — as a fenced unit does. Throws when it does not.
+ */
+export function leaseGuard(fenceOf: (connectionId: string) => Fence | null): (sql: Sql, connectionId: string) => Promise<void> {
+  return async (sql, connectionId) => {
+    const fence = fenceOf(connectionId)
+    if (fence === null) throw new Error(`this server holds no lease of connection ${connectionId}: it writes nothing for it`)
+    const check = await checkFence(sql, fence)
+    if (!check.held) throw new LeaseLostError(fence, check.now)
+  }
 }

@@ -18,7 +18,7 @@ import { migratePg, pgSchemaVersion } from './migrate'
 import { pgMigrations } from './migrations'
 import { pgFault } from './pg-faults'
 import { PgListener, type ListenerOptions } from './pg-listener'
-import { openPool, redactedUrl } from './pool'
+import { openPool, READ_ONLY_MAY_IDLE, redactedUrl } from './pool'
 import { refusingSql, type Sql } from './sql'
 import { pgTables } from './tables'
 
@@ -85,10 +85,21 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
   const readNow: Sql = (text, values) => (closed ? Promise.reject(storeClosed()) : pooled(text, values))
   const read: ReadTx = pgTables({ read: readNow, write: refusingSql(notInUnit), locking: false })
 
-  const connect = (): Promise<pg.PoolClient> =>
-    pool.connect().catch((error: unknown) => {
+  // A client's connection that the server ends while it is checked out (a stalled unit's session
+  // ended, the server restarting) is an 'error' event, which with no listener ends the process;
+  // the query in flight rejects with it anyway, and the client is released as broken.
+  const whileCheckedOut = (): void => undefined
+  const connect = async (): Promise<pg.PoolClient> => {
+    const client = await pool.connect().catch((error: unknown) => {
       throw pgFault(error, database) ?? error
     })
+    client.on('error', whileCheckedOut)
+    return client
+  }
+  const release = (client: pg.PoolClient, broken?: Error): void => {
+    client.off('error', whileCheckedOut)
+    client.release(broken)
+  }
 
   /** `work` between BEGIN (`begin`) and COMMIT on a client of its own; ROLLBACK when it rejects. */
   async function transaction<T>(begin: string, work: (sql: Sql) => Promise<T>): Promise<T> {
@@ -106,7 +117,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
         throw error
       }
     } finally {
-      client.release(broken)
+      release(client, broken)
     }
   }
 
@@ -115,7 +126,8 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     openUnits++
     try {
       // A read-only unit sees one snapshot throughout; a writing one locks what it reads to write.
-      return await transaction(readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN', async (direct) => {
+      // A writing unit's session ends if it idles (pool.ts); a reading one may await its reader.
+      return await transaction(readOnly ? `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${READ_ONLY_MAY_IDLE}` : 'BEGIN', async (direct) => {
         const guarded: Sql = (text, values) => (state.open ? direct(text, values) : Promise.reject(unitEnded()))
         const tx = pgTables({ read: guarded, write: readOnly ? refusingSql(readOnlyUnit) : guarded, locking: !readOnly })
         if (fence) {
@@ -153,7 +165,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
         await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError))
         throw pgFault(error, database) ?? error
       } finally {
-        client.release(broken)
+        release(client, broken)
       }
     },
     withTransaction(work, unitOptions: UnitOptions = {}) {
@@ -180,7 +192,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
       } catch (error) {
         throw pgFault(error, database) ?? error
       } finally {
-        client.release()
+        release(client)
       }
     },
     async close() {

@@ -53,6 +53,13 @@ export function runTable({ read, write }: Runners): RunStore {
       )
       return count > 0
     },
+    async stopUnfinished(connectionId, why, finishedAt) {
+      const { count } = await write(
+        "UPDATE sync_runs SET finished_at = $2, outcome = 'stopped', error = $3 WHERE connection_id = $1 AND finished_at IS NULL",
+        [connectionId, finishedAt, redact(why).slice(0, SYNC_RUN_ERROR_MAX)]
+      )
+      return count
+    },
     async recordDiagnostic(entry) {
       await write('INSERT INTO diagnostics (connection_id, at, kind, endpoint, message) VALUES ($1, $2, $3, $4, $5)', [
         entry.connectionId,

@@ -38,7 +38,7 @@ import {
   storeSessionSnapshot
 } from '../sessions'
 import * as settings from '../settings'
-import { finishSyncRun, lastFinishedSyncRun, listSyncRuns, startSyncRun } from '../sync-runs'
+import { finishSyncRun, lastFinishedSyncRun, listSyncRuns, startSyncRun, stopUnfinishedSyncRuns } from '../sync-runs'
 import { sessionsWithViewerLists, viewerListFetchedAt, viewerUnitSample } from '../viewers'
 import type { Runners } from './runners'
 
@@ -120,6 +120,7 @@ export function runTable(db: Db, { read, write }: Runners): RunStore {
     diagnostics: (limit, c) => read(() => listDiagnostics(db, limit, c)),
     start: (c, kind, at) => write(() => startSyncRun(db, c, kind, at)),
     finish: (id, result, at) => write(() => finishSyncRun(db, id, result, at)),
+    stopUnfinished: (c, why, at) => write(() => stopUnfinishedSyncRuns(db, c, why, at)),
     recordDiagnostic: (entry) => write(() => recordDiagnostic(db, entry))
   }
 }

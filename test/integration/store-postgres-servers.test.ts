@@ -1,0 +1,315 @@
+// Several `eventwatch serve` processes on one PostgreSQL database (issue 26; docs/scaling-plan.md
+// section 2; docs/several-servers.md), as real child processes polling real simulators over
+// loopback, with 3-second leases (serve's hidden --lease-seconds): they split the connections and
+// run each team job on one of them; both say the same of a connection one of them holds (status,
+// situation, /metrics); one killed with SIGKILL loses its connection to the other within the lease,
+// which polls it and stops the runs it left open; a clean stop releases everything at once; one
+// frozen with SIGSTOP past its lease writes nothing when it wakes (every write of the tables a
+// poller writes is logged by a trigger with the writer's application_name) and gives the
+// connection up.
+import { randomUUID } from 'node:crypto'
+import pg from 'pg'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { AlertsPage } from '../../src/shared/alerts'
+import type { Status } from '../../src/shared/domain'
+import type { ConnectionPollStatus } from '../../src/shared/poll-status'
+import { openPgStore } from '../../src/main/core/store/postgres/pg-store'
+import type { RunningSimulator } from '../../src/main/core/simulator/server'
+import { Cleanups, frozenSimulator } from '../support/app-core'
+import { homeEnv } from '../support/cli'
+import { startCli, type RunningCli } from '../support/cli-processes'
+import { parseExposition, valueOf, type Parsed } from '../support/exposition'
+import { freshDatabase, type TestDatabase } from '../support/postgres-databases'
+import { simulatorTarget } from '../support/simulator-connection'
+import { tempDirs } from '../support/temp-dirs'
+
+const LEASE_SECONDS = 3
+/** A takeover comes once the lease has run out, at the taker's next pass (a third of a lease). */
+const TAKEOVER_WITHIN_MS = (LEASE_SECONDS + LEASE_SECONDS / 3) * 1000 + 15_000
+const SECRET = `secret-${randomUUID()}`
+/** The tables a connection's poller (and the judgement of its polls) writes. */
+const POLLED_TABLES = ['sessions', 'snapshots', 'sync_runs', 'poller_status', 'diagnostics', 'alerts', 'alert_judged', 'alert_cooling', 'viewer_lists']
+
+const cleanups = new Cleanups()
+afterEach(() => cleanups.runAll())
+const newDir = tempDirs('eventwatch-pg-servers-')
+
+interface Server {
+  label: string
+  cli: RunningCli
+  origin: string
+  token: string
+  pid: number
+}
+
+/** `eventwatch serve` on `db`, polling every `interval` seconds, with short leases. */
+async function serve(label: string, db: string, interval: number): Promise<Server> {
+  const env = { ...homeEnv(newDir()), EVENTWATCH_CLIENT_SECRET: SECRET }
+  const cli = startCli(['serve', '--port', '0', '--db', db, '--interval', String(interval), '--lease-seconds', String(LEASE_SECONDS)], env)
+  cleanups.add(async () => {
+    // A server the test froze is woken to be stopped; one it killed is gone already.
+    if (cli.child.exitCode === null && cli.child.signalCode === null) process.kill(cli.pid, 'SIGCONT')
+    await cli.stop()
+  })
+  const [, origin, token] = await cli.waitFor(/serving on (http:\/\/127\.0\.0\.1:\d+)\/\?token=(\S+)/, 120_000)
+  return { label, cli, origin: origin!, token: token!, pid: cli.pid }
+}
+
+async function ask<T>(server: Server, name: string, args: unknown = {}): Promise<T> {
+  const response = await fetch(`${server.origin}/api/request/${name}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(args)
+  })
+  const result = (await response.json()) as { ok: true; value: T } | { ok: false; error: { message: string } }
+  if (!result.ok) throw new Error(`${name} on server ${server.label}: ${result.error.message}`)
+  return result.value
+}
+
+async function scrape(server: Server): Promise<Parsed> {
+  const response = await fetch(`${server.origin}/metrics`, { headers: { Authorization: `Bearer ${server.token}` } })
+  expect(response.status).toBe(200)
+  return parseExposition(await response.text())
+}
+
+const statusOf = async (server: Server, connectionId: string): Promise<ConnectionPollStatus | undefined> =>
+  (await ask<Status>(server, 'getStatus')).connections.find((c) => c.connectionId === connectionId)
+
+/** Asks `read` until it answers something `test` passes. */
+async function eventually<T>(what: string, read: () => Promise<T>, test: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    const seen = await read()
+    if (test(seen)) return seen
+    if (Date.now() > until) throw new Error(`${what}: never within ${timeoutMs} ms; last seen ${JSON.stringify(seen).slice(0, 800)}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+/** A lease as the database has it now; `pid`: its holder's process (host:pid:boot-uuid). */
+interface LeaseRow {
+  name: string
+  holder: string
+  fence: number
+  live: boolean
+  acquiredAt: Date
+  pid: number
+}
+
+/** The team's database, read and written by the test as another program. */
+class Team {
+  constructor(
+    readonly database: TestDatabase,
+    readonly sql: pg.Client
+  ) {}
+
+  static async open(sims: Record<string, RunningSimulator>): Promise<Team> {
+    const database = await freshDatabase()
+    cleanups.add(() => database.drop())
+    // Migrated first, and the connections saved, as `connections add` would have.
+    const store = await openPgStore(database.url)
+    try {
+      for (const [id, sim] of Object.entries(sims)) {
+        const row = { ...simulatorTarget(sim, { id, name: `Tenant ${id.toUpperCase()}` }), isDemo: false }
+        await store.withTransaction((tx) => tx.connections.upsert(row, Date.now()))
+      }
+    } finally {
+      await store.close()
+    }
+    const sql = new pg.Client({ connectionString: database.url })
+    await sql.connect()
+    cleanups.add(() => sql.end())
+    return new Team(database, sql)
+  }
+
+  async leases(): Promise<Map<string, LeaseRow>> {
+    const { rows } = await this.sql.query<Omit<LeaseRow, 'pid'>>(
+      'SELECT name, holder, fence::int AS fence, expires_at > now() AS live, acquired_at AS "acquiredAt" FROM leases ORDER BY name'
+    )
+    return new Map(rows.map((row) => [row.name, { ...row, pid: Number(/:(\d+):[^:]+$/.exec(row.holder)?.[1]) }]))
+  }
+
+  /** The lease `name` once `test` passes on it. */
+  lease(name: string, test: (lease: LeaseRow | undefined) => boolean, timeoutMs?: number): Promise<LeaseRow> {
+    return eventually(`the lease ${name}`, async () => (await this.leases()).get(name), test, timeoutMs) as Promise<LeaseRow>
+  }
+}
+
+/** Simulators whose worlds stand still, all answering to the one secret the servers are given. */
+async function simulators(...ids: string[]): Promise<Record<string, RunningSimulator>> {
+  const sims: Record<string, RunningSimulator> = {}
+  for (const id of ids) {
+    sims[id] = await frozenSimulator(cleanups, id, {
+      credentials: { clientId: `client-${id}`, clientSecret: SECRET, platformId: `platform-${id}`, tenantId: `tenant-${id}` }
+    })
+  }
+  return sims
+}
+
+const polledSince = (since: number) => (c: ConnectionPollStatus | undefined): boolean =>
+  c?.state === 'connected' && c.lastUpdateAt !== null && Date.parse(c.lastUpdateAt) >= since
+
+describe('servers sharing one PostgreSQL database', () => {
+  it('split the connections, run each team job on one of them, and say the same of a connection one of them holds', async () => {
+    const sims = await simulators('x', 'y')
+    const team = await Team.open(sims)
+    const a = await serve('A', team.database.url, 30)
+    const b = await serve('B', team.database.url, 30)
+    const pids = [a.pid, b.pid].sort()
+    // A took both while alone; with B heard from, each holds one (A gave its newest up).
+    const split = await eventually(
+      'the connections split',
+      () => team.leases(),
+      (leases) => ['connection:x', 'connection:y'].every((n) => leases.get(n)?.live) && [leases.get('connection:x')!.pid, leases.get('connection:y')!.pid].sort().join() === pids.join()
+    )
+    const holderOf = (id: string): Server => (split.get(`connection:${id}`)!.pid === a.pid ? a : b)
+    // Each team job runs on one server: its lease, and its log line, are that server's alone.
+    for (const job of ['retention', 'repeats']) {
+      const lease = split.get(`job:${job}`)
+      expect(lease?.live).toBe(true)
+      const runs = [a, b].filter((s) => s.cli.output().stderr.includes(`this server runs the team's ${job} job`))
+      expect(runs.map((s) => s.pid)).toEqual([lease!.pid])
+    }
+    // Both servers poll theirs: each connection connected, on both.
+    for (const id of ['x', 'y']) {
+      for (const server of [a, b]) await eventually(`${id} connected on ${server.label}`, () => statusOf(server, id), (c) => c?.state === 'connected')
+    }
+
+    // X's service fails; its holder polls it now and finds it offline. The other server says the
+    // same, from the holder's rows: the status, the situation, and /metrics.
+    const holder = holderOf('x')
+    const other = holder === a ? b : a
+    sims.x!.faults.serverErrors(Infinity, [503])
+    await ask(holder, 'refreshNow')
+    const offline = await eventually('x offline on its holder', () => statusOf(holder, 'x'), (c) => c?.state === 'offline', 60_000)
+    expect(offline).toMatchObject({ reason: expect.stringMatching(/503/), since: expect.any(String) })
+    await eventually(
+      'x the same on both servers',
+      async () => [await statusOf(holder, 'x'), await statusOf(other, 'x')],
+      ([mine, theirs]) => JSON.stringify(mine) === JSON.stringify(theirs)
+    )
+    const headlines = await eventually(
+      'the same situation on both servers',
+      () => Promise.all([holder, other].map((s) => ask<AlertsPage>(s, 'listAlerts', { limit: 10 }).then((p) => p.situation.headline))),
+      ([mine, theirs]) => mine === theirs
+    )
+    expect(headlines[0]).toMatch(/Tenant X.* offline/)
+    for (const server of [holder, other]) {
+      const metrics = await scrape(server)
+      expect(valueOf(metrics, 'eventwatch_connection_state', { connection_id: 'x', state: 'offline' }), server.label).toBe(1)
+      expect(valueOf(metrics, 'eventwatch_connection_state', { connection_id: 'y', state: 'connected' }), server.label).toBe(1)
+      for (const id of ['x', 'y']) {
+        const lease = split.get(`connection:${id}`)!
+        expect(valueOf(metrics, 'eventwatch_connection_lease', { connection_id: id, holder: lease.holder }), server.label).toBe(1)
+        expect(valueOf(metrics, 'eventwatch_connection_lease_held_here', { connection_id: id }), server.label).toBe(lease.pid === server.pid ? 1 : 0)
+      }
+      expect(valueOf(metrics, 'eventwatch_job_lease', { job: 'retention', holder: split.get('job:retention')!.holder }), server.label).toBe(1)
+    }
+    // Y paused through the server that does not hold it: it says so at once, and Y's holder pauses
+    // it at its next read of the team's rows; both say the same.
+    const yHolder = holderOf('y')
+    const yOther = yHolder === a ? b : a
+    const answered = await ask<Status>(yOther, 'setPaused', { paused: true, connectionId: 'y' })
+    expect(answered.connections.find((c) => c.connectionId === 'y')?.state).toBe('paused')
+    await eventually(
+      'y paused on both servers',
+      async () => [await statusOf(yHolder, 'y'), await statusOf(yOther, 'y')],
+      ([mine, theirs]) => mine?.state === 'paused' && JSON.stringify(mine) === JSON.stringify(theirs)
+    )
+    // A refresh of one session of X reaches only its holder: the other says so in one sentence.
+    await expect(ask(other, 'refreshSession', { connectionId: 'x', eventSessionId: sims.x!.world.sessions[0]!.eventSessionId })).rejects.toThrow(
+      /this server cannot refresh a session of Tenant X: another server of the team polls it \(.+\), and this one cannot ask it yet/
+    )
+  }, 240_000)
+
+  it('hand a killed server’s connection and jobs to the other within the lease; a clean stop releases everything at once', async () => {
+    const sims = await simulators('x')
+    const team = await Team.open(sims)
+    const a = await serve('A', team.database.url, 1)
+    const first = await team.lease('connection:x', (l) => l?.live === true && l.pid === a.pid)
+    await eventually('A polls x', () => statusOf(a, 'x'), (c) => c?.state === 'connected')
+    const b = await serve('B', team.database.url, 1)
+    await eventually('B shows x as A polls it', () => statusOf(b, 'x'), (c) => c?.state === 'connected')
+    // A run A leaves open when it dies (as a pass cut off by the kill would).
+    const { rows } = await team.sql.query<{ id: number }>("INSERT INTO sync_runs (connection_id, started_at, kind) VALUES ('x', $1, 'discovery') RETURNING id::int AS id", [Date.now()])
+    const leftOpen = rows[0]!.id
+
+    const killed = Date.now()
+    process.kill(a.pid, 'SIGKILL')
+    const taken = await team.lease('connection:x', (l) => l?.pid === b.pid && l.live, TAKEOVER_WITHIN_MS)
+    expect(taken.fence).toBe(first.fence + 1)
+    console.log(`takeover after SIGKILL: ${Date.now() - killed} ms (leases of ${LEASE_SECONDS} s)`)
+    // B polls it now, and the run A left open is stopped in B's words.
+    await eventually('B polls x', () => statusOf(b, 'x'), polledSince(killed))
+    const snapshots = await team.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM snapshots WHERE connection_id = $1 AND taken_at > $2', ['x', killed])
+    expect(snapshots.rows[0]!.n).toBeGreaterThan(0)
+    const run = await team.sql.query('SELECT outcome, error FROM sync_runs WHERE id = $1', [leftOpen])
+    expect(run.rows[0]).toEqual({ outcome: 'stopped', error: `its server stopped or stalled before finishing it; ${taken.holder} took connection:x over (fence 1 → 2)` })
+    const unfinished = await team.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM sync_runs WHERE connection_id = $1 AND started_at < $2 AND finished_at IS NULL', ['x', killed])
+    expect(unfinished.rows[0]!.n).toBe(0)
+    // The jobs A ran (it started first) are B's now, said in its log; the takeovers counted.
+    for (const job of ['retention', 'repeats']) await team.lease(`job:${job}`, (l) => l?.pid === b.pid && l.live && l.fence === 2, TAKEOVER_WITHIN_MS)
+    expect(b.cli.output().stderr).toContain("this server runs the team's retention job (lease fence 2)")
+    const metrics = await scrape(b)
+    expect(valueOf(metrics, 'eventwatch_lease_takeovers_total', { lease: 'connection:x' })).toBe(1)
+    expect(valueOf(metrics, 'eventwatch_lease_takeovers_total', { lease: 'job:retention' })).toBe(1)
+
+    // A clean stop: every lease released and the heartbeat gone as the process ends, not when
+    // the leases run out.
+    const stopped = await b.cli.stop()
+    expect(stopped.code).toBe(0)
+    const left = [...(await team.leases()).values()].filter((l) => l.pid === b.pid)
+    expect(left.map((l) => [l.name, l.live])).toEqual([
+      ['connection:x', false],
+      ['job:repeats', false],
+      ['job:retention', false]
+    ])
+    expect((await team.sql.query('SELECT holder FROM lease_holders')).rows).toEqual([])
+  }, 240_000)
+
+  it('a holder frozen past its lease writes nothing when it wakes, and gives its connection up', async () => {
+    const sims = await simulators('x')
+    const team = await Team.open(sims)
+    // Every row the poller's tables gained, changed or lost, with the application_name of its
+    // writer ("eventwatch <pid>@<host>"): a rolled-back unit leaves no row here either.
+    await team.sql.query(`CREATE TABLE write_log (tbl text, app text, at timestamptz NOT NULL DEFAULT clock_timestamp());
+      CREATE FUNCTION log_write() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN INSERT INTO write_log (tbl, app) VALUES (TG_TABLE_NAME, current_setting('application_name')); RETURN NULL; END $$;
+      ${POLLED_TABLES.map((t) => `CREATE TRIGGER ${t}_logged AFTER INSERT OR UPDATE OR DELETE ON ${t} FOR EACH ROW EXECUTE FUNCTION log_write();`).join('\n')}`)
+    const a = await serve('A', team.database.url, 1)
+    await team.lease('connection:x', (l) => l?.live === true && l.pid === a.pid)
+    await eventually('A polls x', () => statusOf(a, 'x'), (c) => c?.state === 'connected')
+    const b = await serve('B', team.database.url, 1)
+    await eventually('B shows x as A polls it', () => statusOf(b, 'x'), (c) => c?.state === 'connected')
+
+    const frozen = Date.now()
+    process.kill(a.pid, 'SIGSTOP')
+    const taken = await team.lease('connection:x', (l) => l?.pid === b.pid && l.live, TAKEOVER_WITHIN_MS)
+    expect(taken.fence).toBe(2)
+    await eventually('B polls x', () => statusOf(b, 'x'), polledSince(frozen))
+    process.kill(a.pid, 'SIGCONT')
+    await eventually('A gives x up', async () => a.cli.output().stderr, (err) => err.includes('gave up connection x:'), 20_000)
+    // Awake, A answers again and shows x as B polls it, from B's rows.
+    await eventually('A shows x as B polls it', async () => [await statusOf(a, 'x'), await statusOf(b, 'x')], ([seen, truth]) => JSON.stringify(seen) === JSON.stringify(truth))
+    const metrics = await scrape(a)
+    expect(valueOf(metrics, 'eventwatch_connection_lease_held_here', { connection_id: 'x' })).toBe(0)
+    expect(valueOf(metrics, 'eventwatch_connection_lease', { connection_id: 'x', holder: taken.holder })).toBe(1)
+    // A few of A's renewal periods more, for any late write to land.
+    await new Promise((resolve) => setTimeout(resolve, 3 * (LEASE_SECONDS / 3) * 1000))
+
+    const writers = async (since: Date | null, app: string): Promise<string[]> =>
+      (
+        await team.sql.query<{ tbl: string }>('SELECT DISTINCT tbl FROM write_log WHERE app = $1 AND ($2::timestamptz IS NULL OR at > $2) ORDER BY tbl', [app, since])
+      ).rows.map((r) => r.tbl)
+    const appOf = async (pid: number): Promise<string> =>
+      (await team.sql.query<{ app: string }>("SELECT DISTINCT app FROM write_log WHERE app LIKE 'eventwatch ' || $1 || '@%'", [pid])).rows[0]!.app
+    const [appA, appB] = [await appOf(a.pid), await appOf(b.pid)]
+    // The log works: A wrote while it held x, B since it took x over.
+    expect(await writers(null, appA)).toEqual(expect.arrayContaining(['poller_status', 'snapshots', 'sync_runs']))
+    expect(await writers(taken.acquiredAt, appB)).toEqual(expect.arrayContaining(['poller_status', 'snapshots', 'sync_runs']))
+    // Since B took x over, A wrote nothing of it: what it had in hand when it froze, and all it
+    // tried on waking, was refused by the fence and rolled back.
+    expect(await writers(taken.acquiredAt, appA)).toEqual([])
+    expect((await team.leases()).get('connection:x')).toMatchObject({ holder: taken.holder, fence: 2, live: true })
+  }, 240_000)
+})
