@@ -16,7 +16,7 @@
 //
 // A holder frozen with SIGSTOP past its lease, which wakes and writes nothing, is proved in
 // store-postgres-servers.test.ts (its write log by trigger), not again here.
-import { randomUUID } from 'node:crypto'
+import { createHmac, randomUUID } from 'node:crypto'
 import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Alert, AlertsChanged } from '../../src/shared/alerts'
@@ -56,6 +56,8 @@ interface Team {
   db: TeamDatabase
   connectionId: string
   alice: string
+  /** The webhook's signing secret, as its administrator typed it. */
+  signing: string
   receiver: Awaited<ReturnType<typeof webhookReceiver>>
   /** A team server on the database, polling every second, alice's token to ask it with. */
   serve(label: string): Promise<Server>
@@ -68,9 +70,10 @@ async function team(url: string): Promise<Team> {
   cleanups.add(() => receiver.close())
   const key = writeKeyFile(newDir())
   const admin = { ...noKeychain(), EVENTWATCH_SECRET_KEY_FILE: key }
+  const signing = `signing-${randomUUID()}`
   for (const [args, env] of [
     [['connections', 'add', 'Town halls', ...simulatorFlags(sim)], { EVENTWATCH_CLIENT_SECRET: sim.credentials.clientSecret }],
-    [['webhooks', 'add', 'On call', '--url', receiver.url, '--sign'], { EVENTWATCH_WEBHOOK_SECRET: `signing-${randomUUID()}` }]
+    [['webhooks', 'add', 'On call', '--url', receiver.url, '--sign'], { EVENTWATCH_WEBHOOK_SECRET: signing }]
   ] as const) {
     const run = await runCli([...args, '--db', url], { ...admin, ...env })
     expect(run.code, run.stderr).toBe(0)
@@ -86,7 +89,7 @@ async function team(url: string): Promise<Team> {
     const args = ['serve', '--listen', `127.0.0.1:${await freePort()}`, '--db', url, '--interval', '1', '--lease-seconds', String(LEASE_SECONDS)]
     return startServer(cleanups, label, args, { ...noKeychain(), EVENTWATCH_SECRET_KEY_FILE: key }, alice)
   }
-  return { url, sim, db: new TeamDatabase(sql), connectionId, alice, receiver, serve }
+  return { url, sim, db: new TeamDatabase(sql), connectionId, alice, signing, receiver, serve }
 }
 
 /** An event stream on `server` as alice's page keeps one, closed after the test. */
@@ -121,6 +124,9 @@ async function deliveredOnce(receiver: Team['receiver'], keys: string[]): Promis
 
 const firedKeys = (alerts: Alert[]): string[] => alerts.map((a) => `alert:${a.id}:fired`)
 
+/** Signed with the secret the administrator gave: the servers opened it with the key file. */
+const signedWith = (secret: string, r: Received): boolean => r.signature === `sha256=${createHmac('sha256', secret).update(`${r.timestamp}.${r.body}`).digest('hex')}`
+
 /** Both servers' answers to GET /readyz. */
 const readiness = (servers: Server[]): Promise<{ status: number; text: string }[]> =>
   Promise.all(servers.map(async (s) => fetch(`${s.origin}/readyz`).then(async (r) => ({ status: r.status, text: await r.text() }))))
@@ -135,7 +141,7 @@ describe('a team of two servers on PostgreSQL', () => {
   it('survives its polling server’s SIGKILL: the other takes over, alerts once, and shows alice’s acknowledgement within a second', async () => {
     const database = await freshDatabase()
     cleanups.add(() => database.drop())
-    const { sim, db, connectionId, alice, receiver, serve } = await team(database.url)
+    const { sim, db, connectionId, alice, signing, receiver, serve } = await team(database.url)
     // Who writes the alerts, by the application_name of each writer.
     await db.logWrites(['alerts'])
     const leaseName = `connection:${connectionId}`
@@ -170,7 +176,7 @@ describe('a team of two servers on PostgreSQL', () => {
     await eventually('B’s stream hears the firings', async () => alertPushes(streamOnB).flatMap((e) => e.data.fired.map((f) => f.id)), (ids) => fired.every((f) => ids.includes(f.id)))
     // The webhook receives each firing once, not once per server.
     const deliveries = await deliveredOnce(receiver, firedKeys(fired))
-    expect(deliveries.map((d) => [d.event, d.status, d.signature !== undefined])).toEqual(fired.map(() => ['fired', 200, true]))
+    expect(deliveries.map((d) => [d.event, d.status, signedWith(signing, d)])).toEqual(fired.map(() => ['fired', 200, true]))
 
     // A comes back, and alice acknowledges the critical one through A.
     const a2 = await serve('A again')
@@ -233,21 +239,29 @@ describe('a team of two servers on PostgreSQL', () => {
     await db.sql.end()
 
     // Down. Meanwhile the service goes on: a session starts, another session falls.
+    const listings = (): number => sim.stats.requests['GET /v1/events/sessions'] ?? 0
     const down = Date.now()
     cluster.shutDown()
-    const notReady = await eventually('both servers not ready', () => readiness([a, b]), (answers) => answers.every((r) => r.status !== 200), 20_000)
-    for (const answer of notReady) expect(answer.text).toMatch(/^not ready: \S.*\n$/)
-    console.log(`while PostgreSQL is down, /readyz: ${notReady.map((r) => `${r.status} ${r.text.trim()}`).join(' | ')}`)
+    await eventually('both servers not ready', () => readiness([a, b]), (answers) => answers.every((r) => r.status !== 200), 20_000)
     const started = sim.world.addCrowdSession(40).eventSessionId
     sim.faults.incident(during, { drop: 40, minutes: 60 })
-    const asked = sim.stats
-    console.log(`simulator stats while down: ${JSON.stringify(asked).slice(0, 400)}`)
+    const listedBefore = listings()
+    // An acknowledgement asked for meanwhile is refused, and says why.
+    await expect(ask(b, 'acknowledgeAlert', { id: firedBefore.find((x) => x.rule === 'reliability-falling')!.id }, alice)).rejects.toThrow(
+      /cannot reach the PostgreSQL server .*\(ECONNREFUSED\)/
+    )
     // Down past the lease: every lease has run out when it comes back.
     await new Promise((resolve) => setTimeout(resolve, (LEASE_SECONDS + 1) * 1000))
-    expect((await readiness([a, b])).map((r) => r.status)).toEqual([503, 503])
+    const notReady = await readiness([a, b])
+    console.log(`while PostgreSQL is down, /readyz: ${notReady.map((r) => `${r.status} ${r.text.trim()}`).join(' | ')}`)
+    for (const answer of notReady) {
+      expect(answer.status).toBe(503)
+      expect(answer.text).toMatch(/^not ready: the database cannot be read: cannot reach the PostgreSQL server of the team's database \(ECONNREFUSED\): .+\n$/)
+    }
+    const listedWhileDown = listings() - listedBefore
     cluster.startAgain()
     const back = Date.now()
-    console.log(`PostgreSQL down for ${back - down} ms`)
+    console.log(`PostgreSQL down for ${back - down} ms; the service listed its sessions ${listedWhileDown} times meanwhile`)
 
     // Ready again, the same processes.
     await eventually('both servers ready again', () => readiness([a, b]), (answers) => answers.every((r) => r.status === 200), 30_000)
