@@ -102,6 +102,10 @@ async function streamOn(server: Server): Promise<StreamedEvent[]> {
 const alertPushes = (events: StreamedEvent[]): (StreamedEvent & { data: AlertsChanged })[] =>
   events.filter((e): e is StreamedEvent & { data: AlertsChanged } => e.event === 'alertsChanged')
 
+/** The first push on `events` of alert `id` acknowledged by `by`. */
+const acknowledgementOn = (events: StreamedEvent[], id: number, by: string): StreamedEvent | undefined =>
+  alertPushes(events).find((e) => e.data.changed.some((c) => c.id === id && c.state === 'acknowledged' && c.transitions.at(-1)?.by === by))
+
 /** The alerts of the session fired so far, once its critical one has fired (two polls below). */
 async function firedOn(server: Server, eventSessionId: string, timeoutMs = 60_000): Promise<Alert[]> {
   const alerts = await eventually(
@@ -113,13 +117,22 @@ async function firedOn(server: Server, eventSessionId: string, timeoutMs = 60_00
   return alerts.filter((a) => a.firedAt !== null)
 }
 
-/** The deliveries the receiver got under each key: each firing's must be there, exactly once. */
-async function deliveredOnce(receiver: Team['receiver'], keys: string[]): Promise<Received[]> {
-  await eventually('every delivery received', async () => receiver.received.map((r) => r.key), (got) => keys.every((k) => got.includes(k)))
+/** The deliveries the receiver accepted under each key: each must be there, exactly once. */
+async function deliveredOnce(receiver: Team['receiver'], keys: string[], timeoutMs = 30_000): Promise<Received[]> {
+  const accepted = (): Received[] => receiver.received.filter((r) => r.status === 200)
+  await eventually('every delivery accepted', async () => accepted().map((r) => r.key), (got) => keys.every((k) => got.includes(k)), timeoutMs)
   const counts = new Map<string, number>()
-  for (const r of receiver.received) counts.set(r.key, (counts.get(r.key) ?? 0) + 1)
+  for (const r of accepted()) counts.set(r.key, (counts.get(r.key) ?? 0) + 1)
   expect(Object.fromEntries(keys.map((k) => [k, counts.get(k)]))).toEqual(Object.fromEntries(keys.map((k) => [k, 1])))
-  return keys.map((k) => receiver.received.find((r) => r.key === k)!)
+  return keys.map((k) => accepted().find((r) => r.key === k)!)
+}
+
+/** Deliveries in the outbox neither delivered nor given up, and how many of them were tried. */
+async function outbox(db: TeamDatabase): Promise<{ waiting: number; tried: number }> {
+  const { rows } = await db.sql.query<{ waiting: number; tried: number }>(
+    'SELECT count(*)::int AS waiting, (count(*) FILTER (WHERE attempts > 0))::int AS tried FROM webhook_outbox WHERE delivered_at IS NULL AND given_up_at IS NULL'
+  )
+  return rows[0]!
 }
 
 const firedKeys = (alerts: Alert[]): string[] => alerts.map((a) => `alert:${a.id}:fired`)
@@ -165,6 +178,9 @@ describe('a team of two servers on PostgreSQL', () => {
     expect(taken.fence).toBe(first.fence + 1)
     console.log(`takeover after SIGKILL: ${Date.now() - killed} ms (leases of ${LEASE_SECONDS} s; bound ${TAKEOVER_WITHIN_MS} ms)`)
     await eventually('B polls the connection', () => statusOf(b, connectionId), polledSince(killed))
+    const onB = await scrape(b)
+    expect(valueOf(onB, 'eventwatch_connection_lease_held_here', { connection_id: connectionId })).toBe(1)
+    expect(valueOf(onB, 'eventwatch_lease_takeovers_total', { lease: leaseName })).toBe(1)
 
     // The session falls: B fires its alerts (it alone writes them), and B's own stream hears them.
     const victim = liveSessions(sim)[0]!
@@ -181,18 +197,15 @@ describe('a team of two servers on PostgreSQL', () => {
     // A comes back, and alice acknowledges the critical one through A.
     const a2 = await serve('A again')
     await eventually('A again shows the connection as B polls it', () => statusOf(a2, connectionId), (c) => c?.state === 'connected')
+    const onA2 = await scrape(a2)
+    expect(valueOf(onA2, 'eventwatch_connection_lease_held_here', { connection_id: connectionId })).toBe(0)
+    expect(valueOf(onA2, 'eventwatch_connection_lease', { connection_id: connectionId, holder: taken.holder })).toBe(1)
     const critical = fired.find((alert) => alert.rule === 'reliability-below')!
     const page = await ask<{ alerts: Alert[] }>(a2, 'acknowledgeAlert', { id: critical.id, note: 'on it' }, alice)
     const answeredAt = Date.now()
     const acked = page.alerts.find((alert) => alert.id === critical.id)!
     expect(acked).toMatchObject({ state: 'acknowledged' })
-    const shown = await eventually(
-      'the acknowledgement on B’s stream',
-      async () =>
-        alertPushes(streamOnB).find((e) => e.data.changed.some((c) => c.id === critical.id && c.state === 'acknowledged' && c.transitions.at(-1)?.by === 'alice')),
-      (push) => push !== undefined,
-      10_000
-    )
+    const shown = await eventually('the acknowledgement on B’s stream', async () => acknowledgementOn(streamOnB, critical.id, 'alice'), (push) => push !== undefined, 10_000)
     const lag = shown!.at - answeredAt
     console.log(`acknowledgement through A on B's stream ${lag} ms after A's answer`)
     expect(lag, 'ms from A’s answer to the acknowledgement on B’s stream').toBeLessThanOrEqual(PUSH_WITHIN_MS)
@@ -224,12 +237,20 @@ describe('a team of two servers on PostgreSQL', () => {
     for (const server of [a, b]) await eventually(`${server.label} shows the connection connected`, () => statusOf(server, connectionId), (c) => c?.state === 'connected')
     const streamOnB = await streamOn(b)
 
-    // Before: an alert fired, delivered, and acknowledged by alice (an audit row).
+    // Before: an alert fired, and acknowledged by alice (an audit row). The receiver refuses the
+    // first delivery (503): it is retried 10 s later, so the outbox has it waiting, tried, over the restart.
+    receiver.answer(503)
     const [before, during] = liveSessions(sim) as [string, string]
     sim.faults.incident(before, { drop: 40, minutes: 60 })
     const firedBefore = await firedOn(a, before)
-    await deliveredOnce(receiver, firedKeys(firedBefore))
-    await ask(b, 'acknowledgeAlert', { id: firedBefore.find((x) => x.rule === 'reliability-below')!.id }, alice)
+    const ackedBefore = await ask<{ alerts: Alert[] }>(b, 'acknowledgeAlert', { id: firedBefore.find((x) => x.rule === 'reliability-below')!.id }, alice)
+    const waitingBefore = await eventually('the refused delivery waiting to be tried again', () => outbox(db), (o) => o.tried === 1)
+    expect(receiver.received.map((r) => r.status)).toEqual([503])
+    const keysBefore = [
+      ...firedKeys(firedBefore),
+      ...ackedBefore.alerts.filter((x) => x.state === 'acknowledged').map((x) => `alert:${x.id}:acknowledged:${x.transitions.at(-1)!.at}`)
+    ]
+    expect(waitingBefore.waiting).toBe(keysBefore.length)
     const rowsBefore = async (table: 'alerts' | 'audit_log' | 'alert_transitions'): Promise<string[]> =>
       (await db.sql.query<{ row: string }>(`SELECT t::text AS row FROM ${table} t ORDER BY id`)).rows.map((r) => r.row)
     const audit = await rowsBefore('audit_log')
@@ -278,15 +299,19 @@ describe('a team of two servers on PostgreSQL', () => {
     // once, pushed to the stream B had open, and what was there before is still there.
     await eventually('the session started while down stored', () => sessionIdsStored(after, connectionId), (ids) => ids.includes(started), 30_000)
     const firedDuring = await firedOn(b, during)
-    await deliveredOnce(receiver, firedKeys(firedDuring))
+    // The outbox delivers: what waited over the restart, then the firings since, each once.
+    await deliveredOnce(receiver, [...keysBefore, ...firedKeys(firedDuring)], 60_000)
     await eventually('B’s stream hears the fall', async () => alertPushes(streamOnB).flatMap((e) => e.data.fired.map((f) => f.id)), (ids) => firedDuring.every((f) => ids.includes(f.id)))
     const rowsAfter = async (table: string): Promise<string[]> => (await sql.query<{ row: string }>(`SELECT t::text AS row FROM ${table} t ORDER BY id`)).rows.map((r) => r.row)
     expect((await rowsAfter('audit_log')).slice(0, audit.length)).toEqual(audit)
     expect((await rowsAfter('alert_transitions')).slice(0, transitions.length)).toEqual(transitions)
     expect((await rowsAfter('alerts')).length).toBeGreaterThanOrEqual(alertIds + firedDuring.length)
-    // …and a change after it is recorded and pushed as before.
-    await ask(a, 'acknowledgeAlert', { id: firedDuring.find((x) => x.rule === 'reliability-below')!.id }, alice)
+    // …and a change through A after it is recorded, and reaches B's stream from the database.
+    const critical = firedDuring.find((x) => x.rule === 'reliability-below')!
+    await ask(a, 'acknowledgeAlert', { id: critical.id }, alice)
     expect((await rowsAfter('audit_log')).length).toBe(audit.length + 1)
+    await eventually('the acknowledgement through A on B’s stream', async () => acknowledgementOn(streamOnB, critical.id, 'alice'), (push) => push !== undefined, 10_000)
     expect(await sessionIdsStored(after, connectionId)).toEqual(expect.arrayContaining(sim.world.sessions.map((s) => s.eventSessionId)))
+    await eventually('the outbox drained', () => outbox(after), (o) => o.waiting === 0)
   }, 300_000)
 })
