@@ -188,7 +188,6 @@ describe('a team of two servers on PostgreSQL', () => {
     const fired = await firedOn(b, victim)
     expect(fired.map((alert) => alert.rule).sort()).toEqual(['reliability-below', 'reliability-falling'])
     expect(await db.tablesWrittenBy(b.pid, taken.acquiredAt)).toContain('alerts')
-    expect(await db.tablesWrittenBy(a.pid, new Date(killed))).toEqual([])
     await eventually('B’s stream hears the firings', async () => alertPushes(streamOnB).flatMap((e) => e.data.fired.map((f) => f.id)), (ids) => fired.every((f) => ids.includes(f.id)))
     // The webhook receives each firing once, not once per server.
     const deliveries = await deliveredOnce(receiver, firedKeys(fired))
