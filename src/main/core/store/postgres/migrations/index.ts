@@ -3,6 +3,7 @@ import { baseline } from './024-baseline'
 import { encryptedSecrets } from './025-encrypted-secrets'
 import { outboxClaims } from './026-outbox-claims'
 import { leases } from './027-leases'
+import { pollRequests } from './028-poll-requests'
 import type { PgMigration } from './types'
 
-export const pgMigrations: readonly PgMigration[] = [baseline, encryptedSecrets, outboxClaims, leases]
+export const pgMigrations: readonly PgMigration[] = [baseline, encryptedSecrets, outboxClaims, leases, pollRequests]
