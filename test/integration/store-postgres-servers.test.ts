@@ -7,147 +7,26 @@
 // frozen with SIGSTOP past its lease writes nothing when it wakes (every write of the tables a
 // poller writes is logged by a trigger with the writer's application_name) and gives the
 // connection up.
-import { randomUUID } from 'node:crypto'
-import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AlertsPage } from '../../src/shared/alerts'
 import type { Status } from '../../src/shared/domain'
-import type { ConnectionPollStatus } from '../../src/shared/poll-status'
-import { openPgStore } from '../../src/main/core/store/postgres/pg-store'
-import type { RunningSimulator } from '../../src/main/core/simulator/server'
-import { Cleanups, frozenSimulator } from '../support/app-core'
-import { homeEnv } from '../support/cli'
-import { startCli, type RunningCli } from '../support/cli-processes'
-import { parseExposition, valueOf, type Parsed } from '../support/exposition'
-import { freshDatabase, type TestDatabase } from '../support/postgres-databases'
-import { simulatorTarget } from '../support/simulator-connection'
-import { tempDirs } from '../support/temp-dirs'
+import { Cleanups } from '../support/app-core'
+import { valueOf } from '../support/exposition'
+import * as teamServers from '../support/team-servers'
+import { ask, eventually, polledSince, scrape, statusOf, type Server } from '../support/team-servers'
 
 const LEASE_SECONDS = 3
 /** A takeover comes once the lease has run out, at the taker's next pass (a third of a lease). */
 const TAKEOVER_WITHIN_MS = (LEASE_SECONDS + LEASE_SECONDS / 3) * 1000 + 15_000
-const SECRET = `secret-${randomUUID()}`
 /** The tables a connection's poller (and the judgement of its polls) writes. */
 const POLLED_TABLES = ['sessions', 'snapshots', 'sync_runs', 'poller_status', 'diagnostics', 'alerts', 'alert_judged', 'alert_cooling', 'viewer_lists']
 
 const cleanups = new Cleanups()
 afterEach(() => cleanups.runAll())
-const newDir = tempDirs('eventwatch-pg-servers-')
 
-interface Server {
-  label: string
-  cli: RunningCli
-  origin: string
-  token: string
-  pid: number
-}
-
-/** `eventwatch serve` on `db`, polling every `interval` seconds, with short leases. */
-async function serve(label: string, db: string, interval: number): Promise<Server> {
-  const env = { ...homeEnv(newDir()), EVENTWATCH_CLIENT_SECRET: SECRET }
-  const cli = startCli(['serve', '--port', '0', '--db', db, '--interval', String(interval), '--lease-seconds', String(LEASE_SECONDS)], env)
-  cleanups.add(async () => {
-    // A server the test froze is woken to be stopped; one it killed is gone already.
-    if (cli.child.exitCode === null && cli.child.signalCode === null) process.kill(cli.pid, 'SIGCONT')
-    await cli.stop()
-  })
-  const [, origin, token] = await cli.waitFor(/serving on (http:\/\/127\.0\.0\.1:\d+)\/\?token=(\S+)/, 120_000)
-  return { label, cli, origin: origin!, token: token!, pid: cli.pid }
-}
-
-async function ask<T>(server: Server, name: string, args: unknown = {}): Promise<T> {
-  const response = await fetch(`${server.origin}/api/request/${name}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(args)
-  })
-  const result = (await response.json()) as { ok: true; value: T } | { ok: false; error: { message: string } }
-  if (!result.ok) throw new Error(`${name} on server ${server.label}: ${result.error.message}`)
-  return result.value
-}
-
-async function scrape(server: Server): Promise<Parsed> {
-  const response = await fetch(`${server.origin}/metrics`, { headers: { Authorization: `Bearer ${server.token}` } })
-  expect(response.status).toBe(200)
-  return parseExposition(await response.text())
-}
-
-const statusOf = async (server: Server, connectionId: string): Promise<ConnectionPollStatus | undefined> =>
-  (await ask<Status>(server, 'getStatus')).connections.find((c) => c.connectionId === connectionId)
-
-/** Asks `read` until it answers something `test` passes. */
-async function eventually<T>(what: string, read: () => Promise<T>, test: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs
-  for (;;) {
-    const seen = await read()
-    if (test(seen)) return seen
-    if (Date.now() > until) throw new Error(`${what}: never within ${timeoutMs} ms; last seen ${JSON.stringify(seen).slice(0, 800)}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
-
-/** A lease as the database has it now; `pid`: its holder's process (host:pid:boot-uuid). */
-interface LeaseRow {
-  name: string
-  holder: string
-  fence: number
-  live: boolean
-  acquiredAt: Date
-  pid: number
-}
-
-/** The team's database, read and written by the test as another program. */
-class Team {
-  constructor(
-    readonly database: TestDatabase,
-    readonly sql: pg.Client
-  ) {}
-
-  static async open(sims: Record<string, RunningSimulator>): Promise<Team> {
-    const database = await freshDatabase()
-    cleanups.add(() => database.drop())
-    // Migrated first, and the connections saved, as `connections add` would have.
-    const store = await openPgStore(database.url)
-    try {
-      for (const [id, sim] of Object.entries(sims)) {
-        const row = { ...simulatorTarget(sim, { id, name: `Tenant ${id.toUpperCase()}` }), isDemo: false }
-        await store.withTransaction((tx) => tx.connections.upsert(row, Date.now()))
-      }
-    } finally {
-      await store.close()
-    }
-    const sql = new pg.Client({ connectionString: database.url })
-    await sql.connect()
-    cleanups.add(() => sql.end())
-    return new Team(database, sql)
-  }
-
-  async leases(): Promise<Map<string, LeaseRow>> {
-    const { rows } = await this.sql.query<Omit<LeaseRow, 'pid'>>(
-      'SELECT name, holder, fence::int AS fence, expires_at > now() AS live, acquired_at AS "acquiredAt" FROM leases ORDER BY name'
-    )
-    return new Map(rows.map((row) => [row.name, { ...row, pid: Number(/:(\d+):[^:]+$/.exec(row.holder)?.[1]) }]))
-  }
-
-  /** The lease `name` once `test` passes on it. */
-  lease(name: string, test: (lease: LeaseRow | undefined) => boolean, timeoutMs?: number): Promise<LeaseRow> {
-    return eventually(`the lease ${name}`, async () => (await this.leases()).get(name), test, timeoutMs) as Promise<LeaseRow>
-  }
-}
-
-/** Simulators whose worlds stand still, all answering to the one secret the servers are given. */
-async function simulators(...ids: string[]): Promise<Record<string, RunningSimulator>> {
-  const sims: Record<string, RunningSimulator> = {}
-  for (const id of ids) {
-    sims[id] = await frozenSimulator(cleanups, id, {
-      credentials: { clientId: `client-${id}`, clientSecret: SECRET, platformId: `platform-${id}`, tenantId: `tenant-${id}` }
-    })
-  }
-  return sims
-}
-
-const polledSince = (since: number) => (c: ConnectionPollStatus | undefined): boolean =>
-  c?.state === 'connected' && c.lastUpdateAt !== null && Date.parse(c.lastUpdateAt) >= since
+const serve = (label: string, db: string, interval: number): Promise<Server> => teamServers.serve(cleanups, label, db, interval, LEASE_SECONDS)
+const simulators = (...ids: string[]) => teamServers.simulators(cleanups, ...ids)
+const Team = { open: (sims: Parameters<typeof teamServers.Team.open>[1]) => teamServers.Team.open(cleanups, sims) }
 
 describe('servers sharing one PostgreSQL database', () => {
   it('split the connections, run each team job on one of them, and say the same of a connection one of them holds', async () => {
@@ -216,9 +95,10 @@ describe('servers sharing one PostgreSQL database', () => {
       async () => [await statusOf(yHolder, 'y'), await statusOf(yOther, 'y')],
       ([mine, theirs]) => mine?.state === 'paused' && JSON.stringify(mine) === JSON.stringify(theirs)
     )
-    // A refresh of one session of X reaches only its holder: the other says so in one sentence.
+    // A refresh of one session of X asked of the other server is run by X's holder (poll_requests),
+    // whose error — X's service failing — the other answers, naming the holder.
     await expect(ask(other, 'refreshSession', { connectionId: 'x', eventSessionId: sims.x!.world.sessions[0]!.eventSessionId })).rejects.toThrow(
-      /this server cannot refresh a session of Tenant X: another server of the team polls it \(.+\), and this one cannot ask it yet/
+      new RegExp(`${split.get('connection:x')!.holder} could not refresh a session of Tenant X: .*503`)
     )
   }, 240_000)
 

@@ -531,12 +531,14 @@ export class PollerGroup implements HeldConnections, PollRunner {
         return { startedAt: new Date(this.clock()).toISOString() }
       case 'refreshSession': {
         const { eventSessionId } = parsed.data as PollArguments<'refreshSession'>
-        return this.refreshSession(connectionId, eventSessionId)
+        const { viewers } = await this.refreshSession(connectionId, eventSessionId)
+        return { viewers }
       }
       case 'fetchRange': {
         const { from, to } = parsed.data as PollArguments<'fetchRange'>
         const source = this.team.find((s) => s.target.id === connectionId)!
-        return this.fetchRange(source, new Date(from), new Date(to))
+        const { listed } = await this.fetchRange(source, new Date(from), new Date(to))
+        return { listed }
       }
       case 'reevaluate':
         await this.monitor.afterWork(connectionId, poller.currentStatus.lastUpdateAt)
