@@ -1,7 +1,8 @@
 // Any server answers any request (issue 26; docs/scaling-plan.md section 2, "Requests that reach
 // into a poller"): two real `serve` processes on one PostgreSQL database, one holding the one
 // connection. Asked of the other, a refresh of one session and a range fetched are run by the
-// holder and answered with its result; a refresh of everything brings the connection's last
+// holder and answered with its result; a session muted is judged again by the holder before the
+// answer; a refresh of everything brings the connection's last
 // update forward on both. A holder frozen with SIGSTOP does not answer: the request ends at its
 // deadline in one sentence, withdrawn, and does not run when the holder wakes. A holder frozen
 // past a short lease is taken over by the asker, which picks its own request up and answers it.
@@ -53,7 +54,7 @@ async function holderAndOther(leaseSeconds: number): Promise<{ sims: Record<stri
 }
 
 describe('a request asked of a server that does not hold the connection', () => {
-  it('is run by the holder and answered with its result: a session refreshed, a range fetched, a refresh of everything', async () => {
+  it('is run by the holder and answered with its result: a session refreshed, a range fetched, a mute judged, a refresh of everything', async () => {
     const { sims, team, other, holderId, otherId } = await holderAndOther(3)
     const session = sims.x!.world.sessions[0]!
     const refreshed = await ask<{ viewers: number }>(other, 'refreshSession', { connectionId: 'x', eventSessionId: session.eventSessionId })
@@ -69,6 +70,10 @@ describe('a request asked of a server that does not hold the connection', () => 
     const fetched = await ask<{ listed: number }>(other, 'fetchRange', { connectionId: 'x', from: from.toISOString(), to: to.toISOString() })
     expect(fetched.listed).toBeGreaterThan(0)
 
+    // A session muted through B: its holder judges the connection's alerts again before B answers.
+    await ask(other, 'setSessionAlertOverride', { connectionId: 'x', eventSessionId: session.eventSessionId, muted: true })
+    expect((await requestsOf(team)).at(-1)).toMatchObject({ kind: 'reevaluate', claimed_by: holderId, answered: true, answer: {}, error: null })
+
     // The last update moves only when asked (the cadences are ten minutes): the holder's pass,
     // shown by the server that asked for it.
     const before = Date.now()
@@ -80,6 +85,7 @@ describe('a request asked of a server that does not hold the connection', () => 
     expect(rows.map((r) => [r.kind, r.asked_by, r.claimed_by, r.answered, r.error])).toEqual([
       ['refreshSession', otherId, holderId, true, null],
       ['fetchRange', otherId, holderId, true, null],
+      ['reevaluate', otherId, holderId, true, null],
       ['refresh', otherId, holderId, true, null]
     ])
     expect(rows[0]).toMatchObject({ arguments: { eventSessionId: session.eventSessionId }, answer: refreshed, actor: expect.any(String) })
@@ -89,7 +95,7 @@ describe('a request asked of a server that does not hold the connection', () => 
     const store = await openPgStore(team.database.url)
     try {
       expect(await pruneOnce(store, DEFAULT_RETENTION, Date.now())).toMatchObject({ pollRequests: 0 })
-      expect(await pruneOnce(store, DEFAULT_RETENTION, Date.now() + POLL_REQUESTS_KEPT_MS + 60_000)).toMatchObject({ pollRequests: 3 })
+      expect(await pruneOnce(store, DEFAULT_RETENTION, Date.now() + POLL_REQUESTS_KEPT_MS + 60_000)).toMatchObject({ pollRequests: 4 })
     } finally {
       await store.close()
     }
