@@ -49,8 +49,13 @@ async function holderAndOther(leaseSeconds: number): Promise<{ sims: Record<stri
   await eventually('A polls x', () => statusOf(holder, 'x'), (c) => c?.state === 'connected' && c.lastUpdateAt !== null, 60_000)
   const other = await serve(cleanups, 'B', team.database.url, QUIET_INTERVAL, leaseSeconds)
   await eventually('B shows x as A polls it', () => statusOf(other, 'x'), (c) => c?.state === 'connected')
-  const { rows } = await team.sql.query<{ holder: string }>('SELECT holder FROM lease_holders WHERE holder <> $1', [lease.holder])
-  return { sims, team, holder, other, holderId: lease.holder, otherId: rows[0]!.holder }
+  // B's heartbeat, once its keeper's first pass has written it: its name as a server of the team.
+  const others = await eventually(
+    'B heard from',
+    async () => (await team.sql.query<{ holder: string }>('SELECT holder FROM lease_holders WHERE holder <> $1', [lease.holder])).rows,
+    (rows) => rows.length === 1
+  )
+  return { sims, team, holder, other, holderId: lease.holder, otherId: others[0]!.holder }
 }
 
 describe('a request asked of a server that does not hold the connection', () => {
