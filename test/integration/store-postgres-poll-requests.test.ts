@@ -12,7 +12,7 @@ import { openPgStore } from '../../src/main/core/store/postgres/pg-store'
 import { POLL_REQUESTS_KEPT_MS, pruneOnce } from '../../src/main/core/store/retention'
 import type { RunningSimulator } from '../../src/main/core/simulator/server'
 import { Cleanups } from '../support/app-core'
-import { ask, eventually, serve, simulators, statusOf, Team, type Server } from '../support/team-servers'
+import { ask, eventually, serveOn, simulators, statusOf, Team, type Server } from '../support/team-servers'
 
 const cleanups = new Cleanups()
 afterEach(() => cleanups.runAll())
@@ -44,10 +44,10 @@ const requestsOf = async (team: Team): Promise<RequestRow[]> =>
 async function holderAndOther(leaseSeconds: number): Promise<{ sims: Record<string, RunningSimulator>; team: Team; holder: Server; other: Server; holderId: string; otherId: string }> {
   const sims = await simulators(cleanups, 'x')
   const team = await Team.open(cleanups, sims)
-  const holder = await serve(cleanups, 'A', team.database.url, QUIET_INTERVAL, leaseSeconds)
+  const holder = await serveOn(cleanups, 'A', team.database.url, QUIET_INTERVAL, leaseSeconds)
   const lease = await team.lease('connection:x', (l) => l?.live === true && l.pid === holder.pid)
   await eventually('A polls x', () => statusOf(holder, 'x'), (c) => c?.state === 'connected' && c.lastUpdateAt !== null, 60_000)
-  const other = await serve(cleanups, 'B', team.database.url, QUIET_INTERVAL, leaseSeconds)
+  const other = await serveOn(cleanups, 'B', team.database.url, QUIET_INTERVAL, leaseSeconds)
   await eventually('B shows x as A polls it', () => statusOf(other, 'x'), (c) => c?.state === 'connected')
   // B's heartbeat, once its keeper's first pass has written it: its name as a server of the team.
   const others = await eventually(

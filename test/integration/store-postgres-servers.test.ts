@@ -13,18 +13,16 @@ import type { Status } from '../../src/shared/domain'
 import { Cleanups } from '../support/app-core'
 import { valueOf } from '../support/exposition'
 import * as teamServers from '../support/team-servers'
-import { ask, eventually, polledSince, scrape, statusOf, type Server } from '../support/team-servers'
+import { ask, eventually, LEASE_SECONDS, polledSince, scrape, statusOf, TAKEOVER_WITHIN_MS, type Server } from '../support/team-servers'
 
-const LEASE_SECONDS = 3
-/** A takeover comes once the lease has run out, at the taker's next pass (a third of a lease). */
-const TAKEOVER_WITHIN_MS = (LEASE_SECONDS + LEASE_SECONDS / 3) * 1000 + 15_000
 /** The tables a connection's poller (and the judgement of its polls) writes. */
 const POLLED_TABLES = ['sessions', 'snapshots', 'sync_runs', 'poller_status', 'diagnostics', 'alerts', 'alert_judged', 'alert_cooling', 'viewer_lists']
 
 const cleanups = new Cleanups()
 afterEach(() => cleanups.runAll())
 
-const serve = (label: string, db: string, interval: number): Promise<Server> => teamServers.serve(cleanups, label, db, interval, LEASE_SECONDS)
+/** `eventwatch serve` on `db`, polling every `interval` seconds, with short leases. */
+const serve = (label: string, db: string, interval: number): Promise<Server> => teamServers.serveOn(cleanups, label, db, interval)
 const simulators = (...ids: string[]) => teamServers.simulators(cleanups, ...ids)
 const Team = { open: (sims: Parameters<typeof teamServers.Team.open>[1]) => teamServers.Team.open(cleanups, sims) }
 
@@ -150,12 +148,8 @@ describe('servers sharing one PostgreSQL database', () => {
   it('a holder frozen past its lease writes nothing when it wakes, and gives its connection up', async () => {
     const sims = await simulators('x')
     const team = await Team.open(sims)
-    // Every row the poller's tables gained, changed or lost, with the application_name of its
-    // writer ("eventwatch <pid>@<host>"): a rolled-back unit leaves no row here either.
-    await team.sql.query(`CREATE TABLE write_log (tbl text, app text, at timestamptz NOT NULL DEFAULT clock_timestamp());
-      CREATE FUNCTION log_write() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN INSERT INTO write_log (tbl, app) VALUES (TG_TABLE_NAME, current_setting('application_name')); RETURN NULL; END $$;
-      ${POLLED_TABLES.map((t) => `CREATE TRIGGER ${t}_logged AFTER INSERT OR UPDATE OR DELETE ON ${t} FOR EACH ROW EXECUTE FUNCTION log_write();`).join('\n')}`)
+    // Every row the poller's tables gained, changed or lost, with the application_name of its writer.
+    await team.logWrites(POLLED_TABLES)
     const a = await serve('A', team.database.url, 1)
     await team.lease('connection:x', (l) => l?.live === true && l.pid === a.pid)
     await eventually('A polls x', () => statusOf(a, 'x'), (c) => c?.state === 'connected')
@@ -177,19 +171,12 @@ describe('servers sharing one PostgreSQL database', () => {
     // A few of A's renewal periods more, for any late write to land.
     await new Promise((resolve) => setTimeout(resolve, 3 * (LEASE_SECONDS / 3) * 1000))
 
-    const writers = async (since: Date | null, app: string): Promise<string[]> =>
-      (
-        await team.sql.query<{ tbl: string }>('SELECT DISTINCT tbl FROM write_log WHERE app = $1 AND ($2::timestamptz IS NULL OR at > $2) ORDER BY tbl', [app, since])
-      ).rows.map((r) => r.tbl)
-    const appOf = async (pid: number): Promise<string> =>
-      (await team.sql.query<{ app: string }>("SELECT DISTINCT app FROM write_log WHERE app LIKE 'eventwatch ' || $1 || '@%'", [pid])).rows[0]!.app
-    const [appA, appB] = [await appOf(a.pid), await appOf(b.pid)]
     // The log works: A wrote while it held x, B since it took x over.
-    expect(await writers(null, appA)).toEqual(expect.arrayContaining(['poller_status', 'snapshots', 'sync_runs']))
-    expect(await writers(taken.acquiredAt, appB)).toEqual(expect.arrayContaining(['poller_status', 'snapshots', 'sync_runs']))
+    expect(await team.tablesWrittenBy(a.pid)).toEqual(expect.arrayContaining(['poller_status', 'snapshots', 'sync_runs']))
+    expect(await team.tablesWrittenBy(b.pid, taken.acquiredAt)).toEqual(expect.arrayContaining(['poller_status', 'snapshots', 'sync_runs']))
     // Since B took x over, A wrote nothing of it: what it had in hand when it froze, and all it
     // tried on waking, was refused by the fence and rolled back.
-    expect(await writers(taken.acquiredAt, appA)).toEqual([])
+    expect(await team.tablesWrittenBy(a.pid, taken.acquiredAt)).toEqual([])
     expect((await team.leases()).get('connection:x')).toMatchObject({ holder: taken.holder, fence: 2, live: true })
   }, 240_000)
 })
