@@ -6,6 +6,7 @@
 // update forward on both. A holder frozen with SIGSTOP does not answer: the request ends at its
 // deadline in one sentence, withdrawn, and does not run when the holder wakes. A holder frozen
 // past a short lease is taken over by the asker, which picks its own request up and answers it.
+import type { AppSettings } from '../../src/shared/settings'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DEFAULT_RETENTION } from '../../src/main/core/store/settings'
 import { openPgStore } from '../../src/main/core/store/postgres/pg-store'
@@ -84,6 +85,11 @@ describe('a request asked of a server that does not hold the connection', () => 
     const before = Date.now()
     await ask(other, 'refreshNow')
     await eventually('x polled again, as B shows it', () => statusOf(other, 'x'), (c) => c?.lastUpdateAt != null && Date.parse(c.lastUpdateAt) >= before, 20_000)
+
+    // Alert rules saved through B: each server judges the connections it polls when it hears the
+    // save (ew_settings), so B asks nobody to (before: one more 'reevaluate' row, asked by B).
+    const { alertRules } = await ask<AppSettings>(other, 'getSettings')
+    await ask(other, 'saveSettings', { alertRules })
 
     // Each asked by B, taken and answered by A: once each.
     const rows = await requestsOf(team)

@@ -213,8 +213,9 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     },
     levelsSaved: () => monitor.publishBoard(),
     // A rule switched off ends its alerts now, not at the next poll (the clock judges only time).
+    // Each server judges the connections it polls: the team's others hear the save (ew_settings).
     alertRulesSaved: async () => {
-      await Promise.all(polled().map((id) => pollers.reevaluate(id)))
+      await Promise.all(polled().filter((id) => pollers.pollerOf(id) !== undefined).map((id) => pollers.reevaluate(id)))
     },
     ...(origin !== undefined ? { origin } : {})
   })
