@@ -4,7 +4,8 @@
 // its connections to the other once its leases run out, each with the next fence; a server whose
 // renewals cannot reach the database gives its lease up before the database lets it run out, and
 // once another has taken it, its late units are refused and write nothing; that deadline is timed
-// on the keeper's own monotonic clock from when its last renewal that went through was sent.
+// on the keeper's own monotonic clock from when its last renewal that went through was sent; a stop
+// that comes while a claim is on its way waits for it, so it leaves no lease or heartbeat behind.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -233,3 +234,29 @@ async function expiresLater(name: string): Promise<boolean> {
     await client.end()
   }
 }
+
+it('leaves nothing behind when it stops during a claim: the claim commits first, then every lease and the heartbeat go', async () => {
+  const store = await server()
+  await seedConnections(store, 2)
+  // A claim that reaches the database only after the stop began (a slow network), then commits.
+  let sendClaim!: () => void
+  const held = new Promise<void>((resolve) => (sendClaim = resolve))
+  let claimed: Promise<unknown> | undefined
+  const leases = {
+    ...store.leases,
+    claimShare: (holder: string, lengthMs: number) => (claimed = held.then(() => store.leases.claimShare(holder, lengthMs))) as ReturnType<typeof store.leases.claimShare>
+  }
+  const watched = keep(store, 'host-a:1:aaaa', { leases, lengthMs: 60_000, renewEveryMs: 250 })
+  await until('the claim is on its way', () => claimed !== undefined, 5_000)
+
+  const stopped = watched.keeper.stop()
+  await sleep(100)
+  sendClaim()
+  await stopped
+  await claimed
+  // Before: the stop removed the heartbeat first, and the late claim wrote it back with two leases
+  // nobody would renew, each waiting a minute for a peer to take it.
+  expect(await store.leases.held()).toEqual([])
+  expect(await database.query('SELECT holder FROM lease_holders')).toEqual([])
+  expect(watched.started).toEqual([])
+}, 30_000)

@@ -82,6 +82,9 @@ export class LeaseKeeper {
   private watchdog: unknown = null
   private pass: Promise<void> | null = null
   private running = false
+  /** The database's calls a pass sent and a stop stopped waiting for: they may still commit (a
+   *  claim takes leases and writes the heartbeat), so the stop's leave() waits for them first. */
+  private readonly sent = new Set<Promise<unknown>>()
 
   constructor(private readonly options: LeaseKeeperOptions) {
     this.lengthMs = options.lengthMs ?? LEASE_LENGTH_MS
@@ -123,6 +126,9 @@ export class LeaseKeeper {
     for (const [name, held] of this.held) if (!held.surrendering) this.surrender(name, held, 'stopping')
     await Promise.all(this.surrenders)
     this.held.clear()
+    // A claim cut short here may commit yet: leave() after it, or it would leave this server's
+    // heartbeat and the leases it took behind (its peers waiting a lease for them).
+    await abortable(Promise.allSettled([...this.sent]), signal)
     await abortable(this.options.leases.leave(this.options.holder), signal)
   }
 
@@ -158,7 +164,7 @@ export class LeaseKeeper {
     const sentAt = this.monotonic()
     let renewed: Lease[]
     try {
-      renewed = await abortable(this.options.leases.renew(sent.map((held) => held.lease), this.lengthMs), this.stopping.signal)
+      renewed = await this.untilStopped(this.options.leases.renew(sent.map((held) => held.lease), this.lengthMs))
     } catch (error) {
       if (!this.running) return
       const cause = error instanceof Error ? error.message : String(error)
@@ -185,7 +191,7 @@ export class LeaseKeeper {
   /** This server's fair share: what it is short of, taken; what is over it or switched off, given up. */
   private async claim(): Promise<void> {
     const sentAt = this.monotonic()
-    const claim = await abortable(this.options.leases.claimShare(this.options.holder, this.lengthMs), this.stopping.signal)
+    const claim = await this.untilStopped(this.options.leases.claimShare(this.options.holder, this.lengthMs))
     for (const lease of claim.acquired) this.take(lease, sentAt)
     for (const connectionId of claim.disabled) {
       const name = connectionLease(connectionId)
@@ -204,9 +210,19 @@ export class LeaseKeeper {
       const name = jobLease(job)
       if (this.held.has(name)) continue
       const sentAt = this.monotonic()
-      const lease = await abortable(this.options.leases.acquire(name, this.options.holder, this.lengthMs), this.stopping.signal)
+      const lease = await this.untilStopped(this.options.leases.acquire(name, this.options.holder, this.lengthMs))
       if (lease) this.take(lease, sentAt)
     }
+  }
+
+  /** A call to the database, waited for until it answers or the keeper stops; kept till it settles. */
+  private untilStopped<T>(call: Promise<T>): Promise<T> {
+    this.sent.add(call)
+    void call.then(
+      () => this.sent.delete(call),
+      () => this.sent.delete(call)
+    )
+    return abortable(call, this.stopping.signal)
   }
 
   private take(lease: Lease, sentAt: number): void {
