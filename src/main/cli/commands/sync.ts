@@ -61,7 +61,7 @@ export function registerSync(program: Command): void {
 async function startSyncCore(
   opts: SyncOptions,
   progress: Progress,
-  headless: Pick<AppCoreOptions, 'passesOnRequest' | 'onPolled'>
+  headless: Pick<AppCoreOptions, 'passesOnRequest' | 'leasePasses' | 'onPolled'>
 ): Promise<LocalAppCore> {
   const secretsOn = secretsFor(opts.db)
   const core = await startAppCore({
@@ -96,7 +96,8 @@ function tellAlerts(core: LocalAppCore, progress: Progress, inTerminal: boolean)
 }
 
 async function syncOnce(opts: SyncOptions, progress: Progress, stopped: AbortSignal): Promise<void> {
-  const core = await startSyncCore(opts, progress, { passesOnRequest: true })
+  // On a team's database the pass takes its connection's lease: never beside a server polling it.
+  const core = await startSyncCore(opts, progress, { passesOnRequest: true, leasePasses: true })
   try {
     const passes = await core.completePasses({
       signal: stopped,

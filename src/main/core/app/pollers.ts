@@ -6,7 +6,7 @@ import type { UnconfirmedConnection } from '../alerts/situation'
 import type { AlertOutbox } from '../alerts/alert-changes'
 import type { Store } from '../store/interface/store'
 import type { ConnectionRecord } from '../store/interface/connections'
-import { LeaseLostError } from '../store/interface/leases'
+import { LeaseLostError, type Lease } from '../store/interface/leases'
 import { fencedStore } from '../store/fenced-store'
 import { isPollingPaused, type PausedPolling } from '../store/poller-status'
 import type { ViewerListStore } from '../store/viewer-store'
@@ -51,6 +51,9 @@ export interface PollerGroupOptions {
    *  while this server holds its lease, and every unit its poller writes is fenced with it; the
    *  others' status is read from their holders' rows. Absent: every source is polled here. */
   leases?: ConnectionLeases
+  /** Without `leases`: the lease each connection's units are fenced with all the same (a one-shot
+   *  pass on a team's database, pass-leases.ts). */
+  fenceOf?: (connectionId: string) => Lease | null
   /** Where servers share the connections: the saved connections changed under this server (another
    *  server's change), or it holds a connection it has no source for: its sources are chosen again. */
   sourcesStale?: () => void
@@ -125,6 +128,7 @@ export class PollerGroup implements HeldConnections, PollRunner {
       ...(options.outbox ? { outbox: options.outbox } : {}),
       ...(options.metrics ? { pushed: (event, seconds) => options.metrics!.pushed(event, seconds) } : {}),
       ...(leases ? { leaseOf: (id: string) => leases.leaseOf(id), repeatsLease: () => leases.jobLease('repeats') } : {}),
+      ...(!leases && options.fenceOf ? { leaseOf: options.fenceOf } : {}),
       ...(options.boardCountsAlone ? { boardCountsAlone: true } : {})
     })
     made.group = new PollerGroup(store, hub, cadences, options, monitor)
@@ -223,7 +227,7 @@ export class PollerGroup implements HeldConnections, PollRunner {
   /** A poller for `source`, started unless passes come only when asked; paused as the rows say. */
   private startPoller(source: DataSource): Running {
     const connectionId = source.target.id
-    const lease = this.options.leases?.leaseOf(connectionId) ?? null
+    const lease = this.options.leases?.leaseOf(connectionId) ?? this.options.fenceOf?.(connectionId) ?? null
     // Leased: every unit it writes is fenced with the lease it was started under, never a later one.
     const writes = lease
       ? fencedStore(this.store, () => lease, () => new Error(`this server holds no lease of connection ${connectionId}`))

@@ -39,6 +39,7 @@ import { typedFace } from './typed-face'
 import { CoreMetrics } from '../metrics/metrics'
 import { observability } from './observability'
 import { ConnectionLeases } from './connection-leases'
+import { PassLeases } from './pass-leases'
 import { leaseHolderId } from '../sync/lease-keeper'
 import { fencedStore } from '../store/fenced-store'
 import { ServerRelay } from '../fanout/server-relay'
@@ -78,12 +79,16 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   // A core without polling (one CLI change) stores none: no writer thread for it.
   // Several servers on one PostgreSQL database share the connections and the team's jobs by lease
   // (docs/scaling-plan.md section 2); SQLite has none: one core per file polls everything. A
-  // one-shot pass (`sync --once`) takes none: it polls what it was asked to, at once.
+  // one-shot pass (`sync --once`) takes no share: it polls what it was asked to, at once.
   const leased = store.leases !== undefined && polling && !options.passesOnRequest
+  // A one-shot pass asked to (`sync --once`) takes the leases of what it polls, for its run alone.
+  const passLeases =
+    store.leases && polling && options.passesOnRequest && options.leasePasses ? new PassLeases(store.leases, leaseHolderId(), options.timers) : undefined
+  const fenceOf = passLeases ? (connectionId: string) => passLeases.leaseOf(connectionId) : undefined
   const viewerStore = cache.viewerLists({
     offThread: polling,
     // Where servers share the connections: each list's writes fenced with its connection's lease.
-    ...(leased ? { fenceOf: (connectionId: string) => leases?.leaseOf(connectionId) ?? null } : {}),
+    ...(leased ? { fenceOf: (connectionId: string) => leases?.leaseOf(connectionId) ?? null } : fenceOf ? { fenceOf } : {}),
     onFallback: (reason) =>
       recordDiagnosticAside(store, {
         connectionId: null,
@@ -151,6 +156,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       boardCountsAlone: severalServers,
       ...(options.timers ? { timers: options.timers } : {}),
       ...(leases ? { leases } : {}),
+      ...(fenceOf ? { fenceOf } : {}),
       ...(asker ? { asker, pollerStarted: (connectionId: string) => answering?.answerer.pickUp(connectionId) } : {}),
       // Saved connections changed on another server of the team: choose the sources again here.
       ...(leases && !options.sources ? { sourcesStale: () => void reconcile() } : {})
@@ -175,8 +181,9 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     if (options.sources) return options.sources(store)
     // What a client records (a retry, a skipped record) is fenced with its connection's lease too:
     // a server that stalled past it and woke writes nothing for it.
+    const leaseOf = leases ? (id: string) => leases.leaseOf(id) : fenceOf
     const writesOf = (id: string): Store =>
-      leases ? fencedStore(store, () => leases.leaseOf(id), () => new Error(`this server holds no lease of connection ${id}`)) : store
+      leaseOf ? fencedStore(store, () => leaseOf(id), () => new Error(`this server holds no lease of connection ${id}`)) : store
     const saved = await enabledSavedSources(store, connections, limiter, writesOf)
     if (saved.length > 0) return saved
     const incident = options.demoIncidentAfterSeconds
@@ -232,7 +239,19 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
 
   if (polling) {
     // The first start is the first reconciliation: a save heard meanwhile restarts after it.
-    const first = (async () => pollers.start(await chooseSources()))()
+    const first = (async () => {
+      const sources = await chooseSources()
+      if (passLeases) {
+        try {
+          for (const source of sources) await passLeases.take(source.target.id, source.target.name)
+        } catch (error) {
+          await passLeases.release()
+          await Promise.all(sources.map((source) => source.close().catch(() => undefined)))
+          throw error
+        }
+      }
+      return pollers.start(sources)
+    })()
     reconciling = first.catch(() => undefined)
     await closeOnFailure(first)
   }
@@ -322,6 +341,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       await relay?.stop()
       await retention.stop()
       await pollers.stop()
+      await passLeases?.release()
       await deliveries?.stop()
       await viewerStore.close()
       await store.close()

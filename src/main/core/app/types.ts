@@ -63,6 +63,9 @@ export interface AppCoreOptions {
   sources?: (store: Store) => Promise<DataSource[]>
   /** Passes only when asked (LocalAppCore.completePasses), none on the cadences: `eventwatch sync --once`. */
   passesOnRequest?: boolean
+  /** With passesOnRequest, on a team's PostgreSQL database: the pass takes each connection's lease
+   *  first (refused while a server of the team holds it) and writes fenced with it (pass-leases.ts). */
+  leasePasses?: boolean
   /** Bound on one full pass (`eventwatch sync --deadline`; sync-pass.ts's default when absent). */
   passDeadlineMs?: number
   /** After each full pass of a connection, what it fetched (`eventwatch sync`'s summary lines). */
