@@ -73,8 +73,12 @@ function runAsOwner(owner: { uid: number } | null, bin: string, args: string[]):
   }
 }
 
-/** Starts a fresh cluster; stop() it when done (a test run's globalSetup does, once). */
-export async function startPostgres(): Promise<PostgresCluster> {
+/**
+ * Starts a fresh cluster; stop() it when done (a test run's globalSetup does, once). `settings`
+ * are server settings (`-c name=value`) over the test defaults: a benchmark turns durable commits
+ * back on with them, or settings only read at start (`track_commit_timestamp`).
+ */
+export async function startPostgres(settings: Record<string, string> = {}): Promise<PostgresCluster> {
   const bin = postgresBin()
   const owner = clusterOwner()
   // As root the folder must be reachable by `postgres`: /tmp is, a private TMPDIR may not be.
@@ -86,7 +90,8 @@ export async function startPostgres(): Promise<PostgresCluster> {
   try {
     runAsOwner(owner, join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions'])
     // Durability is not what tests measure: fsync off makes a database per test cheap.
-    const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`
+    const chosen = Object.entries(settings).map(([name, value]) => ` -c ${name}=${value}`).join('')
+    const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off${chosen}`
     runAsOwner(owner, join(bin, 'pg_ctl'), ['start', '-w', '-t', '60', '-D', data, '-l', log, '-o', options])
   } catch (error) {
     const tail = existsSync(log) ? `\n${readFileSync(log, 'utf8').slice(-2000)}` : ''

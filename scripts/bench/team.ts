@@ -1,0 +1,270 @@
+// Part 10: a team on PostgreSQL (issue 26), on a throwaway cluster this part starts and removes
+// (test/support/postgres.ts; durable commits, commit timestamps kept):
+//   1. ingest: 20 × 5,000 viewers through the PostgreSQL viewer writer (COPY) against the same
+//      pages through SQLite's (pg-ingest.ts);
+//   2. push lag: two `eventwatch serve` processes on one database, 100 live sessions polled by one,
+//      200 event streams open on the other: from the commit of a poll's unit on the holder to the
+//      push carrying it on the other's streams (board-streams.ts);
+//   3. takeover: the holder killed with SIGKILL at the default lease, to the other's first poll.
+// Without PostgreSQL 15+ the part says it is skipped and why.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pg from 'pg'
+import { startSimulator, type RunningSimulator } from '../../src/main/core/simulator/server'
+import { openPgStore } from '../../src/main/core/store/postgres/pg-store'
+import { ensureRendererBuilt } from '../../src/main/cli/renderer-build'
+import { postgresBin, startPostgres, type PostgresCluster } from '../../test/support/postgres'
+import { BoardStreams } from './board-streams'
+import { bundleCli } from './ingest'
+import { DURABLE, pgWriterRun, sqliteWriterRun, type Run } from './pg-ingest'
+import { int, log, median, ms, percentile, type Figure } from './stats'
+import { parsedLists } from './store'
+import { eventually, metric, serve, statusOf, type TeamServer } from './team-servers'
+
+const PART = '10 team'
+const ROUNDS = 3
+const LIVE_SESSIONS = 100
+const STREAMS = 200
+/** How long the pushes are watched: about five detail polls at the default 15 s cadence. */
+const WATCH_MS = 75_000
+/** After the watch, how long a push of a unit committed in it may still take to arrive. */
+const GRACE_MS = 10_000
+const CONNECTION = 'x'
+const LAG_GOAL_MS = 1000
+const TAKEOVER_GOAL_MS = 40_000
+
+const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ')
+const seconds = (value: number): string => `${(value / 1000).toFixed(1)} s`
+
+export async function benchTeam(): Promise<Figure[]> {
+  try {
+    postgresBin()
+  } catch (error) {
+    const why = (error as Error).message
+    log(`team: skipped: ${why}`)
+    return [{ part: PART, name: 'skipped (no PostgreSQL 15+)', value: 'n/a', goal: '(reference)', met: true }]
+  }
+  const cleanups: (() => void | Promise<void>)[] = []
+  const cleanUp = async (): Promise<void> => {
+    for (const clean of cleanups.splice(0).reverse()) {
+      try {
+        await clean()
+      } catch (error) {
+        log(`team: cleaning up: ${(error as Error).message}`)
+      }
+    }
+  }
+  // Ctrl-C (or a TERM) mid-part: the servers and the cluster go with the bench.
+  const interrupted = (signal: NodeJS.Signals): void => {
+    log(`team: ${signal}: stopping the servers and the cluster`)
+    void cleanUp().finally(() => process.exit(130))
+  }
+  process.once('SIGINT', interrupted)
+  process.once('SIGTERM', interrupted)
+  try {
+    const cluster = await startPostgres({ ...DURABLE, track_commit_timestamp: 'on' })
+    cleanups.push(() => cluster.stop())
+    const admin = new pg.Pool({ connectionString: cluster.url(), max: 2 })
+    cleanups.push(() => admin.end())
+    log(`team: a throwaway PostgreSQL cluster (${postgresBin()}), durable commits; everything on this one machine`)
+    const figures = await ingest(cluster, admin, cleanups)
+    figures.push(...(await servers(cluster, admin, cleanups)))
+    return figures
+  } finally {
+    await cleanUp()
+    process.off('SIGINT', interrupted)
+    process.off('SIGTERM', interrupted)
+  }
+}
+
+async function ingest(cluster: PostgresCluster, admin: pg.Pool, cleanups: (() => void)[]): Promise<Figure[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'eventwatch-bench-team-'))
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  const now = Date.now()
+  const lists = parsedLists({ sessions: 20, viewersPerSession: 5000, rounds: 1, seed: 20240611 }, now)
+  const viewers = lists.reduce((n, l) => n + l.viewers.length, 0)
+  log(`team: ingest of ${lists.length} lists, ${int(viewers)} viewers, pages of 500: PostgreSQL (pgViewerListStore, COPY) against SQLite (its viewer list store, in-thread), one warm-up each then ${ROUNDS} rounds alternating`)
+  const postgres: Run[] = []
+  const sqlite: Run[] = []
+  for (let round = -1; round < ROUNDS; round++) {
+    const p = await pgWriterRun(cluster.url(), admin, lists, now)
+    const s = await sqliteWriterRun(admin, dir, round, lists, now)
+    if (round < 0) continue
+    postgres.push(p)
+    sqlite.push(s)
+    log(`team: round ${round + 1}/${ROUNDS}: PostgreSQL ${ms(p.ms)} (CPU ${ms(p.cpuMs)}, of it this process ${ms(p.ownCpuMs)}), SQLite ${ms(s.ms)} (CPU ${ms(s.cpuMs)})`)
+  }
+  const pgMs = median(postgres.map((r) => r.ms))
+  const sqliteMs = median(sqlite.map((r) => r.ms))
+  const cpuRatio = median(postgres.map((r) => r.cpuMs)) / median(sqlite.map((r) => r.cpuMs))
+  const ratio = pgMs / sqliteMs
+  log(`team: ingest medians: PostgreSQL ${ms(pgMs)}, SQLite ${ms(sqliteMs)}: ${ratio.toFixed(2)}× (CPU, this process and the database's: ${cpuRatio.toFixed(2)}×)`)
+  return [
+    { part: PART, name: 'ingest 20 × 5,000 viewers into PostgreSQL (COPY)', value: ms(pgMs), goal: '(reference)', met: true },
+    { part: PART, name: 'the same into SQLite', value: ms(sqliteMs), goal: '(reference)', met: true },
+    { part: PART, name: 'ingest PostgreSQL / SQLite', value: `${ratio.toFixed(2)}×`, goal: '≤ 1.5×', met: ratio <= 1.5 }
+  ]
+}
+
+async function servers(cluster: PostgresCluster, admin: pg.Pool, cleanups: (() => void | Promise<void>)[]): Promise<Figure[]> {
+  bundleCli('team')
+  ensureRendererBuilt()
+  const sim = await startSimulator({
+    seed: 20261126,
+    liveSessions: LIVE_SESSIONS,
+    endedSessions: 0,
+    viewersPerSession: 50,
+    churnSessions: false,
+    randomIncidents: false
+  })
+  cleanups.push(() => sim.close())
+  await admin.query('CREATE DATABASE team')
+  const url = cluster.url('team')
+  await saveConnection(url, sim)
+  const sql = new pg.Client({ connectionString: url })
+  await sql.connect()
+  cleanups.push(() => sql.end())
+
+  // A first, so it holds the connection; then B, which holds nothing of it.
+  const a = await serve('A', url, sim.credentials.clientSecret)
+  cleanups.push(() => a.stop(true))
+  await eventually('A holds the connection', () => holderPid(sql), (pid) => pid === a.pid, 60_000)
+  await eventually('A polls the connection', () => statusOf(a, CONNECTION), (c) => c?.state === 'connected', 60_000)
+  const b = await serve('B', url, sim.credentials.clientSecret)
+  cleanups.push(() => b.stop())
+  await eventually('B shows the connection as A polls it', () => statusOf(b, CONNECTION), (c) => c?.state === 'connected', 60_000)
+  log(`team: two \`eventwatch serve\` processes on this one machine, one database; A (pid ${a.pid}) holds the connection to a simulator of ${LIVE_SESSIONS} live sessions (default cadences: details every 15 s), B (pid ${b.pid}) does not`)
+
+  const lag = await pushLag(sql, a, b)
+  const takeover = await takeoverTime(sql, a, b)
+  return [...lag, ...takeover]
+}
+
+/** The simulator saved as the team's one connection, the schema migrated, as `connections add` would. */
+async function saveConnection(url: string, sim: RunningSimulator): Promise<void> {
+  const store = await openPgStore(url)
+  try {
+    const c = sim.credentials
+    const row = { id: CONNECTION, name: 'Bench tenant', baseUrl: sim.baseUrl, authUrl: sim.authUrl, platformId: c.platformId, tenantId: c.tenantId, clientId: c.clientId, isDemo: false }
+    await store.withTransaction((tx) => tx.connections.upsert(row, Date.now()))
+  } finally {
+    await store.close()
+  }
+}
+
+/** The pid of the live holder of the connection's lease (holders are host:pid:boot-uuid). */
+async function holderPid(sql: pg.Client): Promise<number | undefined> {
+  const { rows } = await sql.query<{ holder: string }>("SELECT holder FROM leases WHERE name = $1 AND expires_at > now()", [`connection:${CONNECTION}`])
+  const match = /:(\d+):[^:]+$/.exec(rows[0]?.holder ?? '')
+  return match ? Number(match[1]) : undefined
+}
+
+interface Committed {
+  session: string
+  takenAt: number
+  /** The transaction that stored it, and when it committed (ms since epoch). */
+  xid: string
+  committedAt: number
+}
+
+async function pushLag(sql: pg.Client, a: TeamServer, b: TeamServer): Promise<Figure[]> {
+  const streams = await BoardStreams.open(b.origin, b.token, STREAMS)
+  try {
+    const open = Date.now()
+    const counted = await metric(b, 'eventwatch_event_streams_open')
+    log(`team: ${STREAMS} event streams open on B (its /metrics: ${counted} open); watching for ${WATCH_MS / 1000} s, then ${GRACE_MS / 1000} s more for late pushes`)
+    await new Promise((resolve) => setTimeout(resolve, WATCH_MS))
+    const watched = Date.now()
+    await new Promise((resolve) => setTimeout(resolve, GRACE_MS))
+    // Every snapshot A's units committed while the streams watched, with its commit's time.
+    const { rows } = await sql.query<Committed>(
+      `SELECT event_session_id AS session, taken_at::float8 AS "takenAt", xmin::text AS xid,
+              (extract(epoch FROM pg_xact_commit_timestamp(xmin)) * 1000)::float8 AS "committedAt"
+         FROM snapshots WHERE connection_id = $1 AND taken_at >= $2`,
+      [CONNECTION, open - 60_000]
+    )
+    const units = new Map<string, Committed[]>()
+    for (const row of rows) {
+      if (row.committedAt < open || row.committedAt > watched) continue
+      units.set(row.xid, [...(units.get(row.xid) ?? []), row])
+    }
+    // One sample per unit and stream: when the stream had every snapshot of the unit (or a newer
+    // one of the same session), from the unit's commit. A stream that never had it counts as lost.
+    const lags: number[] = []
+    let lost = 0
+    for (const snapshots of units.values()) {
+      for (let stream = 0; stream < streams.count; stream++) {
+        let last = 0
+        for (const s of snapshots) {
+          const at = streams.arrival(stream, CONNECTION, s.session, s.takenAt)
+          last = at === undefined ? Number.POSITIVE_INFINITY : Math.max(last, at)
+        }
+        if (Number.isFinite(last)) lags.push(last - snapshots[0]!.committedAt)
+        else lost++
+      }
+    }
+    const snapshotCount = [...units.values()].reduce((n, s) => n + s.length, 0)
+    const all = [...lags, ...Array<number>(lost).fill(Number.POSITIVE_INFINITY)]
+    const p50 = percentile(all, 50)
+    const p99 = percentile(all, 99)
+    const max = Math.max(...all)
+    log(
+      `team: push lag: ${units.size} units of A's detail polls committed in the watch (${snapshotCount} snapshots), × ${streams.count} streams = ${all.length} samples` +
+        `${lost ? `, ${lost} never arrived within ${GRACE_MS / 1000} s` : ''}; ${streams.pushes} sessionsChanged pushes received in all`
+    )
+    log(
+      "team: what is measured: from the commit of A's unit of work that stored a detail poll's snapshots (PostgreSQL's commit timestamp, track_commit_timestamp) " +
+        "to the sessionsChanged push carrying the last of them arriving on each of B's streams (stamped as its bytes reach the bench process, on this machine's clock)"
+    )
+    log(`team: push lag p50 ${ms(p50)}, p99 ${ms(p99)}, max ${ms(max)} (${all.length} samples)`)
+    if (units.size === 0) throw new Error(`no unit of A's was committed in ${WATCH_MS / 1000} s of watching: nothing to measure`)
+    return [
+      { part: PART, name: `push lag A's commit → B's ${STREAMS} streams, p50`, value: ms(p50), goal: '(reference)', met: true },
+      { part: PART, name: `push lag A's commit → B's ${STREAMS} streams, max`, value: ms(max), goal: '(reference)', met: true },
+      {
+        part: PART,
+        name: `push lag A's commit → B's ${STREAMS} streams, p99`,
+        value: ms(p99),
+        goal: `≤ ${ms(LAG_GOAL_MS)}`,
+        met: p99 <= LAG_GOAL_MS,
+        note: `${all.length} samples: ${units.size} units × ${streams.count} streams`
+      }
+    ]
+  } finally {
+    streams.close()
+  }
+}
+
+async function takeoverTime(sql: pg.Client, a: TeamServer, b: TeamServer): Promise<Figure[]> {
+  log(`team: takeover: A killed with SIGKILL at the default lease (30 s, renewed every 10 s); one sample. Load average ${load()}`)
+  const killed = Date.now()
+  process.kill(a.pid, 'SIGKILL')
+  let leaseAt: number | undefined
+  const polled = await eventually(
+    "B's first poll of the connection",
+    async () => {
+      if (leaseAt === undefined && (await holderPid(sql)) === b.pid) leaseAt = Date.now()
+      return statusOf(b, CONNECTION)
+    },
+    (c) => c?.state === 'connected' && c.lastUpdateAt !== null && Date.parse(c.lastUpdateAt) >= killed,
+    120_000
+  )
+  const seenAt = Date.now()
+  const pollMs = Date.parse(polled!.lastUpdateAt!) - killed
+  log(
+    `team: takeover: B held the lease ${leaseAt === undefined ? '(not seen apart from the poll)' : `${seconds(leaseAt - killed)}`} after the kill; ` +
+      `its status said a poll succeeded (lastUpdateAt) ${seconds(pollMs)} after the kill, seen by the bench after ${seconds(seenAt - killed)}`
+  )
+  return [
+    ...(leaseAt === undefined ? [] : [{ part: PART, name: 'takeover: kill → B holds the lease', value: seconds(leaseAt - killed), goal: '(reference)', met: true }]),
+    {
+      part: PART,
+      name: "takeover: kill → B's first successful poll",
+      value: seconds(pollMs),
+      goal: `≤ ${TAKEOVER_GOAL_MS / 1000} s`,
+      met: pollMs <= TAKEOVER_GOAL_MS,
+      note: 'one sample, default lease'
+    }
+  ]
+}
