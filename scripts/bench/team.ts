@@ -257,14 +257,20 @@ async function committedSnapshots(sql: pg.Client, from: number, to: number): Pro
  *  of the same session), from the unit's commit. */
 function pollLags(units: Map<string, Committed[]>, streams: EventStreams): Lags & { units: number } {
   const result = { lags: [] as number[], lost: 0, units: units.size }
+  const spans: string[] = []
   for (const snapshots of units.values()) {
+    const lags: number[] = []
     for (let stream = 0; stream < streams.count; stream++) {
       let last = 0
       for (const s of snapshots) last = Math.max(last, streams.arrival(stream, CONNECTION, s.session, s.takenAt) ?? Number.POSITIVE_INFINITY)
-      if (Number.isFinite(last)) result.lags.push(last - snapshots[0]!.committedAt)
+      if (Number.isFinite(last)) lags.push(last - snapshots[0]!.committedAt)
       else result.lost++
     }
+    result.lags.push(...lags)
+    spans.push(lags.length ? `${ms(Math.min(...lags))}–${ms(Math.max(...lags))}` : 'never')
   }
+  // Each unit's first and last stream: the wait before B pushes, and the fan-out to its streams.
+  log(`team: push lag (poll), each unit from its first stream to its last: ${spans.join('; ')}`)
   return result
 }
 
