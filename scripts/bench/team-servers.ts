@@ -8,6 +8,7 @@ import type { Status } from '../../src/shared/domain'
 import type { ConnectionPollStatus } from '../../src/shared/poll-status'
 import { homeEnv } from '../../test/support/cli'
 import { startCli, type RunningCli } from '../../test/support/cli-processes'
+import { ask } from '../../test/support/serve-api'
 
 export interface TeamServer {
   label: string
@@ -36,17 +37,6 @@ export async function serve(label: string, db: string, clientSecret: string, lea
     await stop(true)
     throw error
   }
-}
-
-export async function ask<T>(server: TeamServer, name: string, args: unknown = {}): Promise<T> {
-  const response = await fetch(`${server.origin}/api/request/${name}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(args)
-  })
-  const result = (await response.json()) as { ok: true; value: T } | { ok: false; error: { message: string } }
-  if (!result.ok) throw new Error(`${name} on server ${server.label}: ${result.error.message}`)
-  return result.value
 }
 
 export const statusOf = async (server: TeamServer, connectionId: string): Promise<ConnectionPollStatus | undefined> =>

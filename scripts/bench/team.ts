@@ -22,7 +22,8 @@ import { bundleCli } from './ingest'
 import { DURABLE, pgWriterRun, sqliteWriterRun, type Run } from './pg-ingest'
 import { int, log, median, ms, percentile, type Figure } from './stats'
 import { parsedLists } from './store'
-import { ask, eventually, metric, serve, statusOf, type TeamServer } from './team-servers'
+import { ask } from '../../test/support/serve-api'
+import { eventually, metric, serve, statusOf, type TeamServer } from './team-servers'
 
 const PART = '10 team'
 const ROUNDS = 3

@@ -20,6 +20,7 @@ import { homeEnv } from '../support/cli'
 import { startCli, type RunningCli } from '../support/cli-processes'
 import { parseExposition, valueOf, type Parsed } from '../support/exposition'
 import { freshDatabase, type TestDatabase } from '../support/postgres-databases'
+import { ask } from '../support/serve-api'
 import { simulatorTarget } from '../support/simulator-connection'
 import { tempDirs } from '../support/temp-dirs'
 
@@ -53,17 +54,6 @@ async function serve(label: string, db: string, interval: number): Promise<Serve
   })
   const [, origin, token] = await cli.waitFor(/serving on (http:\/\/127\.0\.0\.1:\d+)\/\?token=(\S+)/, 120_000)
   return { label, cli, origin: origin!, token: token!, pid: cli.pid }
-}
-
-async function ask<T>(server: Server, name: string, args: unknown = {}): Promise<T> {
-  const response = await fetch(`${server.origin}/api/request/${name}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(args)
-  })
-  const result = (await response.json()) as { ok: true; value: T } | { ok: false; error: { message: string } }
-  if (!result.ok) throw new Error(`${name} on server ${server.label}: ${result.error.message}`)
-  return result.value
 }
 
 async function scrape(server: Server): Promise<Parsed> {
