@@ -17,12 +17,12 @@ import { startSimulator, type RunningSimulator } from '../../src/main/core/simul
 import { openPgStore } from '../../src/main/core/store/postgres/pg-store'
 import { ensureRendererBuilt } from '../../src/main/cli/renderer-build'
 import { postgresBin, startPostgres, type PostgresCluster } from '../../test/support/postgres'
+import { ask } from '../../test/support/serve-api'
 import { EventStreams } from './event-streams'
 import { bundleCli } from './ingest'
 import { DURABLE, pgWriterRun, sqliteWriterRun, type Run } from './pg-ingest'
 import { int, log, median, ms, percentile, type Figure } from './stats'
 import { parsedLists } from './store'
-import { ask } from '../../test/support/serve-api'
 import { eventually, metric, serve, statusOf, type TeamServer } from './team-servers'
 
 const PART = '10 team'
@@ -39,6 +39,9 @@ const CONNECTION = 'x'
 const LAG_GOAL_MS = 1000
 const TAKEOVER_GOAL_MS = 40_000
 
+/** What the part started, undone last first, whatever happened. */
+type Cleanups = (() => void | Promise<void>)[]
+
 const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ')
 const seconds = (value: number): string => `${(value / 1000).toFixed(1)} s`
 
@@ -50,7 +53,7 @@ export async function benchTeam(): Promise<Figure[]> {
     log(`team: skipped: ${why}`)
     return [{ part: PART, name: 'skipped (no PostgreSQL 15+)', value: 'n/a', goal: '(reference)', met: true }]
   }
-  const cleanups: (() => void | Promise<void>)[] = []
+  const cleanups: Cleanups = []
   const cleanUp = async (): Promise<void> => {
     for (const clean of cleanups.splice(0).reverse()) {
       try {
@@ -83,7 +86,7 @@ export async function benchTeam(): Promise<Figure[]> {
   }
 }
 
-async function ingest(cluster: PostgresCluster, admin: pg.Pool, cleanups: (() => void)[]): Promise<Figure[]> {
+async function ingest(cluster: PostgresCluster, admin: pg.Pool, cleanups: Cleanups): Promise<Figure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'eventwatch-bench-team-'))
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
   const now = Date.now()
@@ -112,7 +115,7 @@ async function ingest(cluster: PostgresCluster, admin: pg.Pool, cleanups: (() =>
   ]
 }
 
-async function servers(cluster: PostgresCluster, admin: pg.Pool, cleanups: (() => void | Promise<void>)[]): Promise<Figure[]> {
+async function servers(cluster: PostgresCluster, admin: pg.Pool, cleanups: Cleanups): Promise<Figure[]> {
   bundleCli('team')
   ensureRendererBuilt()
   const sim = await startSimulator({
