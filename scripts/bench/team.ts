@@ -17,13 +17,14 @@ import { startSimulator, type RunningSimulator } from '../../src/main/core/simul
 import { openPgStore } from '../../src/main/core/store/postgres/pg-store'
 import { ensureRendererBuilt } from '../../src/main/cli/renderer-build'
 import { postgresBin, startPostgres, type PostgresCluster } from '../../test/support/postgres'
-import { ask } from '../../test/support/serve-api'
+import { valueOf } from '../../test/support/exposition'
+import { ask, eventually, scrape, statusOf } from '../../test/support/team-servers'
 import { EventStreams } from './event-streams'
 import { bundleCli } from './ingest'
 import { DURABLE, pgWriterRun, sqliteWriterRun, type Run } from './pg-ingest'
 import { int, log, median, ms, percentile, type Figure } from './stats'
 import { parsedLists } from './store'
-import { eventually, metric, serve, statusOf, type TeamServer } from './team-servers'
+import { serve, type ServeProcess } from './serve-process'
 
 const PART = '10 team'
 const ROUNDS = 3
@@ -188,11 +189,11 @@ interface Lags {
   lost: number
 }
 
-async function pushLag(sql: pg.Client, a: TeamServer, b: TeamServer): Promise<Figure[]> {
+async function pushLag(sql: pg.Client, a: ServeProcess, b: ServeProcess): Promise<Figure[]> {
   const streams = await EventStreams.open(b.origin, b.token, STREAMS)
   try {
     const open = Date.now()
-    const counted = await metric(b, 'eventwatch_event_streams_open')
+    const counted = valueOf(await scrape(b), 'eventwatch_event_streams_open')
     log(
       `team: ${STREAMS} event streams open on B (its /metrics: ${counted} open); watching for ${WATCH_MS / 1000} s, then ${GRACE_MS / 1000} s more for late pushes; ` +
         `meanwhile an operator pauses notifications through A's HTTP API every ${ACTION_EVERY_MS / 1000} s`
@@ -225,7 +226,7 @@ async function pushLag(sql: pg.Client, a: TeamServer, b: TeamServer): Promise<Fi
 }
 
 /** Every `ACTION_EVERY_MS` until `until`: a notification pause through A, and its unit's commit. */
-async function operatorActions(sql: pg.Client, a: TeamServer, until: number): Promise<Action[]> {
+async function operatorActions(sql: pg.Client, a: ServeProcess, until: number): Promise<Action[]> {
   const actions: Action[] = []
   for (let minutes = 60; Date.now() < until; minutes++) {
     const page = await ask<AlertsPage>(a, 'pauseNotifications', { minutes })
@@ -306,7 +307,7 @@ function lagFigures(kind: string, { lags, lost }: Lags, measured: string, commit
   ]
 }
 
-async function takeoverTime(sql: pg.Client, a: TeamServer, b: TeamServer): Promise<Figure[]> {
+async function takeoverTime(sql: pg.Client, a: ServeProcess, b: ServeProcess): Promise<Figure[]> {
   log(`team: takeover: A killed with SIGKILL at the default lease (30 s, renewed every 10 s); one sample. Load average ${load()}`)
   const killed = Date.now()
   process.kill(a.pid, 'SIGKILL')
@@ -326,7 +327,7 @@ async function takeoverTime(sql: pg.Client, a: TeamServer, b: TeamServer): Promi
   const pollMs = Date.parse(polled!.lastUpdateAt!) - killed
   const after = (at: number | undefined): string => (at === undefined ? 'not seen' : seconds(at - killed))
   log(
-    `team: takeover: B held the lease ${after(leaseAt)} after the kill (the leases table, read every 200 ms); ` +
+    `team: takeover: B held the lease ${after(leaseAt)} after the kill (the leases table, read about every 100 ms); ` +
       `committed its first unit of the connection's data (the session list of its first pass) ${after(storedAt)} after; ` +
       `its status said its first poll had ended well (lastUpdateAt: a unit of work, here a full pass) ${seconds(pollMs)} after, seen by the bench after ${seconds(seenAt - killed)}`
   )

@@ -12,21 +12,16 @@ import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AlertsPage } from '../../src/shared/alerts'
 import type { Status } from '../../src/shared/domain'
-import type { ConnectionPollStatus } from '../../src/shared/poll-status'
 import { openPgStore } from '../../src/main/core/store/postgres/pg-store'
 import type { RunningSimulator } from '../../src/main/core/simulator/server'
 import { Cleanups, frozenSimulator } from '../support/app-core'
 import { homeEnv } from '../support/cli'
-import { startCli, type RunningCli } from '../support/cli-processes'
-import { parseExposition, valueOf, type Parsed } from '../support/exposition'
+import { valueOf } from '../support/exposition'
 import { freshDatabase, type TestDatabase } from '../support/postgres-databases'
-import { ask } from '../support/serve-api'
 import { simulatorTarget } from '../support/simulator-connection'
+import { ask, eventually, LEASE_SECONDS, polledSince, scrape, startServer, statusOf, TAKEOVER_WITHIN_MS, TeamDatabase, type Server } from '../support/team-servers'
 import { tempDirs } from '../support/temp-dirs'
 
-const LEASE_SECONDS = 3
-/** A takeover comes once the lease has run out, at the taker's next pass (a third of a lease). */
-const TAKEOVER_WITHIN_MS = (LEASE_SECONDS + LEASE_SECONDS / 3) * 1000 + 15_000
 const SECRET = `secret-${randomUUID()}`
 /** The tables a connection's poller (and the judgement of its polls) writes. */
 const POLLED_TABLES = ['sessions', 'snapshots', 'sync_runs', 'poller_status', 'diagnostics', 'alerts', 'alert_judged', 'alert_cooling', 'viewer_lists']
@@ -35,63 +30,23 @@ const cleanups = new Cleanups()
 afterEach(() => cleanups.runAll())
 const newDir = tempDirs('eventwatch-pg-servers-')
 
-interface Server {
-  label: string
-  cli: RunningCli
-  origin: string
-  token: string
-  pid: number
-}
-
 /** `eventwatch serve` on `db`, polling every `interval` seconds, with short leases. */
-async function serve(label: string, db: string, interval: number): Promise<Server> {
-  const env = { ...homeEnv(newDir()), EVENTWATCH_CLIENT_SECRET: SECRET }
-  const cli = startCli(['serve', '--port', '0', '--db', db, '--interval', String(interval), '--lease-seconds', String(LEASE_SECONDS)], env)
-  cleanups.add(async () => {
-    // A server the test froze is woken to be stopped; one it killed is gone already.
-    if (cli.child.exitCode === null && cli.child.signalCode === null) process.kill(cli.pid, 'SIGCONT')
-    await cli.stop()
-  })
-  const [, origin, token] = await cli.waitFor(/serving on (http:\/\/127\.0\.0\.1:\d+)\/\?token=(\S+)/, 120_000)
-  return { label, cli, origin: origin!, token: token!, pid: cli.pid }
-}
-
-async function scrape(server: Server): Promise<Parsed> {
-  const response = await fetch(`${server.origin}/metrics`, { headers: { Authorization: `Bearer ${server.token}` } })
-  expect(response.status).toBe(200)
-  return parseExposition(await response.text())
-}
-
-const statusOf = async (server: Server, connectionId: string): Promise<ConnectionPollStatus | undefined> =>
-  (await ask<Status>(server, 'getStatus')).connections.find((c) => c.connectionId === connectionId)
-
-/** Asks `read` until it answers something `test` passes. */
-async function eventually<T>(what: string, read: () => Promise<T>, test: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs
-  for (;;) {
-    const seen = await read()
-    if (test(seen)) return seen
-    if (Date.now() > until) throw new Error(`${what}: never within ${timeoutMs} ms; last seen ${JSON.stringify(seen).slice(0, 800)}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
-
-/** A lease as the database has it now; `pid`: its holder's process (host:pid:boot-uuid). */
-interface LeaseRow {
-  name: string
-  holder: string
-  fence: number
-  live: boolean
-  acquiredAt: Date
-  pid: number
-}
+const serve = (label: string, db: string, interval: number): Promise<Server> =>
+  startServer(
+    cleanups,
+    label,
+    ['serve', '--port', '0', '--db', db, '--interval', String(interval), '--lease-seconds', String(LEASE_SECONDS)],
+    { ...homeEnv(newDir()), EVENTWATCH_CLIENT_SECRET: SECRET }
+  )
 
 /** The team's database, read and written by the test as another program. */
-class Team {
+class Team extends TeamDatabase {
   constructor(
     readonly database: TestDatabase,
-    readonly sql: pg.Client
-  ) {}
+    sql: pg.Client
+  ) {
+    super(sql)
+  }
 
   static async open(sims: Record<string, RunningSimulator>): Promise<Team> {
     const database = await freshDatabase()
@@ -111,18 +66,6 @@ class Team {
     cleanups.add(() => sql.end())
     return new Team(database, sql)
   }
-
-  async leases(): Promise<Map<string, LeaseRow>> {
-    const { rows } = await this.sql.query<Omit<LeaseRow, 'pid'>>(
-      'SELECT name, holder, fence::int AS fence, expires_at > now() AS live, acquired_at AS "acquiredAt" FROM leases ORDER BY name'
-    )
-    return new Map(rows.map((row) => [row.name, { ...row, pid: Number(/:(\d+):[^:]+$/.exec(row.holder)?.[1]) }]))
-  }
-
-  /** The lease `name` once `test` passes on it. */
-  lease(name: string, test: (lease: LeaseRow | undefined) => boolean, timeoutMs?: number): Promise<LeaseRow> {
-    return eventually(`the lease ${name}`, async () => (await this.leases()).get(name), test, timeoutMs) as Promise<LeaseRow>
-  }
 }
 
 /** Simulators whose worlds stand still, all answering to the one secret the servers are given. */
@@ -135,9 +78,6 @@ async function simulators(...ids: string[]): Promise<Record<string, RunningSimul
   }
   return sims
 }
-
-const polledSince = (since: number) => (c: ConnectionPollStatus | undefined): boolean =>
-  c?.state === 'connected' && c.lastUpdateAt !== null && Date.parse(c.lastUpdateAt) >= since
 
 describe('servers sharing one PostgreSQL database', () => {
   it('split the connections, run each team job on one of them, and say the same of a connection one of them holds', async () => {
@@ -260,12 +200,8 @@ describe('servers sharing one PostgreSQL database', () => {
   it('a holder frozen past its lease writes nothing when it wakes, and gives its connection up', async () => {
     const sims = await simulators('x')
     const team = await Team.open(sims)
-    // Every row the poller's tables gained, changed or lost, with the application_name of its
-    // writer ("eventwatch <pid>@<host>"): a rolled-back unit leaves no row here either.
-    await team.sql.query(`CREATE TABLE write_log (tbl text, app text, at timestamptz NOT NULL DEFAULT clock_timestamp());
-      CREATE FUNCTION log_write() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN INSERT INTO write_log (tbl, app) VALUES (TG_TABLE_NAME, current_setting('application_name')); RETURN NULL; END $$;
-      ${POLLED_TABLES.map((t) => `CREATE TRIGGER ${t}_logged AFTER INSERT OR UPDATE OR DELETE ON ${t} FOR EACH ROW EXECUTE FUNCTION log_write();`).join('\n')}`)
+    // Every row the poller's tables gained, changed or lost, with the application_name of its writer.
+    await team.logWrites(POLLED_TABLES)
     const a = await serve('A', team.database.url, 1)
     await team.lease('connection:x', (l) => l?.live === true && l.pid === a.pid)
     await eventually('A polls x', () => statusOf(a, 'x'), (c) => c?.state === 'connected')
@@ -287,19 +223,12 @@ describe('servers sharing one PostgreSQL database', () => {
     // A few of A's renewal periods more, for any late write to land.
     await new Promise((resolve) => setTimeout(resolve, 3 * (LEASE_SECONDS / 3) * 1000))
 
-    const writers = async (since: Date | null, app: string): Promise<string[]> =>
-      (
-        await team.sql.query<{ tbl: string }>('SELECT DISTINCT tbl FROM write_log WHERE app = $1 AND ($2::timestamptz IS NULL OR at > $2) ORDER BY tbl', [app, since])
-      ).rows.map((r) => r.tbl)
-    const appOf = async (pid: number): Promise<string> =>
-      (await team.sql.query<{ app: string }>("SELECT DISTINCT app FROM write_log WHERE app LIKE 'eventwatch ' || $1 || '@%'", [pid])).rows[0]!.app
-    const [appA, appB] = [await appOf(a.pid), await appOf(b.pid)]
     // The log works: A wrote while it held x, B since it took x over.
-    expect(await writers(null, appA)).toEqual(expect.arrayContaining(['poller_status', 'snapshots', 'sync_runs']))
-    expect(await writers(taken.acquiredAt, appB)).toEqual(expect.arrayContaining(['poller_status', 'snapshots', 'sync_runs']))
+    expect(await team.tablesWrittenBy(a.pid)).toEqual(expect.arrayContaining(['poller_status', 'snapshots', 'sync_runs']))
+    expect(await team.tablesWrittenBy(b.pid, taken.acquiredAt)).toEqual(expect.arrayContaining(['poller_status', 'snapshots', 'sync_runs']))
     // Since B took x over, A wrote nothing of it: what it had in hand when it froze, and all it
     // tried on waking, was refused by the fence and rolled back.
-    expect(await writers(taken.acquiredAt, appA)).toEqual([])
+    expect(await team.tablesWrittenBy(a.pid, taken.acquiredAt)).toEqual([])
     expect((await team.leases()).get('connection:x')).toMatchObject({ holder: taken.holder, fence: 2, live: true })
   }, 240_000)
 })

@@ -57,18 +57,25 @@ export function trustingFetch(caFile: string): (url: string, init?: RequestInit)
   return (url, init = {}) => undiciFetch(url, { ...init, dispatcher } as never) as unknown as Promise<Response>
 }
 
+/** A push as a stream received it; `at`: when it was read (Date.now()). */
+export interface StreamedEvent {
+  event: string
+  data: unknown
+  at: number
+}
+
 /** An open event stream, as a page keeps one: every push in order, until closed. */
 export async function openStream(
   fetcher: (url: string, init?: RequestInit) => Promise<Response>,
   url: string,
   headers: Record<string, string>
-): Promise<{ events: { event: string; data: unknown }[]; close: () => void; ended: Promise<void> }> {
+): Promise<{ events: StreamedEvent[]; close: () => void; ended: Promise<void> }> {
   const abort = new AbortController()
   const response = await fetcher(url, { headers, signal: abort.signal })
   if (!response.ok || !response.body) throw new Error(`event stream: HTTP ${response.status}`)
-  const events: { event: string; data: unknown }[] = []
+  const events: StreamedEvent[] = []
   const ended = (async () => {
-    for await (const e of readServerSentEvents(response.body!)) events.push({ event: e.event, data: JSON.parse(e.data) })
+    for await (const e of readServerSentEvents(response.body!)) events.push({ event: e.event, data: JSON.parse(e.data), at: Date.now() })
   })().catch(() => undefined)
   return { events, close: () => abort.abort(), ended }
 }

@@ -5,6 +5,7 @@
 import type { ConnectionPollStatus } from '../../../shared/poll-status'
 import { CONNECTION_POLL_STATES } from '../../../shared/poll-status'
 import type { CoreMetrics, MetricFamily } from '../metrics/metrics'
+import { isSharedDatabase } from '../secrets/choice'
 import { StorageError } from '../storage-faults'
 import type { Store } from '../store/interface/store'
 import { connectionLease, jobLease, type Lease } from '../store/interface/leases'
@@ -122,6 +123,7 @@ export async function readiness(store: Store, withinMs = READY_WITHIN_MS): Promi
 
 function oneLine(error: unknown): string {
   let words = error instanceof Error ? error.message : String(error)
-  if (error instanceof StorageError && error.file) words = words.split(error.file).join('the cache file')
+  // The path or URL left out (a probe answers anyone), in words that still say which database it is.
+  if (error instanceof StorageError && error.file) words = words.split(error.file).join(isSharedDatabase(error.file) ? "the team's database" : 'the cache file')
   return words.replace(/\s+/g, ' ').trim()
 }

@@ -5,6 +5,7 @@
 // open page gets carries its own user's: alice's light theme never reaches bob's page.
 import type { EventName, EventPayload, RequestContext, RequestHandlers } from '../../../shared/contract'
 import type { AppSettings, CadenceSettings, DisplaySettings, ResolvedUnits } from '../../../shared/settings'
+import { settingsSaved, type SettingsPartName } from '../fanout/settings-follower'
 import type { ReadTx, Store } from '../store/interface/store'
 import { detectsUnits, unitsOf } from '../store/units'
 import { auditedUnit } from './audited-unit'
@@ -20,12 +21,18 @@ export interface SettingsPlace {
   levelsSaved(): Promise<void>
   /** New alert rules were saved: a rule switched off ends its alerts now, not at the next poll. */
   alertRulesSaved(): Promise<void>
+  /** This server among the team's, when there are several: each save says it saved it
+   *  (fanout/settings-follower.ts), so the others apply it too. */
+  origin?: string
 }
 
 export interface SettingsPart {
   handlers: Pick<RequestHandlers, 'getSettings' | 'saveSettings'>
   /** The pushes as `context` sees them: a team user's settings carry their own display. */
   pushesFor(listener: EventListener, context: RequestContext): EventListener
+  /** Another server of the team saved these parts: applied here as a save here would be, and
+   *  pushed to this server's pages. */
+  savedElsewhere(parts: readonly SettingsPartName[]): Promise<void>
   /** Stops following the units; resolves once the push under way has gone. */
   stop(): Promise<void>
 }
@@ -118,6 +125,10 @@ export function settingsHandlers(place: SettingsPlace): SettingsPart {
           if (display && !context.team) await tx.settings.update('display', display)
           if (alertRules) await tx.settings.update('alertRules', alertRules)
           if (desktop) await tx.settings.update('desktop', desktop)
+          const saved = Object.entries({ cadences, retention, thresholds, display, alertRules, desktop })
+            .filter(([, part]) => part !== undefined)
+            .map(([name]) => name as SettingsPartName)
+          if (place.origin !== undefined && saved.length > 0) await settingsSaved(tx, place.origin, saved)
           return newCadences
         })
         if (savedCadences) await place.cadencesSaved(savedCadences)
@@ -138,6 +149,12 @@ export function settingsHandlers(place: SettingsPlace): SettingsPart {
           () => undefined
         )
       }
+    },
+    savedElsewhere: async (parts) => {
+      if (parts.includes('cadences')) await place.cadencesSaved(await store.read.settings.get('cadences'))
+      if (parts.includes('thresholds')) await place.levelsSaved()
+      if (parts.includes('alertRules')) await place.alertRulesSaved()
+      await push(false)
     },
     stop: async () => {
       unsubscribe()

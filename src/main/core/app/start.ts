@@ -1,5 +1,6 @@
 // Composition of the core: the cache, the connections (the demo simulator while none is
 // enabled), one poller each, the event hub and the request handlers. Every face starts here.
+import { randomUUID } from 'node:crypto'
 import { realTimers } from '../../../shared/timers'
 import { RequestLimiter } from '../api/limiter'
 import { ConnectionService } from '../connections/service'
@@ -41,6 +42,7 @@ import { ConnectionLeases } from './connection-leases'
 import { leaseHolderId } from '../sync/lease-keeper'
 import { fencedStore } from '../store/fenced-store'
 import { ServerRelay } from '../fanout/server-relay'
+import { followOtherServersSettings } from '../fanout/settings-follower'
 
 
 const toCadences = (s: CadenceSettings): Cadences => ({
@@ -189,7 +191,41 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     return reconciling
   }
 
-  if (polling) await closeOnFailure((async () => pollers.start(await chooseSources()))())
+  // This core among the team's servers, when there are several (a settings save says who saved it).
+  const origin = severalServers ? randomUUID() : undefined
+  // The app's settings, and on a team server each user's own display over them.
+  const settings = settingsHandlers({
+    store,
+    hub,
+    cadencesSaved: async (cadences) => {
+      if (options.cadences) return
+      pollers.setCadences(toCadences(cadences))
+      await reconcile()
+    },
+    levelsSaved: () => monitor.publishBoard(),
+    // A rule switched off ends its alerts now, not at the next poll (the clock judges only time).
+    alertRulesSaved: async () => {
+      await Promise.all(polled().map((id) => pollers.reevaluate(id)))
+    },
+    ...(origin !== undefined ? { origin } : {})
+  })
+  // Settings saved on another server of the team take effect here too, and reach this one's pages.
+  const stopFollowingSettings =
+    origin !== undefined && polling
+      ? await closeOnFailure(
+          followOtherServersSettings(store, origin, settings).catch(async (error: unknown) => {
+            await settings.stop()
+            throw error
+          })
+        )
+      : null
+
+  if (polling) {
+    // The first start is the first reconciliation: a save heard meanwhile restarts after it.
+    const first = (async () => pollers.start(await chooseSources()))()
+    reconciling = first.catch(() => undefined)
+    await closeOnFailure(first)
+  }
   // Old snapshots and viewer lists go in small batches, hourly, without holding up the UI; on a
   // team's database, by the one server holding the job's lease, each unit fenced with it.
   const retentionWrites: Store = leases
@@ -208,21 +244,6 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
 
   // The team's users and audit log, behind the interface a shared store will implement too.
   const team = teamStoreOn(store)
-  // The app's settings, and on a team server each user's own display over them.
-  const settings = settingsHandlers({
-    store,
-    hub,
-    cadencesSaved: async (cadences) => {
-      if (options.cadences) return
-      pollers.setCadences(toCadences(cadences))
-      await reconcile()
-    },
-    levelsSaved: () => monitor.publishBoard(),
-    // A rule switched off ends its alerts now, not at the next poll (the clock judges only time).
-    alertRulesSaved: async () => {
-      await Promise.all(polled().map((id) => pollers.reevaluate(id)))
-    }
-  })
   const users = new TeamUsers(team, clock)
   const dispatch = createDispatch({
     ...deskHandlers({ teamFile: options.teamFile ?? teamConfigFile(), secrets: options.secrets ?? osKeychain() }),
@@ -278,6 +299,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     close: async () => {
       if (closed) return
       closed = true
+      await stopFollowingSettings?.()
       await settings.stop()
       await reconciling.catch(() => undefined)
       // Every poller stopped and every lease released at once: a peer takes them over now, not

@@ -19,6 +19,7 @@ import { scaleBookOf } from '../store/reliability-scales'
 import { environmentSecret, SECRET_ENV } from './env-secret'
 import { ConnectionError, parseSettings, redact } from './errors'
 import { proxyPasswordAccount } from '../secrets/accounts'
+import { isUniqueViolation } from '../store/unique-violation'
 
 export { SECRET_ENV }
 
@@ -387,8 +388,4 @@ function duplicateName(name: string, demo = false): ConnectionError {
 
 function notFound(id: string): ConnectionError {
   return new ConnectionError('not-found', `no connection with id ${String(id)}`)
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_UNIQUE'
 }

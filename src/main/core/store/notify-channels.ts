@@ -4,8 +4,9 @@
 // these reach it; and a payload stays far under NOTIFY's 8,000 bytes.
 
 /** `ew_alerts`: an alerts revision was taken (its number); `ew_board`: a unit changed what a
- *  connection's live rows show (its id). */
-export const NOTIFY_CHANNELS = ['ew_alerts', 'ew_board'] as const
+ *  connection's live rows show (its id); `ew_settings`: the app's settings were saved (the server
+ *  that saved them and the parts saved: fanout/settings-follower.ts). */
+export const NOTIFY_CHANNELS = ['ew_alerts', 'ew_board', 'ew_settings'] as const
 export type NotifyChannel = (typeof NOTIFY_CHANNELS)[number]
 
 /** The most a payload may carry, in bytes of UTF-8: an id, not a record. */

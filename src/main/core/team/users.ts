@@ -3,6 +3,7 @@
 import { UserName, type UserRole, type UserView } from '../../../shared/team'
 import type { TeamStore, UserRecord } from './team-store'
 import { hashSecret, newSessionId, newUserToken } from './tokens'
+import { isUniqueViolation } from '../store/unique-violation'
 
 /** A browser stays signed in this long (a wall screen for a month), then signs in again. */
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60_000
@@ -31,9 +32,16 @@ export class TeamUsers {
   async add(name: string, role: UserRole): Promise<{ user: UserView; token: string }> {
     const parsed = UserName.safeParse(name)
     if (!parsed.success) throw new UserError(`"${name.slice(0, 64)}" is not a user name: ${parsed.error.issues[0]?.message ?? 'invalid'}.`)
-    if (await this.store.users.find(parsed.data)) throw new UserError(`there is already a user named ${parsed.data}.`)
+    const taken = (): UserError => new UserError(`there is already a user named ${parsed.data}.`)
+    if (await this.store.users.find(parsed.data)) throw taken()
     const token = newUserToken()
-    return { user: await this.store.users.insert({ name: parsed.data, role, tokenHash: hashSecret(token) }, this.clock()), token }
+    try {
+      return { user: await this.store.users.insert({ name: parsed.data, role, tokenHash: hashSecret(token) }, this.clock()), token }
+    } catch (error) {
+      // Added meanwhile by another server of the team (or the CLI beside it).
+      if (isUniqueViolation(error)) throw taken()
+      throw error
+    }
   }
 
   /** A new token; the old one and every browser signed in with it stop working at once. */

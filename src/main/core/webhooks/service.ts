@@ -17,6 +17,7 @@ import { KeychainUnavailableError, type SecretStore } from '../secrets/keychain'
 import { SecretUnreadableError } from '../secrets/sealing'
 import type { Store } from '../store/interface/store'
 import type { WebhookRecord } from '../store/interface/webhooks'
+import { isUniqueViolation } from '../store/unique-violation'
 import { bodyFor, type AlertEvent } from './bodies'
 import { sendWebhook } from './deliver'
 import { deliveryUrlOf, webhookUrlAccount, WebhookUrlError } from './url-query'
@@ -67,6 +68,8 @@ export class WebhookService {
     } catch (error) {
       // Nothing half kept: what reached the keychain goes when the rest cannot follow.
       for (const account of kept) await this.secrets.remove(account).catch(() => undefined)
+      // Added meanwhile by another server of the team, which checked before this one wrote.
+      if (isUniqueViolation(error)) throw nameTaken(settings.name)
       throw error
     }
     // Added: a failure to read it back must not take its secrets from the keychain.

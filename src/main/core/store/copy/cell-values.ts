@@ -4,17 +4,11 @@
 // - a NUL in text (the service's data is hostile): written as U+FFFD, as the viewer list writer
 //   writes it (postgres/viewer-copy.ts), rather than leave the whole cache uncopyable;
 // - in JSON text, the escape \u0000 (jsonb refuses it): written as \ufffd, for the same reason.
+import { nulFree, nulFreeJson } from '../postgres/nul-free'
 import { CopyFailedError } from './copy-errors'
 
-const NUL = /\0/g
-/** \u0000 preceded by an even run of backslashes: an escape, not the text "\u0000" quoted. */
-const ESCAPED_NUL = /(?<!\\)((?:\\\\)*)\\u0000/g
-
 export function targetValue(value: unknown, type: string, table: string, column: string): unknown {
-  if (typeof value === 'string') {
-    const text = value.includes('\0') ? value.replace(NUL, '\uFFFD') : value
-    return type === 'jsonb' && text.includes('\\u0000') ? text.replace(ESCAPED_NUL, '$1\\ufffd') : text
-  }
+  if (typeof value === 'string') return type === 'jsonb' ? nulFreeJson(value) : nulFree(value)
   // A sealed secret's bytes (keychain-secrets.ts) go as bytea; a blob of the cache has no place in
   // any column of the schema, and pg would write it as text.
   if (Buffer.isBuffer(value) && type === 'bytea') return value

@@ -18,6 +18,7 @@ import { migratePg, pgSchemaVersion } from './migrate'
 import { pgMigrations } from './migrations'
 import { pgFault } from './pg-faults'
 import { PgListener, type ListenerOptions } from './pg-listener'
+import { nulFreeParameters } from './nul-free'
 import { openPool, READ_ONLY_MAY_IDLE, redactedUrl } from './pool'
 import { refusingSql, type Sql } from './sql'
 import { pgTables } from './tables'
@@ -47,7 +48,7 @@ const answering =
   (client: pg.Pool | pg.PoolClient): Sql =>
   async (text, values) => {
     try {
-      const result = await client.query(text, values as unknown[] | undefined)
+      const result = await client.query(text, nulFreeParameters(values) as unknown[] | undefined)
       return { rows: result.rows, count: result.rowCount ?? 0 }
     } catch (error) {
       throw pgFault(error, database) ?? error

@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises'
 import type pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
 import { CONNECTION_ROW_WIDTH, VIEWER_ROW_WIDTH, type ViewerListRows } from '../viewer-rows'
+import { nulFree } from './nul-free'
 
 const VIEWERS = `COPY viewers (list_id, ordinal, viewer_id, device_type, os, app, reliability_score, rebuffering_events,
   rebuffering_time, viewing_time, started_at, ended_at, cdn_traffic, ecdn_traffic, cdn_responses, cdn_errors, raw_json) FROM STDIN`
@@ -26,7 +27,7 @@ export function withoutNul(rows: ViewerListRows): ViewerListRows {
   for (const values of [rows.viewers, rows.connections]) {
     for (let at = 0; at < values.length; at++) {
       const value = values[at]
-      if (typeof value === 'string' && value.includes('\0')) values[at] = value.replaceAll('\0', '\uFFFD')
+      if (typeof value === 'string') values[at] = nulFree(value)
     }
   }
   return rows

@@ -1,18 +1,20 @@
 // The HAProxy configuration of docs/several-servers.md, run as it is written (loopback addresses
-// put in for the doc's), in front of two real `eventwatch serve` processes over TLS: it checks
-// each server's /readyz, takes a server whose database is not ready out of the rotation while its
-// process is still up, takes it back when it is, and goes on answering when a server is killed.
+// put in for the doc's), in front of two real `eventwatch serve` processes over TLS on one
+// PostgreSQL database, as the doc has them: it checks each server's /readyz, takes a server that
+// cannot reach the database out of the rotation while its process is still up (its path to the
+// database stalls, as a partitioned network does), takes it back when the path is open again, and
+// goes on answering when a server is killed.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { latestSchema } from '../../src/main/core/store/migrate'
 import { homeEnv } from '../support/cli'
 import { startCli, type RunningCli } from '../support/cli-processes'
 import { freePort } from '../support/cli-team'
 import { privateCa } from '../support/corporate-network'
+import { pausableProxy } from '../support/pausable-proxy'
+import { freshDatabase } from '../support/postgres-databases'
 import { trustingFetch } from '../support/team-server'
 import { tempDirs } from '../support/temp-dirs'
 
@@ -60,16 +62,6 @@ function serverStates(socket: string): Promise<Record<string, string>> {
   })
 }
 
-const stampSchema = (file: string, version: number): void => {
-  // As another build would: through SQLite, its own connection.
-  const db = new Database(file)
-  try {
-    db.pragma(`user_version = ${version}`)
-  } finally {
-    db.close()
-  }
-}
-
 describe('two team servers behind the HAProxy configuration of docs/several-servers.md', () => {
   const running: { stop(): Promise<unknown> }[] = []
   afterEach(async () => {
@@ -89,9 +81,14 @@ describe('two team servers behind the HAProxy configuration of docs/several-serv
       running.push(server)
       return server
     }
-    const dbA = join(dir, 'a.db')
-    const a = serve('127.0.0.2', dbA)
-    const b = serve('127.0.0.3', join(dir, 'b.db'))
+    const database = await freshDatabase()
+    running.push({ stop: () => database.drop() })
+    // A reaches the database through a path the test can stall; B directly.
+    const pathOfA = await pausableProxy(Number(new URL(database.url).port))
+    running.push({ stop: () => pathOfA.close() })
+    const a = serve('127.0.0.2', pathOfA.through(database.url))
+    await a.waitFor(/serving on https:/, 120_000) // A migrates the empty database; B finds it done
+    const b = serve('127.0.0.3', database.url)
     await Promise.all([a.waitFor(/serving on https:/, 120_000), b.waitFor(/serving on https:/, 120_000)])
 
     const statsSocket = join(dir, 'haproxy.sock')
@@ -122,13 +119,13 @@ describe('two team servers behind the HAProxy configuration of docs/several-serv
     await waitForStates({ a: 'UP', b: 'UP' })
     expect(await readyThroughBalancer(6)).toEqual([200, 200, 200, 200, 200, 200])
 
-    // A's process is up but its database is not one it may serve: out of the rotation.
-    stampSchema(dbA, latestSchema() + 1)
+    // A's process is up but the database does not answer it: out of the rotation.
+    pathOfA.pause()
     await waitForStates({ a: 'DOWN', b: 'UP' })
     expect(await readyThroughBalancer(6)).toEqual([200, 200, 200, 200, 200, 200])
 
-    // Ready again: back in.
-    stampSchema(dbA, latestSchema())
+    // Its path open again: back in, without a restart.
+    pathOfA.resume()
     await waitForStates({ a: 'UP', b: 'UP' })
 
     // B dies without a word: the balancer routes every request to A.

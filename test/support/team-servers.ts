@@ -1,0 +1,122 @@
+// Several `eventwatch serve` processes on one PostgreSQL database, as the tests of issue 26 run
+// them (docs/several-servers.md): real child processes with short leases (serve's hidden
+// --lease-seconds), asked through their app API and /metrics, and the team's database read by the
+// test as another program — its leases, and who wrote what (a trigger logs every write of chosen
+// tables with the writer's application_name, "eventwatch <pid>@<host>").
+import type pg from 'pg'
+import { expect } from 'vitest'
+import type { Status } from '../../src/shared/domain'
+import type { ConnectionPollStatus } from '../../src/shared/poll-status'
+import type { Cleanups } from './app-core'
+import { startCli, type RunningCli } from './cli-processes'
+import { parseExposition, type Parsed } from './exposition'
+
+export const LEASE_SECONDS = 3
+/** A takeover comes once the lease has run out, at the taker's next pass (a third of a lease),
+ *  with generous slack for a loaded 2-core machine: a bound from the lease, not a speed test. */
+export const TAKEOVER_WITHIN_MS = (LEASE_SECONDS + LEASE_SECONDS / 3) * 1000 + 15_000
+
+export interface Server {
+  label: string
+  cli: RunningCli
+  origin: string
+  /** The loopback host's launch token, or the team user's the test gave. */
+  token: string
+  pid: number
+}
+
+/**
+ * `eventwatch ARGS` (a `serve`), once it says where it serves; stopped by `cleanups` (woken first
+ * if the test froze it). A team server (`--listen`) prints no token: the test gives a user's.
+ */
+export async function startServer(cleanups: Cleanups, label: string, args: string[], env: NodeJS.ProcessEnv, userToken?: string): Promise<Server> {
+  const cli = startCli(args, env)
+  cleanups.add(async () => {
+    // A server the test froze is woken to be stopped; one it killed is gone already.
+    if (cli.child.exitCode === null && cli.child.signalCode === null) process.kill(cli.pid, 'SIGCONT')
+    await cli.stop()
+  })
+  const [, origin, launchToken] = await cli.waitFor(/serving on (http:\/\/127\.0\.0\.1:\d+)\/(?:\?token=(\S+))?/, 120_000)
+  return { label, cli, origin: origin!, token: userToken ?? launchToken!, pid: cli.pid }
+}
+
+/** A request of the app API that must succeed (as `token`'s user, the server's own by default). */
+export async function ask<T>(server: Server, name: string, args: unknown = {}, token = server.token): Promise<T> {
+  const response = await fetch(`${server.origin}/api/request/${name}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(args)
+  })
+  const result = (await response.json()) as { ok: true; value: T } | { ok: false; error: { message: string } }
+  if (!result.ok) throw new Error(`${name} on server ${server.label}: ${result.error.message}`)
+  return result.value
+}
+
+export async function scrape(server: Server): Promise<Parsed> {
+  const response = await fetch(`${server.origin}/metrics`, { headers: { Authorization: `Bearer ${server.token}` } })
+  expect(response.status).toBe(200)
+  return parseExposition(await response.text())
+}
+
+export const statusOf = async (server: Server, connectionId: string): Promise<ConnectionPollStatus | undefined> =>
+  (await ask<Status>(server, 'getStatus')).connections.find((c) => c.connectionId === connectionId)
+
+/** Asks `read` until it answers something `test` passes. */
+export async function eventually<T>(what: string, read: () => Promise<T>, test: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    const seen = await read()
+    if (test(seen)) return seen
+    if (Date.now() > until) throw new Error(`${what}: never within ${timeoutMs} ms; last seen ${JSON.stringify(seen).slice(0, 800)}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+/** A connection connected, with a unit of work ended at or after `since`. */
+export const polledSince = (since: number) => (c: ConnectionPollStatus | undefined): boolean =>
+  c?.state === 'connected' && c.lastUpdateAt !== null && Date.parse(c.lastUpdateAt) >= since
+
+/** A lease as the database has it now; `pid`: its holder's process (host:pid:boot-uuid). */
+export interface LeaseRow {
+  name: string
+  holder: string
+  fence: number
+  live: boolean
+  acquiredAt: Date
+  pid: number
+}
+
+/** The team's database as the test reads it, on a connection of its own. */
+export class TeamDatabase {
+  constructor(readonly sql: pg.Client) {}
+
+  async leases(): Promise<Map<string, LeaseRow>> {
+    const { rows } = await this.sql.query<Omit<LeaseRow, 'pid'>>(
+      'SELECT name, holder, fence::int AS fence, expires_at > now() AS live, acquired_at AS "acquiredAt" FROM leases ORDER BY name'
+    )
+    return new Map(rows.map((row) => [row.name, { ...row, pid: Number(/:(\d+):[^:]+$/.exec(row.holder)?.[1]) }]))
+  }
+
+  /** The lease `name` once `test` passes on it. */
+  lease(name: string, test: (lease: LeaseRow | undefined) => boolean, timeoutMs?: number): Promise<LeaseRow> {
+    return eventually(`the lease ${name}`, async () => (await this.leases()).get(name), test, timeoutMs) as Promise<LeaseRow>
+  }
+
+  /** From now on, every row `tables` gain, change or lose is logged with the application_name of
+   *  its writer: a rolled-back unit leaves no row in the log either. */
+  async logWrites(tables: readonly string[]): Promise<void> {
+    await this.sql.query(`CREATE TABLE write_log (tbl text, app text, at timestamptz NOT NULL DEFAULT clock_timestamp());
+      CREATE FUNCTION log_write() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN INSERT INTO write_log (tbl, app) VALUES (TG_TABLE_NAME, current_setting('application_name')); RETURN NULL; END $$;
+      ${tables.map((t) => `CREATE TRIGGER ${t}_logged AFTER INSERT OR UPDATE OR DELETE ON ${t} FOR EACH ROW EXECUTE FUNCTION log_write();`).join('\n')}`)
+  }
+
+  /** The tables (of those logged) that the server of `pid` wrote, since `since` if given. */
+  async tablesWrittenBy(pid: number, since: Date | null = null): Promise<string[]> {
+    const { rows } = await this.sql.query<{ tbl: string }>(
+      "SELECT DISTINCT tbl FROM write_log WHERE app LIKE 'eventwatch ' || $1 || '@%' AND ($2::timestamptz IS NULL OR at > $2) ORDER BY tbl",
+      [pid, since]
+    )
+    return rows.map((r) => r.tbl)
+  }
+}
