@@ -7,77 +7,24 @@
 // frozen with SIGSTOP past its lease writes nothing when it wakes (every write of the tables a
 // poller writes is logged by a trigger with the writer's application_name) and gives the
 // connection up.
-import { randomUUID } from 'node:crypto'
-import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AlertsPage } from '../../src/shared/alerts'
 import type { Status } from '../../src/shared/domain'
-import { openPgStore } from '../../src/main/core/store/postgres/pg-store'
-import type { RunningSimulator } from '../../src/main/core/simulator/server'
-import { Cleanups, frozenSimulator } from '../support/app-core'
-import { homeEnv } from '../support/cli'
+import { Cleanups } from '../support/app-core'
 import { valueOf } from '../support/exposition'
-import { freshDatabase, type TestDatabase } from '../support/postgres-databases'
-import { simulatorTarget } from '../support/simulator-connection'
-import { ask, eventually, LEASE_SECONDS, polledSince, scrape, startServer, statusOf, TAKEOVER_WITHIN_MS, TeamDatabase, type Server } from '../support/team-servers'
-import { tempDirs } from '../support/temp-dirs'
+import * as teamServers from '../support/team-servers'
+import { ask, eventually, LEASE_SECONDS, polledSince, scrape, statusOf, TAKEOVER_WITHIN_MS, type Server } from '../support/team-servers'
 
-const SECRET = `secret-${randomUUID()}`
 /** The tables a connection's poller (and the judgement of its polls) writes. */
 const POLLED_TABLES = ['sessions', 'snapshots', 'sync_runs', 'poller_status', 'diagnostics', 'alerts', 'alert_judged', 'alert_cooling', 'viewer_lists']
 
 const cleanups = new Cleanups()
 afterEach(() => cleanups.runAll())
-const newDir = tempDirs('eventwatch-pg-servers-')
 
 /** `eventwatch serve` on `db`, polling every `interval` seconds, with short leases. */
-const serve = (label: string, db: string, interval: number): Promise<Server> =>
-  startServer(
-    cleanups,
-    label,
-    ['serve', '--port', '0', '--db', db, '--interval', String(interval), '--lease-seconds', String(LEASE_SECONDS)],
-    { ...homeEnv(newDir()), EVENTWATCH_CLIENT_SECRET: SECRET }
-  )
-
-/** The team's database, read and written by the test as another program. */
-class Team extends TeamDatabase {
-  constructor(
-    readonly database: TestDatabase,
-    sql: pg.Client
-  ) {
-    super(sql)
-  }
-
-  static async open(sims: Record<string, RunningSimulator>): Promise<Team> {
-    const database = await freshDatabase()
-    cleanups.add(() => database.drop())
-    // Migrated first, and the connections saved, as `connections add` would have.
-    const store = await openPgStore(database.url)
-    try {
-      for (const [id, sim] of Object.entries(sims)) {
-        const row = { ...simulatorTarget(sim, { id, name: `Tenant ${id.toUpperCase()}` }), isDemo: false }
-        await store.withTransaction((tx) => tx.connections.upsert(row, Date.now()))
-      }
-    } finally {
-      await store.close()
-    }
-    const sql = new pg.Client({ connectionString: database.url })
-    await sql.connect()
-    cleanups.add(() => sql.end())
-    return new Team(database, sql)
-  }
-}
-
-/** Simulators whose worlds stand still, all answering to the one secret the servers are given. */
-async function simulators(...ids: string[]): Promise<Record<string, RunningSimulator>> {
-  const sims: Record<string, RunningSimulator> = {}
-  for (const id of ids) {
-    sims[id] = await frozenSimulator(cleanups, id, {
-      credentials: { clientId: `client-${id}`, clientSecret: SECRET, platformId: `platform-${id}`, tenantId: `tenant-${id}` }
-    })
-  }
-  return sims
-}
+const serve = (label: string, db: string, interval: number): Promise<Server> => teamServers.serveOn(cleanups, label, db, interval)
+const simulators = (...ids: string[]) => teamServers.simulators(cleanups, ...ids)
+const Team = { open: (sims: Parameters<typeof teamServers.Team.open>[1]) => teamServers.Team.open(cleanups, sims) }
 
 describe('servers sharing one PostgreSQL database', () => {
   it('split the connections, run each team job on one of them, and say the same of a connection one of them holds', async () => {
@@ -146,9 +93,10 @@ describe('servers sharing one PostgreSQL database', () => {
       async () => [await statusOf(yHolder, 'y'), await statusOf(yOther, 'y')],
       ([mine, theirs]) => mine?.state === 'paused' && JSON.stringify(mine) === JSON.stringify(theirs)
     )
-    // A refresh of one session of X reaches only its holder: the other says so in one sentence.
+    // A refresh of one session of X asked of the other server is run by X's holder (poll_requests),
+    // whose error — X's service failing — the other answers, naming the holder.
     await expect(ask(other, 'refreshSession', { connectionId: 'x', eventSessionId: sims.x!.world.sessions[0]!.eventSessionId })).rejects.toThrow(
-      /this server cannot refresh a session of Tenant X: another server of the team polls it \(.+\), and this one cannot ask it yet/
+      new RegExp(`${split.get('connection:x')!.holder} could not refresh a session of Tenant X: .*503`)
     )
   }, 240_000)
 

@@ -3,13 +3,20 @@
 // --lease-seconds), asked through their app API and /metrics, and the team's database read by the
 // test as another program — its leases, and who wrote what (a trigger logs every write of chosen
 // tables with the writer's application_name, "eventwatch <pid>@<host>").
-import type pg from 'pg'
+import { randomUUID } from 'node:crypto'
+import pg from 'pg'
 import { expect } from 'vitest'
 import type { Status } from '../../src/shared/domain'
 import type { ConnectionPollStatus } from '../../src/shared/poll-status'
-import type { Cleanups } from './app-core'
+import type { RunningSimulator } from '../../src/main/core/simulator/server'
+import { openPgStore } from '../../src/main/core/store/postgres/pg-store'
+import { frozenSimulator, type Cleanups } from './app-core'
+import { homeEnv } from './cli'
 import { startCli, type RunningCli } from './cli-processes'
 import { parseExposition, type Parsed } from './exposition'
+import { freshDatabase, type TestDatabase } from './postgres-databases'
+import { simulatorTarget } from './simulator-connection'
+import { tempDirs } from './temp-dirs'
 
 export const LEASE_SECONDS = 3
 /** A takeover comes once the lease has run out, at the taker's next pass (a third of a lease),
@@ -119,4 +126,59 @@ export class TeamDatabase {
     )
     return rows.map((r) => r.tbl)
   }
+}
+
+/** The one client secret the simulators of `simulators` answer to, and `serveOn`'s servers are given. */
+export const SECRET = `secret-${randomUUID()}`
+
+const newDir = tempDirs('eventwatch-pg-servers-')
+
+/** `eventwatch serve` on `db` on a loopback port, polling every `interval` seconds, with leases of
+ *  `leaseSeconds` (LEASE_SECONDS unless said). */
+export const serveOn = (cleanups: Cleanups, label: string, db: string, interval: number, leaseSeconds = LEASE_SECONDS): Promise<Server> =>
+  startServer(
+    cleanups,
+    label,
+    ['serve', '--port', '0', '--db', db, '--interval', String(interval), '--lease-seconds', String(leaseSeconds)],
+    { ...homeEnv(newDir()), EVENTWATCH_CLIENT_SECRET: SECRET }
+  )
+
+/** A fresh team database, read and written by the test as another program. */
+export class Team extends TeamDatabase {
+  constructor(
+    readonly database: TestDatabase,
+    sql: pg.Client
+  ) {
+    super(sql)
+  }
+
+  /** Migrated, with a connection saved for each simulator (id x: "Tenant X"), as `connections add` would. */
+  static async open(cleanups: Cleanups, sims: Record<string, RunningSimulator>): Promise<Team> {
+    const database = await freshDatabase()
+    cleanups.add(() => database.drop())
+    const store = await openPgStore(database.url)
+    try {
+      for (const [id, sim] of Object.entries(sims)) {
+        const row = { ...simulatorTarget(sim, { id, name: `Tenant ${id.toUpperCase()}` }), isDemo: false }
+        await store.withTransaction((tx) => tx.connections.upsert(row, Date.now()))
+      }
+    } finally {
+      await store.close()
+    }
+    const sql = new pg.Client({ connectionString: database.url })
+    await sql.connect()
+    cleanups.add(() => sql.end())
+    return new Team(database, sql)
+  }
+}
+
+/** Simulators whose worlds stand still, all answering to SECRET. */
+export async function simulators(cleanups: Cleanups, ...ids: string[]): Promise<Record<string, RunningSimulator>> {
+  const sims: Record<string, RunningSimulator> = {}
+  for (const id of ids) {
+    sims[id] = await frozenSimulator(cleanups, id, {
+      credentials: { clientId: `client-${id}`, clientSecret: SECRET, platformId: `platform-${id}`, tenantId: `tenant-${id}` }
+    })
+  }
+  return sims
 }

@@ -92,7 +92,8 @@ const sqlite: Backend = {
     leases: 'one server per SQLite file polls every connection and runs every job: nothing to share (docs/store.md)',
     secrets: 'no secret ever touches SQLite: a SQLite cache keeps them in the OS keychain, and its secrets concern refuses every call (docs/secrets.md)',
     // It has no store.notifications (a unit's are checked, then dropped): test/integration/store-sqlite-units.test.ts.
-    listening: 'one server per SQLite file: the core that commits a change is the one that pushes it, so nothing is delivered (docs/store.md)'
+    listening: 'one server per SQLite file: the core that commits a change is the one that pushes it, so nothing is delivered (docs/store.md)',
+    pollRequests: 'one server per SQLite file runs every connection\'s poller itself: it has no other server to ask, and its pollRequests concern refuses every call (docs/scaling-plan.md section 2)'
   }
 }
 

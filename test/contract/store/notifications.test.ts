@@ -63,7 +63,7 @@ eachBackend('notifications', (subject) => {
         await tx.connections.insert(connectionSettings('Tenant A'), 'A', T0)
         await tx.notifications.send('ew_alerts; DROP TABLE alerts' as 'ew_alerts', '1')
       })
-    ).rejects.toThrow(/"ew_alerts; DROP TABLE alerts" is no notification channel \(the channels are ew_alerts, ew_board, ew_settings\)/)
+    ).rejects.toThrow(/"ew_alerts; DROP TABLE alerts" is no notification channel \(the channels are ew_alerts, ew_board, ew_settings, ew_poll_requests, ew_poll_answers\)/)
     await expect(
       store.withTransaction(async (tx) => {
         await tx.connections.insert(connectionSettings('Tenant A'), 'A', T0)

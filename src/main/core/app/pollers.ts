@@ -23,6 +23,11 @@ import { realTimers } from '../../../shared/timers'
 import type { CoreMetrics } from '../metrics/metrics'
 import type { ConnectionLeases, HeldConnections } from './connection-leases'
 import { TeamStatus } from './team-status'
+import type { PollRequest } from '../store/interface/poll-requests'
+import type { PollAsker } from './poll-request-asker'
+import type { PollRunner } from './poll-request-answerer'
+import { POLL_REQUEST_KINDS, type PollAnswer, type PollArguments } from './poll-request-kinds'
+import type { PollRequestKind } from '../store/interface/poll-requests'
 import { allPaused, groupStatus, STOPPED, unconfirmedOf, verdictsOf } from './group-status'
 
 export interface PollerGroupOptions {
@@ -51,6 +56,17 @@ export interface PollerGroupOptions {
   sourcesStale?: () => void
   /** The board counts its revisions alone (several servers on one database: MonitorDeps.boardCountsAlone). */
   boardCountsAlone?: boolean
+  /** Where servers share the connections: how a request that needs a poller another server runs
+   *  reaches it (poll_requests). Absent: such a request is refused here, in words. */
+  asker?: PollAsker
+  /** A leased connection's poller started here: what was asked of it meanwhile is picked up. */
+  pollerStarted?: (connectionId: string) => void
+}
+
+/** Who asked, and until when they wait (a request of the app API). */
+export interface Asked {
+  actor?: string | null
+  signal?: AbortSignal
 }
 
 /** What one connection's complete pass fetched. */
@@ -65,7 +81,7 @@ interface Running {
   poller: Poller
 }
 
-export class PollerGroup implements HeldConnections {
+export class PollerGroup implements HeldConnections, PollRunner {
   /** Every source polled: here, or by the team's servers between them (each by its lease's holder). */
   private team: DataSource[] = []
   /** The pollers this core runs: every source, or (leased) those whose lease it holds. */
@@ -239,6 +255,7 @@ export class PollerGroup implements HeldConnections {
     })
     if (isPollingPaused(this.paused, connectionId)) poller.pause()
     if (!this.options.passesOnRequest) poller.start()
+    if (lease) queueMicrotask(() => this.options.pollerStarted?.(connectionId))
     return { source, poller }
   }
 
@@ -324,10 +341,17 @@ export class PollerGroup implements HeldConnections {
    * Judges a polled connection's alerts again now, without polling (an operator muted or unmuted
    * a session: it takes effect at once, not at the next poll), then pushes what changed.
    */
-  async reevaluate(connectionId: string): Promise<void> {
+  async reevaluate(connectionId: string, asked: Asked = {}): Promise<void> {
     const poller = this.pollerOf(connectionId)
-    if (poller) await this.monitor.afterWork(connectionId, poller.currentStatus.lastUpdateAt)
-    else await this.monitor.publishBoard()
+    if (poller) return this.monitor.afterWork(connectionId, poller.currentStatus.lastUpdateAt)
+    // Its holder judges it at once; its pushes reach this server's faces through the relay. The
+    // change that asked is saved already: a holder that cannot is said, and judges at its next poll.
+    if (this.polledElsewhere(connectionId)) {
+      await this.askHolder('reevaluate', connectionId, null, asked).catch((error: unknown) => {
+        console.error(`eventwatch: ${error instanceof Error ? error.message : String(error)}; it is judged at its next poll`)
+      })
+    }
+    await this.monitor.publishBoard()
   }
 
   /** The poller of a polled connection, if it is polled. */
@@ -377,8 +401,23 @@ export class PollerGroup implements HeldConnections {
     await this.monitor.judged()
   }
 
-  refreshNow(): void {
+  /** A pass now of every connection polled: here, and (leased) each of the others by its holder,
+   *  side by side. Resolves once each holder has been asked; their answers (each a pass begun) are
+   *  awaited meanwhile, and one that does not come is said on stderr, as a failed pass here is not. */
+  async refreshNow(asked: Asked = {}): Promise<void> {
     for (const { poller } of this.running) void poller.pollOnce().catch(() => undefined)
+    const elsewhere = this.team.map((s) => s.target.id).filter((id) => this.polledElsewhere(id))
+    await Promise.all(
+      elsewhere.map(
+        (id) =>
+          new Promise<void>((onAsked) => {
+            this.askHolder('refresh', id, null, { ...asked, onAsked }).catch((error: unknown) => {
+              console.error(`eventwatch: ${error instanceof Error ? error.message : String(error)}`)
+              onAsked()
+            })
+          })
+      )
+    )
   }
 
   /** Pauses or resumes one connection, or all of them (and any started later) when none is named;
@@ -398,8 +437,9 @@ export class PollerGroup implements HeldConnections {
   }
 
   /** Answers once the refresh has been judged (its alerts and its row pushed). */
-  async refreshSession(connectionId: string, eventSessionId: string): Promise<{ viewers: number }> {
+  async refreshSession(connectionId: string, eventSessionId: string, asked: Asked = {}): Promise<{ viewers: number }> {
     const poller = this.pollerOf(connectionId)
+    if (!poller && this.polledElsewhere(connectionId)) return this.askHolder('refreshSession', connectionId, { eventSessionId }, asked)
     if (!poller) throw new Error(this.notPolledHere(connectionId, 'refresh a session', '; its next poll there brings the session up to date'))
     try {
       return await poller.refreshSession(eventSessionId)
@@ -413,8 +453,11 @@ export class PollerGroup implements HeldConnections {
    * of that connection. A connection not polled now (disabled) gets a poller of its own for this
    * one unit of work, never started; its rows are pushed, its alerts not judged (nothing watches it).
    */
-  async fetchRange(source: DataSource, from: Date, to: Date): Promise<{ listed: number }> {
+  async fetchRange(source: DataSource, from: Date, to: Date, asked: Asked = {}): Promise<{ listed: number }> {
     const polled = this.pollerOf(source.target.id)
+    if (!polled && this.polledElsewhere(source.target.id)) {
+      return this.askHolder('fetchRange', source.target.id, { from: from.toISOString(), to: to.toISOString() }, asked)
+    }
     if (polled) {
       try {
         return await polled.fetchRange(from, to)
@@ -447,10 +490,60 @@ export class PollerGroup implements HeldConnections {
     const name = this.team.find((s) => s.target.id === connectionId)?.target.name
     if (!this.teamStatus || name === undefined) return `connection ${connectionId} is not being polled`
     const holder = this.teamStatus.holderOf(connectionId)
-    // Asking the holder is a later step (poll_requests, docs/scaling-plan.md section 2).
+    // A core that asks no other server (no poll requests: a test's, or one without notifications).
     const by =
-      holder === null ? 'no server holds it now (one takes it over within a lease)' : `another server of the team polls it (${holder}), and this one cannot ask it yet`
+      holder === null ? 'no server holds it now (one takes it over within a lease)' : `another server of the team polls it (${holder}), and this core asks no other server`
     return `this server cannot ${what} of ${name}: ${by}${after}`
+  }
+
+  /** Whether the connection is the team's and its poller runs on another server, which this one
+   *  can ask (leased, with poll requests). */
+  private polledElsewhere(connectionId: string): boolean {
+    return this.options.asker !== undefined && this.teamStatus !== undefined && !this.pollerOf(connectionId) && this.team.some((s) => s.target.id === connectionId)
+  }
+
+  /** Asks the connection's holder to run `kind` with its poller, and waits for its answer. */
+  private askHolder<K extends PollRequestKind>(kind: K, connectionId: string, args: PollArguments<K>, asked: Asked & { onAsked?: () => void }): Promise<PollAnswer<K>> {
+    const name = this.team.find((s) => s.target.id === connectionId)?.target.name ?? connectionId
+    return this.options.asker!.ask(kind, connectionId, args, {
+      connectionName: name,
+      holder: this.teamStatus?.holderOf(connectionId) ?? null,
+      ...asked
+    })
+  }
+
+  /** The connections whose pollers run here (PollRunner). */
+  runningHere(): string[] {
+    return this.running.map((r) => r.source.target.id)
+  }
+
+  /** Runs what another server asked of a connection polled here (PollRunner): its answer. */
+  async run(request: PollRequest): Promise<unknown> {
+    const connectionId = request.connectionId
+    const poller = this.pollerOf(connectionId)
+    if (!poller) throw new Error(`this server no longer polls connection ${connectionId}`)
+    const kind = POLL_REQUEST_KINDS[request.kind]
+    const parsed = kind.args.safeParse(request.arguments)
+    if (!parsed.success) throw new Error(`the request's arguments are not those of ${request.kind} (${parsed.error.issues[0]?.message ?? 'not its shape'})`)
+    switch (request.kind) {
+      case 'refresh':
+        void poller.pollOnce().catch(() => undefined)
+        return { startedAt: new Date(this.clock()).toISOString() }
+      case 'refreshSession': {
+        const { eventSessionId } = parsed.data as PollArguments<'refreshSession'>
+        const { viewers } = await this.refreshSession(connectionId, eventSessionId)
+        return { viewers }
+      }
+      case 'fetchRange': {
+        const { from, to } = parsed.data as PollArguments<'fetchRange'>
+        const source = this.team.find((s) => s.target.id === connectionId)!
+        const { listed } = await this.fetchRange(source, new Date(from), new Date(to))
+        return { listed }
+      }
+      case 'reevaluate':
+        await this.monitor.afterWork(connectionId, poller.currentStatus.lastUpdateAt)
+        return {}
+    }
   }
 
   /** The newest poll the cache remembers of the connections polled now: this run's (or, leased,

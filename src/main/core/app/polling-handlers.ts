@@ -27,20 +27,21 @@ export function pollingHandlers({ store, pollers, monitor, connections, limiter 
     getStatus: () => pollers.status(),
     listLiveSessions: () => monitor.board.current(),
     getSession: ({ connectionId, eventSessionId }) => monitor.board.session(connectionId, eventSessionId),
-    refreshNow: () => {
-      pollers.refreshNow()
+    refreshNow: async (_args, context) => {
+      // Begun here; the connections other servers poll, asked of them first.
+      await pollers.refreshNow({ actor: context.actor.name })
       return { startedAt: new Date().toISOString() }
     },
-    refreshSession: ({ connectionId, eventSessionId }) => pollers.refreshSession(connectionId, eventSessionId),
+    refreshSession: ({ connectionId, eventSessionId }, context) => pollers.refreshSession(connectionId, eventSessionId, { actor: context.actor.name }),
     setPaused: async ({ paused, connectionId }) => {
       await pollers.setPaused(paused, connectionId)
       return pollers.status()
     },
-    fetchRange: async ({ connectionId, from, to }) => {
+    fetchRange: async ({ connectionId, from, to }, context) => {
       const source =
         pollers.sources.find((s) => s.target.id === connectionId) ??
         (await savedSource(store, connections, await connections.get(connectionId), limiter))
-      return pollers.fetchRange(source, new Date(from), new Date(to))
+      return pollers.fetchRange(source, new Date(from), new Date(to), { actor: context.actor.name })
     },
     listDiagnostics: async ({ limit, connectionId }) =>
       (await store.read.runs.diagnostics(limit, connectionId)).map((d) => ({ ...d, at: new Date(d.at).toISOString() }))

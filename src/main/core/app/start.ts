@@ -42,6 +42,8 @@ import { ConnectionLeases } from './connection-leases'
 import { leaseHolderId } from '../sync/lease-keeper'
 import { fencedStore } from '../store/fenced-store'
 import { ServerRelay } from '../fanout/server-relay'
+import { PollAsker } from './poll-request-asker'
+import { PollAnswerer } from './poll-request-answerer'
 import { followOtherServersSettings } from '../fanout/settings-follower'
 
 
@@ -130,6 +132,11 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
           }
         })
       : undefined
+  // Where servers share the connections, a request that needs a poller another server runs is
+  // asked of that server (poll_requests, docs/scaling-plan.md section 2), and this one answers
+  // what the others ask of the connections it holds.
+  const asker = leases ? await closeOnFailure(PollAsker.start(store, { holder: leases.holder, ...(options.timers ? { timers: options.timers } : {}) })) : undefined
+  let answering: Awaited<ReturnType<typeof PollAnswerer.start>> | undefined
   // Its Monitor begins the alerts' and the board's epochs before anything is pushed.
   const pollers = await closeOnFailure(
     PollerGroup.open(store, hub, cadences, {
@@ -144,11 +151,13 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       boardCountsAlone: severalServers,
       ...(options.timers ? { timers: options.timers } : {}),
       ...(leases ? { leases } : {}),
+      ...(asker ? { asker, pollerStarted: (connectionId: string) => answering?.answerer.pickUp(connectionId) } : {}),
       // Saved connections changed on another server of the team: choose the sources again here.
       ...(leases && !options.sources ? { sourcesStale: () => void reconcile() } : {})
     })
   )
   const polled = (): string[] => pollers.sources.map((s) => s.target.id)
+  if (leases) answering = await closeOnFailure(PollAnswerer.start(store, pollers, { holder: leases.holder, leaseOf: (id) => leases.leaseOf(id) }))
   const { monitor } = pollers
   // What the other servers' units change reaches this one's faces too, from LISTEN/NOTIFY
   // (core/fanout/): started before the pollers, so its pushes and theirs go out in revision order.
@@ -302,9 +311,13 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       await stopFollowingSettings?.()
       await settings.stop()
       await reconciling.catch(() => undefined)
+      // What this server waits for from others ends now, its requests withdrawn.
+      await asker?.stop()
       // Every poller stopped and every lease released at once: a peer takes them over now, not
       // when they run out.
       await leases?.stop()
+      // What others asked of its pollers answered (those cut short, with why).
+      await answering?.stop()
       await relay?.stop()
       await retention.stop()
       await pollers.stop()

@@ -5,8 +5,10 @@
 
 /** `ew_alerts`: an alerts revision was taken (its number); `ew_board`: a unit changed what a
  *  connection's live rows show (its id); `ew_settings`: the app's settings were saved (the server
- *  that saved them and the parts saved: fanout/settings-follower.ts). */
-export const NOTIFY_CHANNELS = ['ew_alerts', 'ew_board', 'ew_settings'] as const
+ *  that saved them and the parts saved: fanout/settings-follower.ts); `ew_poll_requests`: a server
+ *  asked the holder of a connection to run something with its poller (the connection's id);
+ *  `ew_poll_answers`: a poll request was answered (its id). */
+export const NOTIFY_CHANNELS = ['ew_alerts', 'ew_board', 'ew_settings', 'ew_poll_requests', 'ew_poll_answers'] as const
 export type NotifyChannel = (typeof NOTIFY_CHANNELS)[number]
 
 /** The most a payload may carry, in bytes of UTF-8: an id, not a record. */

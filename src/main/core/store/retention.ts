@@ -13,6 +13,8 @@
 //   transitions (ON DELETE CASCADE); an open alert is never pruned, whatever its age.
 // - The audit log (auditDays): entries made before the cutoff, `batchSize` per transaction.
 // - The alerts pushes' changes (alert_changes): after ALERT_CHANGES_KEPT_DAYS, whatever the settings.
+// - Poll requests between servers (poll_requests, PostgreSQL only): an hour after their answer
+//   (POLL_REQUESTS_KEPT_MS), whatever the settings; SQLite has none.
 // Live sessions are never pruned. Note: a sync re-lists sessions within its look-back window, so
 // a retention shorter than the look-back would see them back-filled.
 import type { Store, Tx } from './interface/store'
@@ -25,6 +27,9 @@ const DAY_MS = 86_400_000
  *  reads what changed since the revision it holds. A reader further behind reads the alerts whole;
  *  the alerts themselves are kept for `alertsDays`. */
 export const ALERT_CHANGES_KEPT_DAYS = 7
+/** How long a poll request is kept once answered (or run out unanswered): its asker has read
+ *  the answer within the request's deadline, minutes at most; the hour is for an operator's look. */
+export const POLL_REQUESTS_KEPT_MS = 60 * 60_000
 
 export interface PruneCounts {
   snapshots: number
@@ -38,13 +43,15 @@ export interface PruneCounts {
   auditEntries: number
   /** Alert changes pruned (what pushes announced, alert_changes). */
   alertChanges: number
+  /** Poll requests between servers forgotten (poll_requests). */
+  pollRequests: number
   /** Units of work (transactions) run. */
   batches: number
 }
 
 /** One unit's work, for progress and for tests that check batches stay bounded. */
 export interface PruneBatch {
-  table: 'snapshots' | 'viewer_lists' | 'sessions' | 'alerts' | 'audit_log' | 'alert_changes'
+  table: 'snapshots' | 'viewer_lists' | 'sessions' | 'alerts' | 'audit_log' | 'alert_changes' | 'poll_requests'
   rows: number
   /** For viewer lists: the viewers they held. */
   viewers?: number
@@ -55,7 +62,7 @@ export interface PruneOptions {
   onBatch?: (batch: PruneBatch) => void
 }
 
-export const emptyCounts = (): PruneCounts => ({ snapshots: 0, viewerLists: 0, viewers: 0, sessions: 0, alerts: 0, auditEntries: 0, alertChanges: 0, batches: 0 })
+export const emptyCounts = (): PruneCounts => ({ snapshots: 0, viewerLists: 0, viewers: 0, sessions: 0, alerts: 0, auditEntries: 0, alertChanges: 0, pollRequests: 0, batches: 0 })
 const cutoff = (now: number, days: number | null): number | null => (days === null ? null : now - days * DAY_MS)
 
 /**
@@ -115,6 +122,9 @@ export async function* pruneSteps(store: Store, settings: RetentionSettings, now
 
   const changesBefore = now - ALERT_CHANGES_KEPT_DAYS * DAY_MS
   yield* repeatedly('alert_changes', () => retention((tx) => tx.coreState.pruneAlertChanges(changesBefore, batchSize)))
+
+  const requestsBefore = now - POLL_REQUESTS_KEPT_MS
+  yield* repeatedly('poll_requests', () => retention((tx) => tx.retention.prunePollRequests(requestsBefore, batchSize)))
   return counts
 }
 
@@ -130,6 +140,7 @@ export function countBatch(counts: PruneCounts, batch: PruneBatch): void {
   if (batch.table === 'alerts') counts.alerts += batch.rows
   if (batch.table === 'audit_log') counts.auditEntries += batch.rows
   if (batch.table === 'alert_changes') counts.alertChanges += batch.rows
+  if (batch.table === 'poll_requests') counts.pollRequests += batch.rows
 }
 
 /** Prunes everything due at `now`, back to back. */

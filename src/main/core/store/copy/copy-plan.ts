@@ -95,6 +95,9 @@ export const POSTGRES_ONLY_TABLES: readonly string[] = [
   // copy starts with none, and the servers started on it take the leases.
   'leases',
   'lease_holders',
+  // Requests one server asked another to run with its poller (section 2): answered within minutes,
+  // none in a new copy.
+  'poll_requests',
   // Lists dropped whose viewers wait to be purged (postgres/viewer-purge.ts): none in a new copy.
   'viewer_lists_dropped',
   // The sealed secrets (migration 025): a SQLite cache keeps its secrets in the OS keychain, and

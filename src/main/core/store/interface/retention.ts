@@ -26,4 +26,7 @@ export interface RetentionStore {
   pruneResolvedAlerts(before: number, limit: number): Promise<number>
   /** Audit entries made before `before`, at most `limit`. */
   pruneAudit(before: number, limit: number): Promise<number>
+  /** Poll requests answered (or run out unanswered) before `before`, at most `limit`: none on
+   *  SQLite, which has none (interface/poll-requests.ts). */
+  prunePollRequests(before: number, limit: number): Promise<number>
 }

@@ -8,6 +8,7 @@ import type { CoreStateReads, CoreStateStore } from './core-state'
 import type { Fence, LeaseStore } from './leases'
 import type { MaintenanceReads, MaintenanceStore } from './maintenance'
 import type { NotificationSender, Notifications } from './notifications'
+import type { PollRequestReads, PollRequestStore } from './poll-requests'
 import type { RetentionStore } from './retention'
 import type { RunReads, RunStore } from './runs'
 import type { SecretReads, SecretRowStore } from './secrets'
@@ -35,6 +36,9 @@ export interface Tx {
   /** Sent when the unit commits, to every store listening (store.notifications). */
   notifications: NotificationSender
   secrets: SecretRowStore
+  /** Requests a server asks the holder of a connection to run with its poller (PostgreSQL only:
+   *  refused on SQLite, interface/poll-requests.ts). */
+  pollRequests: PollRequestStore
   /** Forgetting what the settings no longer keep, a batch per call (store/retention.ts runs them). */
   retention: RetentionStore
 }
@@ -54,6 +58,7 @@ export interface ReadTx {
   coreState: CoreStateReads
   sites: SiteReads
   secrets: SecretReads
+  pollRequests: PollRequestReads
 }
 
 export interface UnitOptions {

@@ -26,9 +26,11 @@ import { alertChanges } from './024-alert-changes'
 import { encryptedSecretsOnPostgresOnly } from './025-encrypted-secrets'
 import { outboxClaims } from './026-outbox-claims'
 import { leases } from './027-leases'
+import { pollRequests } from './028-poll-requests'
+import { serviceCountsAsSent } from './029-service-counts-as-sent'
 import type { Migration } from './types'
 
 export const migrations: readonly Migration[] = [initial, connectionsViewersDiagnostics, cacheComplete, viewerIntegerKeys, searchContentId, sessionSearchText, alerts,
   connectionReliabilityScale, stagedViewerLists, viewerListSummary, siteNames, connectionNetwork, webhooks, siteAlerts, maintenanceWindows, team,
   maintenanceTimeZones, webhookUrlQueries, viewerListIdsNeverReused, alertEndKinds,
-  peaksWhileLive, userSettings, coreStateRows, alertChanges, encryptedSecretsOnPostgresOnly, outboxClaims, leases]
+  peaksWhileLive, userSettings, coreStateRows, alertChanges, encryptedSecretsOnPostgresOnly, outboxClaims, leases, pollRequests, serviceCountsAsSent]

@@ -28,7 +28,7 @@ async function deleteLists(write: Sql, look: string, cutoff: number, budget: num
 }
 
 /** Deletes the rows `select` (`$1`: the cutoff) picks from `table`, at most `limit`. */
-const deleteIds = async (write: Sql, table: 'snapshots' | 'alerts' | 'audit_log', select: string, cutoff: number, limit: number): Promise<number> =>
+const deleteIds = async (write: Sql, table: 'snapshots' | 'alerts' | 'audit_log' | 'poll_requests', select: string, cutoff: number, limit: number): Promise<number> =>
   (await write(`DELETE FROM ${table} WHERE id IN (${select} LIMIT $2)`, [cutoff, limit])).count
 
 export function retentionTable({ write }: Runners): RetentionStore {
@@ -62,6 +62,15 @@ export function retentionTable({ write }: Runners): RetentionStore {
       ).count,
     pruneResolvedAlerts: (before, limit) =>
       deleteIds(write, 'alerts', "SELECT id FROM alerts WHERE resolved_at < $1 AND state = 'resolved'", before, limit),
-    pruneAudit: (before, limit) => deleteIds(write, 'audit_log', 'SELECT id FROM audit_log WHERE at < $1', before, limit)
+    pruneAudit: (before, limit) => deleteIds(write, 'audit_log', 'SELECT id FROM audit_log WHERE at < $1', before, limit),
+    // Answered, or run out unanswered (an asker that died waiting never withdrew it).
+    prunePollRequests: (before, limit) =>
+      deleteIds(
+        write,
+        'poll_requests',
+        'SELECT id FROM poll_requests WHERE coalesce(answered_at, expires_at) < to_timestamp($1::double precision / 1000) ORDER BY id',
+        before,
+        limit
+      )
   }
 }

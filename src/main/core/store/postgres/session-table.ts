@@ -14,7 +14,7 @@ const UPSERT_SESSION = `
     started_at, updated_at, has_ended, viewers_count, reliability_score, cdn_traffic, ecdn_traffic,
     raw_json, first_seen_at, last_polled_at, ended_observed_at, peak_viewers)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, $15, $15,
-    CASE WHEN $9 THEN $15::bigint END, CASE WHEN $9 THEN 0 ELSE $10::bigint END)
+    CASE WHEN $9 THEN $15::bigint END, CASE WHEN $9 THEN 0 ELSE $10::double precision END)
   ON CONFLICT (connection_id, event_session_id) DO UPDATE SET
     platform_id = excluded.platform_id, tenant_id = excluded.tenant_id, content_id = excluded.content_id,
     event_name = excluded.event_name, started_at = excluded.started_at, updated_at = excluded.updated_at,

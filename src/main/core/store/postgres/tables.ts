@@ -14,6 +14,7 @@ import { snapshotReads } from './snapshot-reads'
 import { settingsTable } from './settings-table'
 import { siteTable } from './site-table'
 import { retentionTable } from './retention-table'
+import { pollRequestTable } from './poll-request-table'
 import type { Runners } from './sql'
 import { teamTables } from './team-tables'
 import { viewerReads } from './viewer-reads'
@@ -72,6 +73,9 @@ class PgTables implements Tx {
   }
   get retention() {
     return this.table('retention', retentionTable)
+  }
+  get pollRequests() {
+    return this.table('pollRequests', pollRequestTable)
   }
 }
 

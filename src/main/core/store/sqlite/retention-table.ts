@@ -80,6 +80,8 @@ export function retentionTable(db: Db, { write }: Runners): RetentionStore {
     // Index alerts_by_resolved; an open alert has no resolved_at and is never picked.
     pruneResolvedAlerts: (before, limit) =>
       write(() => deleteIds(db, 'alerts', "SELECT id FROM alerts WHERE resolved_at < @cutoff AND state = 'resolved'", before, limit)),
-    pruneAudit: (before, limit) => write(() => pruneAudit(db, before, limit))
+    pruneAudit: (before, limit) => write(() => pruneAudit(db, before, limit)),
+    // No poll_requests on SQLite (one server per file asks nobody): nothing to forget.
+    prunePollRequests: () => write(() => 0)
   }
 }

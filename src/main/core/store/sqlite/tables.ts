@@ -12,6 +12,7 @@ import { siteTable } from './site-table'
 import { unheardNotifications } from './unheard-notifications'
 import { secretTable } from './secret-table'
 import { retentionTable } from './retention-table'
+import { pollRequestTable } from './poll-request-table'
 
 class SqliteTables implements Tx {
   private built: Partial<Tx> = {}
@@ -69,6 +70,9 @@ class SqliteTables implements Tx {
   }
   get retention() {
     return this.table('retention', retentionTable)
+  }
+  get pollRequests() {
+    return this.table('pollRequests', pollRequestTable)
   }
 }
 

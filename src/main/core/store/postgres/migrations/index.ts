@@ -3,6 +3,8 @@ import { baseline } from './024-baseline'
 import { encryptedSecrets } from './025-encrypted-secrets'
 import { outboxClaims } from './026-outbox-claims'
 import { leases } from './027-leases'
+import { pollRequests } from './028-poll-requests'
+import { serviceCountsAsSent } from './029-service-counts-as-sent'
 import type { PgMigration } from './types'
 
-export const pgMigrations: readonly PgMigration[] = [baseline, encryptedSecrets, outboxClaims, leases]
+export const pgMigrations: readonly PgMigration[] = [baseline, encryptedSecrets, outboxClaims, leases, pollRequests, serviceCountsAsSent]
