@@ -1,12 +1,12 @@
 // The team part's servers: real `eventwatch serve` processes (the bundled CLI, as an install runs
 // it) on one PostgreSQL database, each with a home folder of its own, started as the tests start
-// them (test/support/team-servers.ts asks them things) but at the default lease unless told.
+// them, asked as they ask them (test/support/serve-requests.ts), at the default lease unless told.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { homeEnv } from '../../test/support/cli'
 import { startCli } from '../../test/support/cli-processes'
-import type { Server } from '../../test/support/team-servers'
+import type { Server } from '../../test/support/serve-requests'
 
 export interface ServeProcess extends Server {
   /** Stops it (SIGTERM, or SIGKILL at once with `now`) and removes its home folder. */
