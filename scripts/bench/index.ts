@@ -8,6 +8,8 @@
 //   7. the 10 s clock: a quiet tick, a full evaluation per connection against time alone (clock.ts)
 //   8. what the async Store's promises cost on the poll path and a viewer page (promises.ts)
 //   9. a poll's judgement: every session against the one the poll touched (judgement.ts)
+//  10. a team on PostgreSQL: viewer ingest against SQLite, the push lag between two `serve`
+//      processes with 200 event streams, the takeover after SIGKILL (team.ts; skipped without PostgreSQL)
 // Exits 0 whatever the figures say: it is a report. `npm run bench -- ingest store` runs parts.
 import { cpus, loadavg } from 'node:os'
 import { benchClock } from './clock'
@@ -19,6 +21,7 @@ import { benchPromises } from './promises'
 import { benchQueries } from './queries'
 import { log, verdict, type Figure } from './stats'
 import { benchStore } from './store'
+import { benchTeam } from './team'
 
 const args = process.argv.slice(2)
 const viewersAt = args.indexOf('--viewers')
@@ -47,6 +50,7 @@ await section('maintenance', () => benchMaintenance())
 await section('clock', () => benchClock())
 await section('promises', () => benchPromises())
 await section('judgement', () => benchJudgement())
+await section('team', () => benchTeam())
 
 const rows = figures.map((f) => [f.part, f.name, f.value, f.goal, f.goal === '(reference)' ? '' : verdict(f.met) + (f.note ? ` (${f.note})` : '')])
 const header = ['part', 'figure', 'value', 'goal', 'verdict']

@@ -63,12 +63,16 @@ export function timeProcess(args: string[], env: NodeJS.ProcessEnv, scratch: str
   })
 }
 
-export async function benchIngest(options: IngestOptions = INGEST_DEFAULTS): Promise<Figure[]> {
-  // Measure what a built install runs: the bundled CLI (bin/eventwatch.js falls back to tsx
-  // when the bundle is missing or older than the sources).
-  log('ingest: bundling the CLI (npm run build does the same)…')
+/** Bundles the CLI as `npm run build` does, so a part measures what a built install runs
+ *  (bin/eventwatch.js falls back to tsx when the bundle is missing or older than the sources). */
+export function bundleCli(part: string): void {
+  log(`${part}: bundling the CLI (npm run build does the same)…`)
   const bundled = spawnSync(process.execPath, [join(here, '..', 'build-cli.js')], { stdio: 'inherit' })
   if (bundled.status !== 0) throw new Error('bundling the CLI failed')
+}
+
+export async function benchIngest(options: IngestOptions = INGEST_DEFAULTS): Promise<Figure[]> {
+  bundleCli('ingest')
   // A frozen clock: the world does not move between runs, so every run reads the same pages.
   const frozen = Date.now()
   const simulator = await startSimulator({

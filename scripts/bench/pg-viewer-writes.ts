@@ -4,33 +4,27 @@
 //
 //   writer               pgViewerListStore as built: COPY, viewers keyed by (list_id, ordinal)
 //   sqlite               the same pages through inThreadViewerStore into a fresh cache file
+//                        (these two are pg-ingest.ts's, which `npm run bench -- team` runs too)
 //   <keys> <how>         bare page writes into candidate tables: ids reserved from a sequence
 //                        (with the baseline's foreign keys, or without), or (list_id, ordinal)
 //                        keys; rows sent with COPY or as unnest() arrays in one INSERT
 //
 //   node --import tsx scripts/bench/pg-viewer-writes.ts [rounds]
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
-import { upsertConnection } from '../../src/main/core/store/connections'
-import { openDatabase } from '../../src/main/core/store/db'
-import { openPgStore } from '../../src/main/core/store/postgres/pg-store'
 import { copyViewerPage } from '../../src/main/core/store/postgres/viewer-copy'
-import { pgViewerListStore } from '../../src/main/core/store/postgres/viewer-list-store'
-import { storeSessionList } from '../../src/main/core/store/sessions'
 import { CONNECTION_ROW_WIDTH, VIEWER_ROW_WIDTH, viewerListRows, type ViewerListRows } from '../../src/main/core/store/viewer-rows'
-import { inThreadViewerStore, type ViewerListStore } from '../../src/main/core/store/viewer-store'
 import { startPostgres } from '../../test/support/postgres'
+import { DURABLE, PAGE, pgWriterRun, sqliteWriterRun, timed, walSince, type Lists, type Run } from './pg-ingest'
 import { int, log, median } from './stats'
 import { parsedLists } from './store'
 
-const PAGE = 500
 const ROUNDS = Number(process.argv[2] ?? 3)
-type Lists = ReturnType<typeof parsedLists>
 
 const V_REST = `viewer_id text NOT NULL, device_type text, os text, app text, reliability_score double precision,
   rebuffering_events double precision, rebuffering_time double precision, viewing_time double precision,
@@ -121,53 +115,6 @@ async function barePage(client: pg.PoolClient, keys: Keys, how: 'copy' | 'unnest
   await client.query('COMMIT')
 }
 
-interface Run {
-  ms: number
-  /** CPU of this process and of the database's server processes, user and system: on a loaded
-   *  machine it moves much less than the wall clock. */
-  cpuMs: number
-  /** Of that, this process's: what the server's event loop pays. */
-  ownCpuMs: number
-  walBytes: number
-}
-
-const TICK_MS = 1000 / 100 // USER_HZ on Linux
-
-/** CPU (ms) of each server process connected to `database` so far. */
-async function backendCpu(admin: pg.Pool, database: string): Promise<Map<number, number>> {
-  const pids = (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database])).rows.map((r) => r.pid)
-  const cpu = new Map<number, number>()
-  for (const pid of pids) {
-    try {
-      // Fields 14 and 15 of /proc/PID/stat (after the command in parentheses): utime, stime.
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * TICK_MS)
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return cpu
-}
-
-/** Times `work`: wall clock, and CPU here and in `database`'s server processes. */
-async function timed(admin: pg.Pool, database: string | null, work: () => Promise<void>): Promise<Omit<Run, 'walBytes'>> {
-  const before = database ? await backendCpu(admin, database) : new Map<number, number>()
-  const cpu = process.cpuUsage()
-  const started = performance.now()
-  await work()
-  const ms = performance.now() - started
-  const own = process.cpuUsage(cpu)
-  const after = database ? await backendCpu(admin, database) : new Map<number, number>()
-  let server = 0
-  for (const [pid, used] of after) server += used - (before.get(pid) ?? 0)
-  const ownCpuMs = (own.user + own.system) / 1000
-  return { ms, cpuMs: ownCpuMs + server, ownCpuMs }
-}
-
-async function walSince(client: pg.ClientBase, before: string): Promise<number> {
-  return Number((await client.query<{ bytes: string }>('SELECT pg_current_wal_lsn() - $1::pg_lsn AS bytes', [before])).rows[0]!.bytes)
-}
-
 async function bare(admin: pg.Pool, keys: Keys, how: 'copy' | 'unnest', lists: Lists): Promise<Run> {
   const client = await admin.connect()
   try {
@@ -188,70 +135,17 @@ async function bare(admin: pg.Pool, keys: Keys, how: 'copy' | 'unnest', lists: L
   }
 }
 
-/** Every list through a ViewerListStore, a page at a time, as a poller hands them over. */
-async function throughWriter(writer: ViewerListStore, lists: Lists, now: number): Promise<void> {
-  for (const list of lists) {
-    const staged = writer.begin('bench', list.id, now)
-    for (let at = 0; at < list.viewers.length; at += PAGE) await staged.add(list.viewers.slice(at, at + PAGE))
-    await staged.commit(Math.ceil(list.viewers.length / PAGE), now)
-  }
-}
-
-const CONNECTION = { id: 'bench', name: 'bench', baseUrl: 'http://x', authUrl: 'http://x', platformId: 'p', tenantId: 't', clientId: 'c', isDemo: false }
-
-async function writer(url: string, admin: pg.Pool, lists: Lists, now: number): Promise<Run> {
-  await admin.query('DROP DATABASE IF EXISTS bench_writer WITH (FORCE)')
-  await admin.query('CREATE DATABASE bench_writer')
-  const store = await openPgStore(url.replace(/\/postgres$/, '/bench_writer'))
-  try {
-    await store.withTransaction(async (tx) => {
-      await tx.connections.upsert(CONNECTION, now)
-      await tx.sessions.storeList('bench', lists.map((l) => l.record) as never, now)
-    })
-    await admin.query('CHECKPOINT')
-    const wal = (await admin.query<{ lsn: string }>('SELECT pg_current_wal_lsn() AS lsn')).rows[0]!.lsn
-    const writes = pgViewerListStore(store, { purgeAfterWrites: false })
-    const times = await timed(admin, 'bench_writer', () => throughWriter(writes, lists, now))
-    await writes.close()
-    const client = await admin.connect()
-    try {
-      return { ...times, walBytes: await walSince(client, wal) }
-    } finally {
-      client.release()
-    }
-  } finally {
-    await store.close()
-  }
-}
-
-async function sqlite(admin: pg.Pool, dir: string, round: number, lists: Lists, now: number): Promise<Run> {
-  const db = openDatabase(join(dir, `cache-${round}.db`))
-  try {
-    upsertConnection(db, CONNECTION)
-    storeSessionList(db, 'bench', lists.map((l) => l.record) as never, now)
-    const writes = inThreadViewerStore(db)
-    const times = await timed(admin, null, () => throughWriter(writes, lists, now))
-    await writes.close()
-    return { ...times, walBytes: Number.NaN }
-  } finally {
-    db.close()
-  }
-}
-
-const cluster = await startPostgres()
+const cluster = await startPostgres(DURABLE)
 const dir = mkdtempSync(join(tmpdir(), 'eventwatch-bench-pg-viewers-'))
 try {
   const admin = new pg.Pool({ connectionString: cluster.url(), max: 2 })
-  // As a real server: durable commits (the test cluster turns them off).
-  for (const setting of ['fsync', 'synchronous_commit', 'full_page_writes']) await admin.query(`ALTER SYSTEM SET ${setting} = on`)
-  await admin.query('SELECT pg_reload_conf()')
   const now = Date.now()
   const lists = parsedLists({ sessions: 20, viewersPerSession: 5000, rounds: 1, seed: 20240611 }, now)
   const viewers = lists.reduce((n, l) => n + l.viewers.length, 0)
   log(`pg viewer writes: ${lists.length} lists, ${int(viewers)} viewers, pages of ${PAGE}, ${ROUNDS} rounds, load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)}`)
   const candidates: [string, (round: number) => Promise<Run>][] = [
-    ['writer (COPY, ordinal)', () => writer(cluster.url(), admin, lists, now)],
-    ['sqlite (in-thread)', (round) => sqlite(admin, dir, round, lists, now)],
+    ['writer (COPY, ordinal)', () => pgWriterRun(cluster.url(), admin, lists, now)],
+    ['sqlite (in-thread)', (round) => sqliteWriterRun(admin, dir, round, lists, now)],
     ...(['seq', 'seq-no-fk', 'ordinal'] as Keys[]).flatMap((keys) =>
       (['copy', 'unnest'] as const).map((how): [string, () => Promise<Run>] => [`${keys} ${how}`, () => bare(admin, keys, how, lists)])
     )

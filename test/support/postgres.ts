@@ -77,8 +77,12 @@ function runAsOwner(owner: { uid: number } | null, bin: string, args: string[]):
   }
 }
 
-/** Starts a fresh cluster; stop() it when done (a test run's globalSetup does, once). */
-export async function startPostgres(): Promise<PostgresCluster> {
+/**
+ * Starts a fresh cluster; stop() it when done (a test run's globalSetup does, once). `settings`
+ * are server settings (`-c name=value`) over the test defaults: a benchmark turns durable commits
+ * back on with them, or settings only read at start (`track_commit_timestamp`).
+ */
+export async function startPostgres(settings: Record<string, string> = {}): Promise<PostgresCluster> {
   const bin = postgresBin()
   const owner = clusterOwner()
   // As root the folder must be reachable by `postgres`: /tmp is, a private TMPDIR may not be.
@@ -88,7 +92,8 @@ export async function startPostgres(): Promise<PostgresCluster> {
   const log = join(dir, 'server.log')
   const port = await freePort()
   // Durability is not what tests measure: fsync off makes a database per test cheap.
-  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`
+  const chosen = Object.entries(settings).map(([name, value]) => ` -c ${name}=${value}`).join('')
+  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off${chosen}`
   const withLog = (error: unknown): Error =>
     new Error(`${(error as Error).message}${existsSync(log) ? `\n${readFileSync(log, 'utf8').slice(-2000)}` : ''}`)
   let running = false

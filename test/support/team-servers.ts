@@ -1,36 +1,27 @@
 // Several `eventwatch serve` processes on one PostgreSQL database, as the tests of issue 26 run
 // them (docs/several-servers.md): real child processes with short leases (serve's hidden
-// --lease-seconds), asked through their app API and /metrics, and the team's database read by the
+// --lease-seconds), asked through their app API and /metrics (serve-requests.ts), and the team's database read by the
 // test as another program — its leases, and who wrote what (a trigger logs every write of chosen
 // tables with the writer's application_name, "eventwatch <pid>@<host>").
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
-import { expect } from 'vitest'
-import type { Status } from '../../src/shared/domain'
-import type { ConnectionPollStatus } from '../../src/shared/poll-status'
 import type { RunningSimulator } from '../../src/main/core/simulator/server'
 import { openPgStore } from '../../src/main/core/store/postgres/pg-store'
 import { frozenSimulator, type Cleanups } from './app-core'
 import { homeEnv } from './cli'
-import { startCli, type RunningCli } from './cli-processes'
-import { parseExposition, type Parsed } from './exposition'
+import { startCli } from './cli-processes'
 import { freshDatabase, type TestDatabase } from './postgres-databases'
+import { eventually, type Server } from './serve-requests'
 import { simulatorTarget } from './simulator-connection'
 import { tempDirs } from './temp-dirs'
+
+// Asking a server, which scripts outside the test runner do too (serve-requests.ts).
+export { ask, eventually, polledSince, scrape, statusOf, type Server } from './serve-requests'
 
 export const LEASE_SECONDS = 3
 /** A takeover comes once the lease has run out, at the taker's next pass (a third of a lease),
  *  with generous slack for a loaded 2-core machine: a bound from the lease, not a speed test. */
 export const TAKEOVER_WITHIN_MS = (LEASE_SECONDS + LEASE_SECONDS / 3) * 1000 + 15_000
-
-export interface Server {
-  label: string
-  cli: RunningCli
-  origin: string
-  /** The loopback host's launch token, or the team user's the test gave. */
-  token: string
-  pid: number
-}
 
 /**
  * `eventwatch ARGS` (a `serve`), once it says where it serves; stopped by `cleanups` (woken first
@@ -46,42 +37,6 @@ export async function startServer(cleanups: Cleanups, label: string, args: strin
   const [, origin, launchToken] = await cli.waitFor(/serving on (http:\/\/127\.0\.0\.1:\d+)\/(?:\?token=(\S+))?/, 120_000)
   return { label, cli, origin: origin!, token: userToken ?? launchToken!, pid: cli.pid }
 }
-
-/** A request of the app API that must succeed (as `token`'s user, the server's own by default). */
-export async function ask<T>(server: Server, name: string, args: unknown = {}, token = server.token): Promise<T> {
-  const response = await fetch(`${server.origin}/api/request/${name}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(args)
-  })
-  const result = (await response.json()) as { ok: true; value: T } | { ok: false; error: { message: string } }
-  if (!result.ok) throw new Error(`${name} on server ${server.label}: ${result.error.message}`)
-  return result.value
-}
-
-export async function scrape(server: Server): Promise<Parsed> {
-  const response = await fetch(`${server.origin}/metrics`, { headers: { Authorization: `Bearer ${server.token}` } })
-  expect(response.status).toBe(200)
-  return parseExposition(await response.text())
-}
-
-export const statusOf = async (server: Server, connectionId: string): Promise<ConnectionPollStatus | undefined> =>
-  (await ask<Status>(server, 'getStatus')).connections.find((c) => c.connectionId === connectionId)
-
-/** Asks `read` until it answers something `test` passes. */
-export async function eventually<T>(what: string, read: () => Promise<T>, test: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs
-  for (;;) {
-    const seen = await read()
-    if (test(seen)) return seen
-    if (Date.now() > until) throw new Error(`${what}: never within ${timeoutMs} ms; last seen ${JSON.stringify(seen).slice(0, 800)}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
-
-/** A connection connected, with a unit of work ended at or after `since`. */
-export const polledSince = (since: number) => (c: ConnectionPollStatus | undefined): boolean =>
-  c?.state === 'connected' && c.lastUpdateAt !== null && Date.parse(c.lastUpdateAt) >= since
 
 /** A lease as the database has it now; `pid`: its holder's process (host:pid:boot-uuid). */
 export interface LeaseRow {
