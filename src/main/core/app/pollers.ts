@@ -240,6 +240,8 @@ export class PollerGroup implements HeldConnections, PollRunner {
       ...(this.options.timers ? { timers: this.options.timers } : {}),
       viewerStore: this.options.viewerStore,
       passDeadlineMs: this.options.passDeadlineMs,
+      // Leased: it goes on from the lists the connection's last holder fetched (or this server, before).
+      resumeViewerLists: this.options.leases !== undefined,
       onPolled: (report) => this.options.onPolled?.(source.target, report),
       onStatus: (status) => {
         this.recordStatus(writes, connectionId, status)

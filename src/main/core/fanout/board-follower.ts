@@ -1,9 +1,14 @@
 // The board of this server following other servers' units (docs/scaling-plan.md section 3, "The
 // board"): each names the connection whose live rows it changed (ew_board). PostgreSQL folds
 // identical notifications only within one transaction, and a poll is several units, so the
-// connections named are gathered for a moment (~500 ms) and then the board is published for them
-// once: a diff against what this server pushed, with this server's own revision.
+// connections named are gathered for a moment (BOARD_GATHER_MS) and then the board is published for
+// them once: a diff against what this server pushed, with this server's own revision.
 import { realTimers, type Timers } from '../../../shared/timers'
+
+/** How long the connections named are gathered: the units of one poll land within it, and it is a
+ *  small part of the 1 s a push may take from a commit on one server to the streams of another
+ *  (measured by `npm run bench -- team`; at 500 ms the publish that follows left too little). */
+export const BOARD_GATHER_MS = 200
 
 /** The board, as far as following goes: LiveBoard.publish for every row of some connections. */
 export interface FollowingBoard {
@@ -37,7 +42,7 @@ export class BoardFollower {
     if (this.stopped) return
     for (const id of connections) this.named.add(id)
     if (this.timer !== null || this.named.size === 0) return
-    this.timer = this.timers.setTimeout(() => this.publishNamed(), this.options.delayMs ?? 500)
+    this.timer = this.timers.setTimeout(() => this.publishNamed(), this.options.delayMs ?? BOARD_GATHER_MS)
     // A pending publish must not keep the process alive on its own.
     ;(this.timer as { unref?: () => void } | null)?.unref?.()
   }

@@ -2,7 +2,7 @@
 // on the database change reaches this server's faces, from LISTEN/NOTIFY. On each `ew_alerts`
 // notification (a revision) the core catches up on the alerts pushes it has not heard
 // (alert-catch-up.ts: the rows, the alerts, the situation — a push carries data); on `ew_board`
-// (a connection id) its board is published for that connection, the notifications of ~500 ms
+// (a connection id) its board is published for that connection, the notifications of ~200 ms
 // gathered (board-follower.ts), and so it is for the connections of each alerts push relayed
 // (an acknowledgement changes a row's alert). When the listening connection was lost and is back,
 // what was notified meanwhile is read again: the alerts since the last revision heard, the whole
@@ -22,7 +22,7 @@ export interface RelayedCore {
 
 export interface RelayOptions {
   clock: () => number
-  /** How long board notifications are gathered (default 500 ms). */
+  /** How long board notifications are gathered (default BOARD_GATHER_MS, 200 ms). */
   boardDelayMs?: number
   timers?: Timers
   /** Rows of alert changes read at a time. */

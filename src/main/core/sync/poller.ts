@@ -76,6 +76,10 @@ export interface PollerOptions {
   viewerStore: ViewerListStore
   /** Bound on one full pass (sync-pass.ts's default when absent). */
   passDeadlineMs?: number
+  /** A live session's viewer list this poller has not fetched yet is due only when the cache's is
+   *  older than the viewers' cadence: a server taking a connection over from another of the team
+   *  goes on from what that one fetched, instead of fetching every list again in its first pass. */
+  resumeViewerLists?: boolean
 }
 
 /** How a full pass goes: its run's kind, how many ended sessions it back-fills (all: undefined), its progress. */
@@ -361,7 +365,7 @@ export class Poller {
       signal,
       deadlineMs: this.options.passDeadlineMs,
       backfillLimit: pass.backfillLimit,
-      viewersDue: (id) => started - (this.viewersFetchedAt.get(id) ?? Number.NEGATIVE_INFINITY) >= this.cadences.viewersMs,
+      viewersDue: async (id) => started - (await this.viewersFetchedAtOf(id)) >= this.cadences.viewersMs,
       onProgress: pass.onProgress,
       viewerStore: this.viewerStore
     }, pass.kind)
@@ -384,6 +388,15 @@ export class Poller {
     this.options.onPolled?.(report)
     this.options.onWork?.(pass.kind, report.touched)
     return report
+  }
+
+  /** When this poller (or, resuming, the cache) last fetched a session's viewer list. */
+  private async viewersFetchedAtOf(eventSessionId: string): Promise<number> {
+    const known = this.viewersFetchedAt.get(eventSessionId)
+    if (known !== undefined || !this.options.resumeViewerLists) return known ?? Number.NEGATIVE_INFINITY
+    const cached = await this.store.read.viewers.listFetchedAt(this.options.connectionId, eventSessionId)
+    this.viewersFetchedAt.set(eventSessionId, cached ?? Number.NEGATIVE_INFINITY)
+    return cached ?? Number.NEGATIVE_INFINITY
   }
 
   /** The passes of the cadences (and of refresh requests): a little back-fill each. */

@@ -62,7 +62,7 @@ export interface SyncPassOptions {
   /** The whole pass ends within this (default DEFAULT_PASS_DEADLINE_MS): a problem, what is whole is kept. */
   deadlineMs?: number
   /** Whether a live session's viewer list is due in this pass (default: always). */
-  viewersDue?: (eventSessionId: string) => boolean
+  viewersDue?: (eventSessionId: string) => boolean | Promise<boolean>
   /** How many ended sessions without viewers to back-fill in this pass (default: all). */
   backfillLimit?: number
   onProgress?: (progress: SyncProgress) => void
@@ -235,10 +235,11 @@ async function runPass(options: SyncPassOptions, signal: AbortSignal, diagnostic
   // 3. Viewer lists.
   const held = await store.read.viewers.sessionsWithLists(connectionId)
   const due = options.viewersDue ?? (() => true)
+  const liveDue = await Promise.all(live.map(async (s) => ((await due(s.eventSessionId)) ? [s] : [])))
   const backfill = addressable
     .filter((s) => s.hasEnded && !held.has(s.eventSessionId) && !wasLive.has(s.eventSessionId))
     .slice(0, options.backfillLimit ?? Number.POSITIVE_INFINITY)
-  const viewerTargets = [...live.filter((s) => due(s.eventSessionId)), ...justEnded, ...backfill]
+  const viewerTargets = [...liveDue.flat(), ...justEnded, ...backfill]
   let listsDone = 0
   // A lane hands a complete list's commit to the store and goes straight on to the next list,
   // so the service keeps working on our requests while SQLite writes.
