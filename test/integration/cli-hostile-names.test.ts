@@ -135,7 +135,7 @@ describe('hostile names on the terminal', () => {
     const unknownCommand = await fail(`sit\u001b]0;pwned\u0007es`)
     const badChoice = await fail('export', 'sessions', '--format', `j\u001b[2J\u2066son`)
     for (const failed of [unknownOption, unknownCommand, badChoice]) {
-      expect(failed).toMatchObject({ code: 1, stdout: '' })
+      expect(failed).toMatchObject({ code: 2, stdout: '' }) // the user's to fix: 2, as the README says
       expect(unsafeCharacters(failed.stderr, ['\n'])).toEqual([])
       expect(failed.stderr).toMatch(/\nUsage: eventwatch /) // the help after the error, its lines kept
     }
