@@ -34,12 +34,9 @@ export interface StoreUnderTest {
 interface Backend {
   name: string
   open(): Promise<{ subject: StoreUnderTest; close(): Promise<void> }>
-  /** Concerns this backend does not implement yet, each with why: their files are skipped for
-   *  it, by name, in the run's output. The one place a backend may fall short, never silently. */
-  pending?: Record<string, string>
   /** Concerns this backend will never implement, by design, each with why (a backend that
-   *  refuses the concern in words): skipped for it, said as "not applicable" in the run's output,
-   *  not as pending. */
+   *  refuses the concern in words): skipped for it, said as "not applicable" in the run's output:
+   *  the one place a backend may fall short, never silently. */
   notApplicable?: Record<string, string>
 }
 
@@ -161,12 +158,6 @@ const BACKENDS: Backend[] = [sqlite, postgres]
 /** Describes `concern` once per backend; `subject()` is a fresh, empty store for each test. */
 export function eachBackend(concern: string, tests: (subject: () => StoreUnderTest) => void): void {
   for (const backend of BACKENDS) {
-    const pending = backend.pending?.[concern]
-    if (pending !== undefined) {
-      say(`${backend.name} store: ${concern}: pending (not implemented yet): ${pending}`)
-      describe.skip(`${backend.name} store: ${concern} (pending: ${pending})`, () => tests(() => subjectOutsideTest()))
-      continue
-    }
     const notApplicable = backend.notApplicable?.[concern]
     if (notApplicable !== undefined) {
       describeNotApplicable(backend, concern, notApplicable, tests)
