@@ -35,6 +35,7 @@ import { startMainLog, type MainLog } from './main-log'
 import { installAppImageCommand } from './appimage-command'
 import { placeWindow, readWindowState, writeWindowState } from './window-state'
 import { deskCacheFile } from '../core/store/cache-location'
+import { claimDeskLinks, deskLinks } from './desk-links'
 
 // electron-vite layout: out/main/index.js, out/preload/index.cjs, out/renderer/index.html.
 const here = dirname(fileURLToPath(import.meta.url))
@@ -177,8 +178,21 @@ export function startDesktop(options: DesktopOptions = {}): void {
     void closeCore().then(() => app.exit(1))
   }
 
-  // A second launch (the lock above sent it away) brings this one's window up, even from the tray.
-  app.on('second-instance', () => showWindow())
+  // eventwatch://session/<c>/<s> links (desk-links.ts): kept until the core and window can take
+  // them. A cold start's link is in this process's arguments; macOS sends one as 'open-url',
+  // perhaps before 'ready'; a second launch (the lock above sent it away) brings its arguments.
+  claimDeskLinks(app)
+  const links = deskLinks((target) => showWindow({ view: 'session', ...target }))
+  links.fromArgs(process.argv)
+  app.on('open-url', (event, url) => {
+    event.preventDefault()
+    links.fromUrl(url)
+  })
+  // A second launch brings this one's window up, even from the tray; at the session its link
+  // names, if it holds one, and not at all if its link was refused.
+  app.on('second-instance', (_event, argv) => {
+    if (links.fromArgs(Array.isArray(argv) ? argv : []) === 'none') showWindow()
+  })
 
   // A tray that cannot be created costs the tray, not the app.
   const startTray = (started: AppCore): void => {
@@ -230,7 +244,10 @@ export function startDesktop(options: DesktopOptions = {}): void {
     registerIpcHandlers(ipcMain, started, appFrameCheck(appUrlCheck))
     startTray(started)
     // Started at login: the tray watches, the window waits to be asked for (not without a tray).
-    if (!(tray && startedHidden(process.argv, platform))) openWindow(started)
+    // A link that came while starting opens it, at its session.
+    const linked = links.ready()
+    if (linked) openWindow(started, { view: 'session', ...linked })
+    else if (!(tray && startedHidden(process.argv, platform))) openWindow(started)
     stopLoginItem = keepLoginItem(started, currentPlace(platform))
     // Settings → Display → Sound with alerts, as last saved (every face follows settingsChanged).
     let sound = true
