@@ -3,7 +3,7 @@
 // macOS's 'open-url' before 'ready' lands the window on that session; a hostile link does
 // nothing but leave one escaped line in the log.
 import { resolve } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
 
 vi.mock('electron', () => import('../../support/fake-electron'))
 const start = vi.hoisted(() => ({ startAppCore: vi.fn() }))
@@ -16,7 +16,7 @@ import { claimDeskLinks, deskLinks, refusedLinkLine } from '../../../src/main/de
 import { sessionLink } from '../../../src/shared/session-link'
 
 const argv = process.argv
-let warn: ReturnType<typeof vi.spyOn>
+let warn: MockInstance<typeof console.warn>
 
 beforeEach(() => {
   resetDesktop(start.startAppCore, () => answeringCore(world()))
@@ -70,7 +70,7 @@ describe('eventwatch:// links on the desk', () => {
 
   it("macOS's open-url before 'ready' is kept until the window exists, then opens it there", async () => {
     let ready!: () => void
-    app.whenReady.mockImplementation(() => new Promise<void>((resolve) => (ready = resolve)))
+    app.whenReady.mockImplementation(() => new Promise<undefined>((resolve) => (ready = () => resolve(undefined))))
     startDesktop({ platform: 'darwin' })
     const openUrl = fakeEvent({})
     app.emit('open-url', openUrl, LINK)
@@ -91,7 +91,7 @@ describe('eventwatch:// links on the desk', () => {
   it('a hostile link does nothing, and is logged in one line with its control characters escaped', async () => {
     process.argv = ['/opt/Eventwatch/eventwatch', HOSTILE]
     let ready!: () => void
-    app.whenReady.mockImplementation(() => new Promise<void>((resolve) => (ready = resolve)))
+    app.whenReady.mockImplementation(() => new Promise<undefined>((resolve) => (ready = () => resolve(undefined))))
     startDesktop({ platform: 'darwin' })
     app.emit('open-url', fakeEvent({}), 'eventwatch://session/c1/s1/../../settings')
     ready()
