@@ -233,7 +233,7 @@ export const AlertsPageSchema = z.object({
 })
 export type AlertsPage = z.infer<typeof AlertsPageSchema>
 
-export const SNOOZE_CHOICES = ['15m', '1h', '4h', 'session-end'] as const
+export const SNOOZE_CHOICES = ['15m', '30m', '1h', '4h', 'session-end'] as const
 export type SnoozeChoice = (typeof SNOOZE_CHOICES)[number]
 
 /** Pushed when alerts change: the tray, notifications and the alerts view follow it, without asking again. */

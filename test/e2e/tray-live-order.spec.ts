@@ -44,7 +44,8 @@ test("the tray's menu lists the live sessions in the Live view's order", async (
       },
       setPollingPaused: () => undefined,
       pauseNotifications: () => undefined,
-      quit: () => undefined
+      quit: () => undefined,
+      acknowledge: () => undefined
     }
   )
   for (const item of menu) item.click?.(undefined as never, undefined, undefined as never)

@@ -149,6 +149,7 @@ class FakeApp extends Recorder {
   requestSingleInstanceLock = vi.fn(() => true)
   enableSandbox = vi.fn()
   setAppUserModelId = vi.fn()
+  setAsDefaultProtocolClient = vi.fn((_protocol: string, _path?: string, _args?: string[]) => true)
   quit = vi.fn()
   exit = vi.fn()
   getPath = vi.fn((name: string) => join(FAKE_PATHS, name))

@@ -112,6 +112,27 @@ describe('electron-builder.yml', () => {
     }
   })
 
+  it('claims eventwatch:// links: the Linux .desktop file electron-builder writes names the scheme, with the link as argument', async () => {
+    const { LinuxTargetHelper } = builderRequire('./out/targets/LinuxTargetHelper.js')
+    // The parts of electron-builder's packager the .desktop entry is written from.
+    const packager = {
+      config,
+      platformSpecificBuildOptions: config.linux,
+      fileAssociations: [],
+      executableName: config.linux.executableName,
+      info: { metadata: { desktopName: 'eventwatch.desktop' } },
+      appInfo: { productName: config.productName, sanitizedProductName: config.productName, description: 'Eventwatch' }
+    }
+    const entry: string = await new LinuxTargetHelper(packager).computeDesktopEntry(config.linux)
+    const lines = entry.split('\n')
+    expect(lines).toContain('MimeType=x-scheme-handler/eventwatch;')
+    expect(lines.find((l) => l.startsWith('Exec='))).toMatch(/ %U$/)
+  })
+
+  it('shows notification actions on macOS: alerts, not banners', () => {
+    expect(config.mac.extendInfo).toMatchObject({ NSUserNotificationAlertStyle: 'alert' })
+  })
+
   it('runs the fuse hook after packing', () => {
     expect(config.afterPack).toBe('./scripts/packaging/after-pack.js')
     expect(existsSync(resolve(root, config.afterPack))).toBe(true)

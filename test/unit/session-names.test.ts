@@ -23,7 +23,7 @@ const NORTHWIND = { connectionId: 'c-n', connectionName: 'Northwind', eventName:
 const fabrikam = alert({ id: 1, ...FABRIKAM })
 const northwind = alert({ id: 2, ...NORTHWIND })
 const unnamed = alert({ id: 3, eventName: null, eventSessionId: ID })
-const ACTIONS = { open: () => undefined, setPollingPaused: () => undefined, pauseNotifications: () => undefined, quit: () => undefined }
+const ACTIONS = { open: () => undefined, setPollingPaused: () => undefined, pauseNotifications: () => undefined, quit: () => undefined, acknowledge: () => undefined }
 
 describe('a session named for a context', () => {
   it('inside its connection: the event name alone, else "Untitled event" and its short id', () => {

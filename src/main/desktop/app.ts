@@ -35,6 +35,8 @@ import { startMainLog, type MainLog } from './main-log'
 import { installAppImageCommand } from './appimage-command'
 import { placeWindow, readWindowState, writeWindowState } from './window-state'
 import { deskCacheFile } from '../core/store/cache-location'
+import { claimDeskLinks, deskLinks } from './desk-links'
+import { alertActor, type ActOnAlert } from './alert-actions'
 
 // electron-vite layout: out/main/index.js, out/preload/index.cjs, out/renderer/index.html.
 const here = dirname(fileURLToPath(import.meta.url))
@@ -177,11 +179,24 @@ export function startDesktop(options: DesktopOptions = {}): void {
     void closeCore().then(() => app.exit(1))
   }
 
-  // A second launch (the lock above sent it away) brings this one's window up, even from the tray.
-  app.on('second-instance', () => showWindow())
+  // eventwatch://session/<c>/<s> links (desk-links.ts): kept until the core and window can take
+  // them. A cold start's link is in this process's arguments; macOS sends one as 'open-url',
+  // perhaps before 'ready'; a second launch (the lock above sent it away) brings its arguments.
+  claimDeskLinks(app)
+  const links = deskLinks((target) => showWindow({ view: 'session', ...target }))
+  links.fromArgs(process.argv)
+  app.on('open-url', (event, url) => {
+    event.preventDefault()
+    links.fromUrl(url)
+  })
+  // A second launch brings this one's window up, even from the tray; at the session its link
+  // names, if it holds one, and not at all if its link was refused.
+  app.on('second-instance', (_event, argv) => {
+    if (links.fromArgs(Array.isArray(argv) ? argv : []) === 'none') showWindow()
+  })
 
   // A tray that cannot be created costs the tray, not the app.
-  const startTray = (started: AppCore): void => {
+  const startTray = (started: AppCore, act: ActOnAlert, mayAct: () => boolean): void => {
     try {
       tray = createTrayController({
         core: started,
@@ -189,6 +204,8 @@ export function startDesktop(options: DesktopOptions = {}): void {
         platform,
         open: showWindow,
         quit: () => app.quit(),
+        acknowledge: (alertId) => void act(alertId, 'acknowledge'),
+        mayAcknowledge: mayAct,
         timers: options.timers ?? realTimers,
         now
       })
@@ -228,22 +245,34 @@ export function startDesktop(options: DesktopOptions = {}): void {
         })
       : null
     registerIpcHandlers(ipcMain, started, appFrameCheck(appUrlCheck))
-    startTray(started)
-    // Started at login: the tray watches, the window waits to be asked for (not without a tray).
-    if (!(tray && startedHidden(process.argv, platform))) openWindow(started)
-    stopLoginItem = keepLoginItem(started, currentPlace(platform))
     // Settings → Display → Sound with alerts, as last saved (every face follows settingsChanged).
     let sound = true
     void started.dispatch('getSettings', {}).then((result) => {
       if (result.ok) sound = (result.value as AppSettings | undefined)?.display?.alertSound !== 'off'
     })
+    // Acknowledge and snooze from a notification or the tray: the window's requests, to this
+    // desk's core (on a team desk the server's, as its user), a refusal told in a notification.
+    const act = alertActor(started, (message) => notifier.tell(message))
+    const mayAct = (): boolean => teamDesk?.mayAct() ?? true
     const notifier = createAlertNotifier({
       open: showWindow,
       isWindowFocused,
       now,
       sound: () => sound,
-      self: () => teamDesk?.self() ?? null
+      self: () => teamDesk?.self() ?? null,
+      platform,
+      act: (alertId, action) => void act(alertId, action),
+      mayAct,
+      // A team desk's notification names the server's page, which a teammate can open too.
+      linkBase: () => (team ? { kind: 'server', origin: team.origin } : null)
     })
+    startTray(started, act, mayAct)
+    // Started at login: the tray watches, the window waits to be asked for (not without a tray).
+    // A link that came while starting opens it, at its session.
+    const linked = links.ready()
+    if (linked) openWindow(started, { view: 'session', ...linked })
+    else if (!(tray && startedHidden(process.argv, platform))) openWindow(started)
+    stopLoginItem = keepLoginItem(started, currentPlace(platform))
     stopNotifying = started.onEvent((name, payload) => {
       if (name === 'alertsChanged') notifier.onAlertsChanged(payload as AlertsChanged)
       if (name === 'settingsChanged') sound = (payload as AppSettings).display?.alertSound !== 'off'

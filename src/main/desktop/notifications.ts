@@ -11,12 +11,22 @@
 // Resolved alerts: silent always, and only while the window is not focused — an operator
 // looking at Eventwatch sees the alert leave the list; one who is elsewhere wants to know they
 // can stop worrying, without a sound.
-import { Notification } from 'electron'
-import { notificationsPaused, type AlertsChanged } from '../../shared/alerts'
+//
+// Acting from the notification: one about a single alert still firing (fired, or announced again)
+// carries "Acknowledge" and "Snooze 30 min" where Electron shows buttons — macOS (a signed app,
+// alert style: electron-builder.yml) and Windows (toast buttons) — and acts through the core as
+// the window does (alert-actions.ts). One about several alerts carries none: acknowledging
+// alerts unseen is what the window is for. Linux's notification daemons get no buttons from
+// Electron: there, as everywhere, a click opens the session.
+import { Notification, type NotificationAction } from 'electron'
+import { notificationsPaused, type Alert, type AlertsChanged } from '../../shared/alerts'
 import { acknowledgedBy, acknowledgedText, firedText, repeatedText, resolvedText } from './alert-text'
 import type { NotificationText } from './alert-text'
 import type { AppTarget } from '../../shared/deep-link'
+import { plainText } from '../../shared/plain-text'
 import { connectionsPolledOf } from '../../shared/session-name'
+import { sessionLink, type LinkBase } from '../../shared/session-link'
+import type { AlertAction } from './alert-actions'
 
 export interface AlertNotifierDeps {
   /** Brings the window up at this place. */
@@ -29,10 +39,35 @@ export interface AlertNotifierDeps {
   /** On a team server: this desk's user. A teammate's acknowledgement is then announced (silently),
    *  naming them; the desk's own is not. */
   self?(): string | null
+  /** The OS, which decides whether notifications carry buttons (defaults to process.platform). */
+  platform?: NodeJS.Platform
+  /** Acknowledges or snoozes an alert (alert-actions.ts); without it, no buttons. */
+  act?(alertId: number, action: AlertAction): void
+  /** Whether this desk's user may act on alerts (a team's viewer may not); defaults to yes. */
+  mayAct?(): boolean
+  /** Where a session's link points in a notification's body: a team desk's server, whose page a
+   *  teammate can open too. None: no link (the notification's click is this desk's link). */
+  linkBase?(): LinkBase | null
 }
+
+/** The platforms where Electron shows a notification's buttons. */
+const BUTTON_PLATFORMS: readonly NodeJS.Platform[] = ['darwin', 'win32']
+
+/** The buttons, in the order of the 'action' event's index. */
+export const NOTIFICATION_ACTIONS: readonly { action: AlertAction; text: string }[] = [
+  { action: 'acknowledge', text: 'Acknowledge' },
+  { action: 'snooze', text: 'Snooze 30 min' }
+]
+
+/** The one alert still firing a notification is about, if it is about exactly one. */
+const soleFiring = (alerts: readonly Alert[]): Alert | undefined =>
+  alerts.length === 1 && alerts[0]!.state === 'firing' ? alerts[0] : undefined
 
 export interface AlertNotifier {
   onAlertsChanged(change: AlertsChanged): void
+  /** Says something about the alerts (an action from a notification or the tray that was refused),
+   *  silently; a click opens the alerts view. */
+  tell(message: string): void
   /** How many notifications are kept alive for their click (tests; bounded). */
   readonly liveCount: number
 }
@@ -49,12 +84,33 @@ export function createAlertNotifier(deps: AlertNotifierDeps): AlertNotifier {
     if (index >= 0) live.splice(index, 1)
   }
 
-  const show = (text: NotificationText, silent: boolean): void => {
-    const notification = new Notification({ title: text.title, body: text.body, silent, urgency: 'normal' })
+  const platform = deps.platform ?? process.platform
+  const withButtons = (alert: Alert | undefined): alert is Alert =>
+    !!alert && !!deps.act && BUTTON_PLATFORMS.includes(platform) && deps.mayAct?.() !== false
+
+  /** The body, and the session's link on a line of its own when there is a link to give. */
+  const bodyOf = (text: NotificationText): string => {
+    const base = deps.linkBase?.()
+    if (!base || text.target.view !== 'session') return text.body
+    return `${text.body}\n${sessionLink(base, text.target)}`
+  }
+
+  const show = (text: NotificationText, silent: boolean, about?: Alert): void => {
+    const buttons = withButtons(about)
+    const actions: NotificationAction[] = buttons ? NOTIFICATION_ACTIONS.map(({ text: label }) => ({ type: 'button', text: label })) : []
+    const notification = new Notification({ title: text.title, body: bodyOf(text), silent, urgency: 'normal', ...(buttons ? { actions } : {}) })
     notification.on('click', () => {
       forget(notification)
       deps.open(text.target)
     })
+    if (buttons) {
+      // Electron 45 passes the index in the event's details; older ones as the second argument.
+      notification.on('action', (details, index) => {
+        const chosen = NOTIFICATION_ACTIONS[typeof details?.actionIndex === 'number' ? details.actionIndex : index]
+        forget(notification)
+        if (chosen) deps.act!(about.id, chosen.action)
+      })
+    }
     notification.on('close', () => forget(notification))
     notification.on('failed', (_event, error) => {
       forget(notification)
@@ -74,8 +130,8 @@ export function createAlertNotifier(deps: AlertNotifierDeps): AlertNotifier {
         const silent = deps.sound?.() === false
         // Several connections: each session is named with its connection (shared/session-name.ts).
         const polled = connectionsPolledOf(change.situation)
-        if (change.fired.length > 0) show(firedText(change.fired, polled), silent)
-        if (change.repeated.length > 0) show(repeatedText(change.repeated, polled), silent)
+        if (change.fired.length > 0) show(firedText(change.fired, polled), silent, soleFiring(change.fired))
+        if (change.repeated.length > 0) show(repeatedText(change.repeated, polled), silent, soleFiring(change.repeated))
         if (change.resolved.length > 0 && !deps.isWindowFocused()) show(resolvedText(change.resolved, polled), true)
         const self = deps.self?.()
         if (self) {
@@ -86,6 +142,10 @@ export function createAlertNotifier(deps: AlertNotifierDeps): AlertNotifier {
         // A notification that cannot be shown must not break the event stream.
         console.error('eventwatch: could not show a notification', error)
       }
+    },
+    tell(message) {
+      if (!Notification.isSupported()) return
+      show({ title: 'Eventwatch', body: plainText(message), target: { view: 'alerts' } }, true)
     },
     get liveCount() {
       return live.length

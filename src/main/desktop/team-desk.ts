@@ -1,18 +1,23 @@
 // A desk that is a team server's client: who it is on that server (a teammate's acknowledgement
-// is announced by name, its own is not), and a fresh window whenever the server comes back.
+// is announced by name, its own is not; a viewer is offered no buttons it may not press), and a
+// fresh window whenever the server comes back.
 import type { TeamClient } from '../core/app/team-client'
+import { mayRequest } from '../../shared/permissions'
 import type { Identity } from '../../shared/team'
 
 export interface TeamDesk {
   /** This desk's user on the server, once it said so. */
   self(): string | null
+  /** Whether this desk's user may acknowledge and snooze alerts, by the roles the server applies;
+   *  yes until the server said who it is (the server decides anyway). */
+  mayAct(): boolean
 }
 
 export function followTeam(team: TeamClient, reloadWindow: () => void): TeamDesk {
-  let self: string | null = null
+  let identity: Identity | null = null
   const learn = (): void => {
     void team.dispatch('getIdentity', {}).then((result) => {
-      if (result.ok) self = (result.value as Identity).name
+      if (result.ok) identity = result.value as Identity
     })
   }
   learn()
@@ -21,5 +26,8 @@ export function followTeam(team: TeamClient, reloadWindow: () => void): TeamDesk
     reloadWindow()
     learn()
   })
-  return { self: () => self }
+  return {
+    self: () => identity?.name ?? null,
+    mayAct: () => !identity || mayRequest(identity.role, 'acknowledgeAlert', { id: 1 }).allowed
+  }
 }

@@ -22,10 +22,14 @@ export interface TrayMenuModel {
   connectionsPolled?: number
   /** When notifications resume, already formatted for people; undefined when not paused. */
   notificationsPausedUntil?: string
+  /** Whether the user may acknowledge alerts (a team's viewer may not): no Acknowledge menu if not. */
+  mayAcknowledge?: boolean
 }
 
 export interface TrayMenuActions {
   open(target?: AppTarget): void
+  /** Acknowledges that alert, as the window does (alert-actions.ts). */
+  acknowledge(alertId: number): void
   setPollingPaused(paused: boolean): void
   pauseNotifications(minutes: number): void
   quit(): void
@@ -90,6 +94,22 @@ export function trayMenuTemplate(model: TrayMenuModel, actions: TrayMenuActions)
     })
   }
 
+  // One item per alert firing and not yet acknowledged, not one for all: acknowledging says "I am
+  // on this one" (to the team, and to on-call, whose escalation it stops), so each is a choice.
+  const firing = ordered.flatMap((s) => (s.alert?.state === 'firing' && s.alert.id !== null ? [{ session: s, id: s.alert.id, summary: s.alert.summary }] : []))
+  const acknowledge: MenuItemConstructorOptions[] =
+    firing.length === 0 || model.mayAcknowledge === false
+      ? []
+      : [
+          {
+            label: 'Acknowledge',
+            submenu: firing.slice(0, MAX_MENU_SESSIONS).map(({ session, id, summary }) => ({
+              label: `${menuText(sessionTitle(session, model.connectionsPolled ?? 1))} — ${menuText(summary)}`,
+              click: () => actions.acknowledge(id)
+            }))
+          }
+        ]
+
   const notifications: MenuItemConstructorOptions[] = model.notificationsPausedUntil
     ? [
         { label: `Notifications paused until ${model.notificationsPausedUntil}`, enabled: false },
@@ -105,6 +125,7 @@ export function trayMenuTemplate(model: TrayMenuModel, actions: TrayMenuActions)
     { type: 'separator' },
     { label: 'Live sessions', enabled: false },
     ...sessions,
+    ...acknowledge,
     { type: 'separator' },
     model.pollingPaused
       ? { label: 'Resume polling', click: () => actions.setPollingPaused(false) }

@@ -29,6 +29,10 @@ export interface TrayControllerDeps {
   platform: NodeJS.Platform
   open(target?: AppTarget): void
   quit(): void
+  /** Acknowledges an alert from the menu (alert-actions.ts); the core's push then rebuilds it. */
+  acknowledge(alertId: number): void
+  /** Whether the user may acknowledge (a team's viewer may not); defaults to yes. */
+  mayAcknowledge?(): boolean
   timers: Timers
   now(): number
   /** How a time of day is shown in the menu ("paused until 14:30"). */
@@ -110,6 +114,7 @@ export function createTrayController(deps: TrayControllerDeps): TrayController {
   const actions = {
     open: (target?: AppTarget) => (target ? deps.open(target) : deps.open()),
     quit: () => deps.quit(),
+    acknowledge: (alertId: number) => deps.acknowledge(alertId),
     // The core pushes the new situation (polling paused or not) before it answers.
     setPollingPaused: (paused: boolean) => {
       void ask(deps.core, 'setPaused', { paused }).then(() => rebuildMenu())
@@ -134,6 +139,7 @@ export function createTrayController(deps: TrayControllerDeps): TrayController {
             blind: situation?.blind ?? [],
             pollingPaused: situation?.pollingPaused ?? false,
             connectionsPolled: connectionsPolledOf(situation),
+            mayAcknowledge: deps.mayAcknowledge?.() !== false,
             ...(until === undefined ? {} : { notificationsPausedUntil: formatTime(until) })
           },
           actions

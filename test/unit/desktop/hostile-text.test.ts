@@ -13,7 +13,7 @@ import { HOSTILE_NAMES, unsafeCharacters } from '../../support/hostile-names'
 import { alert, AT, liveSession, situation } from './alert-fixtures'
 
 const noop = (): void => undefined
-const ACTIONS = { open: noop, setPollingPaused: noop, pauseNotifications: noop, quit: noop }
+const ACTIONS = { open: noop, acknowledge: noop, setPollingPaused: noop, pauseNotifications: noop, quit: noop }
 
 describe.each(HOSTILE_NAMES)('a hostile name on the desktop: $what', ({ name }) => {
   const named = (over: Partial<Alert> = {}): Alert =>

@@ -6,6 +6,7 @@ import { Notification, resetFakeElectron } from '../../support/fake-electron'
 import { createAlertNotifier } from '../../../src/main/desktop/notifications'
 import { notificationsPaused } from '../../../src/shared/alerts'
 import { AT, alert, change, situation } from './alert-fixtures'
+import type { LinkBase } from '../../../src/shared/session-link'
 
 const NOW = Date.parse(AT)
 
@@ -112,6 +113,58 @@ describe('alert notifications', () => {
     expect(notifier.liveCount).toBe(20)
     Notification.instances.at(-1)!.emit('close')
     expect(notifier.liveCount).toBe(19)
+  })
+})
+
+describe('notification actions', () => {
+  const BUTTONS = [
+    { type: 'button', text: 'Acknowledge' },
+    { type: 'button', text: 'Snooze 30 min' }
+  ]
+  function acting(overrides: { platform?: NodeJS.Platform; mayAct?: boolean; linkBase?: LinkBase | null } = {}) {
+    const act = vi.fn()
+    const notifier = createAlertNotifier({
+      open: vi.fn(),
+      isWindowFocused: () => false,
+      now: () => NOW,
+      platform: overrides.platform ?? 'darwin',
+      act,
+      mayAct: () => overrides.mayAct ?? true,
+      linkBase: () => overrides.linkBase ?? null
+    })
+    return { act, notifier }
+  }
+
+  it('one alert firing, fired or announced again: the two buttons, each acting on that alert', () => {
+    const { act, notifier } = acting()
+    notifier.onAlertsChanged(change({ fired: [alert({ id: 4 })] }))
+    notifier.onAlertsChanged(change({ repeated: [alert({ id: 5 })] }))
+    const [fired, repeated] = Notification.instances
+    expect(fired!.options['actions']).toEqual(BUTTONS)
+    expect(repeated!.options['actions']).toEqual(BUTTONS)
+    fired!.emit('action', { actionIndex: 1 }, 1)
+    repeated!.emit('action', { actionIndex: 0 }, 0)
+    expect(act.mock.calls).toEqual([
+      [4, 'snooze'],
+      [5, 'acknowledge']
+    ])
+    expect(notifier.liveCount).toBe(0)
+  })
+
+  it('none for several alerts at once, for resolved ones, for a viewer, or on Linux', () => {
+    acting().notifier.onAlertsChanged(change({ fired: [alert(), alert({ id: 2, eventSessionId: 's2' })], resolved: [alert({ id: 3, state: 'resolved' })] }))
+    acting({ mayAct: false }).notifier.onAlertsChanged(change({ fired: [alert()] }))
+    acting({ platform: 'linux' }).notifier.onAlertsChanged(change({ fired: [alert()] }))
+    expect(Notification.instances).toHaveLength(4)
+    for (const shown of Notification.instances) expect(shown.options['actions']).toBeUndefined()
+  })
+
+  it("on a team desk, a session's notification carries the server's page for it; several sessions' do not", () => {
+    const { notifier } = acting({ linkBase: { kind: 'server', origin: 'https://noc.example:4780' } })
+    notifier.onAlertsChanged(change({ fired: [alert({ eventSessionId: 'a/b' })] }))
+    expect(Notification.instances[0]!.options['body']).toBe('Reliability 86.2, below the critical level 90\nhttps://noc.example:4780/#session/c1/a%2Fb')
+    notifier.onAlertsChanged(change({ fired: [alert(), alert({ id: 2, eventSessionId: 's2' })] }))
+    expect(Notification.instances[1]!.options['body']).not.toContain('https://')
   })
 })
 

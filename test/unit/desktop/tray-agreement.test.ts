@@ -42,6 +42,7 @@ function startTray(world: RealCore) {
     platform: 'darwin',
     open: vi.fn(),
     quit: vi.fn(),
+    acknowledge: vi.fn(),
     timers: world.timers,
     now: world.timers.clock,
     formatTime: (ms) => new Date(ms).toISOString().slice(11, 16)

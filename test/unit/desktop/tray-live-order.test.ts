@@ -21,7 +21,7 @@ function trayOrder(sessions: readonly LiveSession[], blind: AlertSituation['blin
   const open = vi.fn((target?: AppTarget) => {
     if (target?.view === 'session') opened.push(target.eventSessionId)
   })
-  const menu = trayMenuTemplate({ sessions, blind, pollingPaused: false }, { open, setPollingPaused: vi.fn(), pauseNotifications: vi.fn(), quit: vi.fn() })
+  const menu = trayMenuTemplate({ sessions, blind, pollingPaused: false }, { open, acknowledge: vi.fn(), setPollingPaused: vi.fn(), pauseNotifications: vi.fn(), quit: vi.fn() })
   for (const item of menu) item.click?.(undefined as never, undefined, undefined as never)
   return opened
 }

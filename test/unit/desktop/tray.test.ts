@@ -11,21 +11,24 @@ import { AT, alert, answeringCore, change, liveSession, sessionAlert, sessionsCh
 /** Lets pending promise callbacks (the fake core's answers) run. */
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve))
 
-type MenuItem = { label?: string; type?: string; enabled?: boolean; click?: () => void }
+type MenuItem = { label?: string; type?: string; enabled?: boolean; click?: () => void; submenu?: MenuItem[] }
 
 /** `prepare` runs before the tray is created (and asks the core). */
-function setup(platform: NodeJS.Platform = 'linux', w = world(), prepare?: (core: ReturnType<typeof answeringCore>) => void) {
+function setup(platform: NodeJS.Platform = 'linux', w = world(), prepare?: (core: ReturnType<typeof answeringCore>) => void, mayAcknowledge = true) {
   const timers = new ManualTimers(Date.parse(AT))
   const core = answeringCore(w, timers.clock)
   prepare?.(core)
   const open = vi.fn()
   const quit = vi.fn()
+  const acknowledge = vi.fn()
   const controller = createTrayController({
     core,
     resourcesDir: '/res',
     platform,
     open,
     quit,
+    acknowledge,
+    mayAcknowledge: () => mayAcknowledge,
     timers,
     now: timers.clock,
     formatTime: (ms) => new Date(ms).toISOString().slice(11, 16),
@@ -41,7 +44,7 @@ function setup(platform: NodeJS.Platform = 'linux', w = world(), prepare?: (core
     return found
   }
   const asked = (name: string): number => core.dispatch.mock.calls.filter(([n]) => n === name).length
-  return { timers, core, open, quit, controller, tray, menu, labels, item, asked, world: w }
+  return { timers, core, open, quit, acknowledge, controller, tray, menu, labels, item, asked, world: w }
 }
 
 const iconOf = (tray: Tray): string => (tray.setImage.mock.calls.at(-1)?.[0] ?? tray.image).path
@@ -181,6 +184,7 @@ describe('the tray menu', () => {
       'Launch — critical, alert firing',
       'Keynote — warning, alert acknowledged',
       'Town Hall — good',
+      'Acknowledge',
       'separator',
       'Pause polling',
       'Pause notifications for 15 minutes',
@@ -192,6 +196,29 @@ describe('the tray menu', () => {
     expect(open).toHaveBeenCalledWith({ view: 'session', connectionId: 'c1', eventSessionId: 's2' })
     item('Open Eventwatch').click!()
     expect(open).toHaveBeenLastCalledWith()
+  })
+
+  it('acknowledges from an item per alert firing and not yet acknowledged, in the trouble order; none for a viewer', async () => {
+    const live = [
+      liveSession({ eventSessionId: 's1', eventName: 'Town Hall', health: 'warning', reliability: 93, alert: sessionAlert({ id: 1, severity: 'warning', summary: 'Reliability 93, below the warning level 95' }) }),
+      liveSession({ eventSessionId: 's2', eventName: 'Launch', health: 'critical', reliability: 80, alert: sessionAlert({ id: 2 }) }),
+      liveSession({ eventSessionId: 's3', eventName: 'Keynote', health: 'critical', reliability: 85, alert: sessionAlert({ id: 3, state: 'acknowledged' }) }),
+      liveSession({ eventSessionId: 's4', eventName: 'Q&A', health: 'critical', reliability: 85, alert: sessionAlert({ id: null, state: 'cooldown' }) })
+    ]
+    const { item, acknowledge } = setup('linux', world({ live }))
+    await flush()
+    const submenu = item('Acknowledge').submenu as MenuItem[]
+    expect(submenu.map((i) => i.label)).toEqual([
+      'Launch — Reliability 86.2, below the critical level 90',
+      'Town Hall — Reliability 93, below the warning level 95'
+    ])
+    submenu[1]!.click!()
+    expect(acknowledge).toHaveBeenCalledWith(1)
+
+    resetFakeElectron()
+    const viewer = setup('linux', world({ live }), undefined, false)
+    await flush()
+    expect(viewer.labels()).not.toContain('Acknowledge')
   })
 
   it('marks every session of a connection the core cannot reach, and only those', async () => {

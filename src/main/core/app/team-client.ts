@@ -49,6 +49,8 @@ export interface TeamClientOptions {
 }
 
 export interface TeamClient extends AppCore {
+  /** The server's origin, as this desk reaches it: where its pages (a session's link) are. */
+  readonly origin: string
   /** Whether the event stream is up now. */
   readonly online: boolean
   /** After the stream came back (the server restarted, the network returned): a window reloads. */
@@ -233,6 +235,7 @@ export function connectTeamServer(target: TeamServerTarget, options: TeamClientO
   const following = follow()
 
   const client: Omit<TeamClient, 'request' | 'on'> = {
+    origin,
     get online() {
       return online
     },

@@ -224,7 +224,7 @@ export function acknowledgeAlert(db: Db, id: number, note: string | null, now: n
 }
 
 /** How long each timed snooze lasts. */
-export const SNOOZE_MS: Record<Exclude<SnoozeChoice, 'session-end'>, number> = { '15m': 15 * 60_000, '1h': 60 * 60_000, '4h': 4 * 60 * 60_000 }
+export const SNOOZE_MS: Record<Exclude<SnoozeChoice, 'session-end'>, number> = { '15m': 15 * 60_000, '30m': 30 * 60_000, '1h': 60 * 60_000, '4h': 4 * 60 * 60_000 }
 
 /** Throws, in words, when the alert cannot be snoozed so (resolved, pending, muted, or about the
  *  connection while the snooze lasts until a session ends). */

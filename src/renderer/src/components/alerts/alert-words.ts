@@ -43,6 +43,7 @@ export const SESSION_ALERT_WORD: Record<SessionAlert['state'], string> = {
 
 export const SNOOZE_WORD: Record<SnoozeChoice, string> = {
   '15m': '15 min',
+  '30m': '30 min',
   '1h': '1 h',
   '4h': '4 h',
   'session-end': 'Until the session ends'
