@@ -59,7 +59,7 @@ describe("a team user's display", () => {
     // The server's administrator (on the server, no team context) sets its display and units.
     await value(core, 'saveSettings', { display: { alertSound: 'off', trafficUnit: 'megabytes' } })
     // Nobody chose yet: every user starts from the server's.
-    const server: DisplaySettings = { timeZone: 'local', theme: 'dark', trafficUnit: 'megabytes', viewerTimeUnit: 'auto', alertSound: 'off' }
+    const server: DisplaySettings = { timeZone: 'local', theme: 'system', trafficUnit: 'megabytes', viewerTimeUnit: 'auto', alertSound: 'off', warningSound: 'off' }
     expect(await displayOf('alice')).toEqual(server)
     expect(await displayOf('bob')).toEqual(server)
 

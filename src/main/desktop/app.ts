@@ -10,6 +10,7 @@ import { teamConfigFile } from '../core/team/team-config'
 import { setDefaultFetch } from '../core/net/connection-fetch'
 import type { AlertsChanged } from '../../shared/alerts'
 import type { AppSettings } from '../../shared/settings'
+import { soundChoiceOf } from '../../shared/alert-sound'
 import type { AppCore } from '../core/app/types'
 import { applyAppIdentity } from './app-identity'
 import { keepRunningOnClose } from './close-to-tray'
@@ -232,21 +233,21 @@ export function startDesktop(options: DesktopOptions = {}): void {
     // Started at login: the tray watches, the window waits to be asked for (not without a tray).
     if (!(tray && startedHidden(process.argv, platform))) openWindow(started)
     stopLoginItem = keepLoginItem(started, currentPlace(platform))
-    // Settings → Display → Sound with alerts, as last saved (every face follows settingsChanged).
-    let sound = true
+    // Settings → Display → each severity's sound, as last saved (every face follows settingsChanged).
+    let sounds = soundChoiceOf(undefined)
     void started.dispatch('getSettings', {}).then((result) => {
-      if (result.ok) sound = (result.value as AppSettings | undefined)?.display?.alertSound !== 'off'
+      if (result.ok) sounds = soundChoiceOf((result.value as AppSettings | undefined)?.display)
     })
     const notifier = createAlertNotifier({
       open: showWindow,
       isWindowFocused,
       now,
-      sound: () => sound,
+      sounds: () => sounds,
       self: () => teamDesk?.self() ?? null
     })
     stopNotifying = started.onEvent((name, payload) => {
       if (name === 'alertsChanged') notifier.onAlertsChanged(payload as AlertsChanged)
-      if (name === 'settingsChanged') sound = (payload as AppSettings).display?.alertSound !== 'off'
+      if (name === 'settingsChanged') sounds = soundChoiceOf((payload as AppSettings).display)
     })
 
     // macOS: clicking the dock icon brings the window back.
