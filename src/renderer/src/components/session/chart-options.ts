@@ -16,20 +16,32 @@ export interface ChartColours {
   demo: string
 }
 
-/** The theme's colours as they are now (they change with Settings → Display → theme). */
+/** The theme's colours as they are now (they change with Settings → Display → Theme, the system's
+ *  preference and forced colours), each resolved to rgb(): a canvas knows no CSS variables, and
+ *  forced colours' system colours (CanvasText…) are resolved by the page, not by the canvas. */
 export function readColours(root: Element = document.documentElement): ChartColours {
-  const css = getComputedStyle(root)
-  const get = (name: string, fallback: string): string => css.getPropertyValue(name).trim() || fallback
-  return {
-    text: get('--text', '#e6e9ef'),
-    muted: get('--muted', '#9aa3b2'),
-    line: get('--line', '#2a2f3a'),
-    panel: get('--panel', '#171a21'),
-    accent: get('--accent', '#6ea8ff'),
-    good: get('--good', '#3ecf8e'),
-    warning: get('--warning', '#f5b942'),
-    critical: get('--critical', '#ff5c5c'),
-    demo: get('--demo', '#b48cff')
+  const probe = document.createElement('span')
+  probe.style.display = 'none'
+  root.appendChild(probe)
+  const get = (name: string, fallback: string): string => {
+    probe.style.color = fallback
+    probe.style.color = `var(${name}, ${fallback})`
+    return getComputedStyle(probe).color || fallback
+  }
+  try {
+    return {
+      text: get('--text', '#e6e9ef'),
+      muted: get('--muted', '#9aa3b2'),
+      line: get('--line', '#2a2f3a'),
+      panel: get('--panel', '#171a21'),
+      accent: get('--accent', '#6ea8ff'),
+      good: get('--good', '#3ecf8e'),
+      warning: get('--warning', '#f5b942'),
+      critical: get('--critical', '#ff5c5c'),
+      demo: get('--demo', '#b48cff')
+    }
+  } finally {
+    probe.remove()
   }
 }
 
@@ -68,8 +80,12 @@ export interface ChartSpec {
   marks?: ChartMark[]
 }
 
-const withAlpha = (colour: string, alpha: number): string =>
-  /^#[0-9a-f]{6}$/i.test(colour) ? `${colour}${Math.round(alpha * 255).toString(16).padStart(2, '0')}` : colour
+/** A #rrggbb or rgb(r, g, b) colour made translucent (readColours gives rgb(), the fallbacks hex). */
+export const withAlpha = (colour: string, alpha: number): string => {
+  if (/^#[0-9a-f]{6}$/i.test(colour)) return `${colour}${Math.round(alpha * 255).toString(16).padStart(2, '0')}`
+  const rgb = /^rgb\((\d+),\s*(\d+),\s*(\d+)\)$/.exec(colour)
+  return rgb ? `rgba(${rgb[1]}, ${rgb[2]}, ${rgb[3]}, ${alpha})` : colour
+}
 
 /** Draws the threshold lines (horizontal, labelled) and the marks (vertical) over the plot. */
 function overlays(spec: ChartSpec, colours: ChartColours): uPlot.Plugin {

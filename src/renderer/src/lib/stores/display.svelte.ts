@@ -5,6 +5,7 @@
 import { soundChoiceOf, type AlertSoundChoice } from '../../../../shared/alert-sound'
 import { formatBytes } from '../../../../shared/format'
 import { formatter } from '../date-format'
+import { theme } from './theme.svelte'
 import { DEFAULT_DISPLAY, type AppSettings, type DisplaySettings, type ResolvedUnits } from '../../../../shared/settings'
 
 const FALLBACK_UNITS: ResolvedUnits = {
@@ -29,7 +30,7 @@ export class DisplayStore {
   apply(settings: AppSettings): void {
     this.display = settings.display
     this.units = settings.units
-    if (typeof document !== 'undefined') document.documentElement.dataset.theme = settings.display.theme
+    theme.choose(settings.display.theme)
   }
 
   /** Which severities' alerts come with a sound (Settings → Display). */
