@@ -150,5 +150,9 @@ test('forced colours (Windows High Contrast): edges, focus and the status words 
   await views(page).getByRole('button', { name: 'Settings' }).click()
   await page.locator('#settings-display').scrollIntoViewIfNeeded()
   await shoot(page, 'forced-colors-settings')
+
+  await views(page).getByRole('button', { name: 'Wall mode' }).click()
+  await expect(page.getByTestId('wall-tile').first()).toBeVisible()
+  await shoot(page, 'forced-colors-wall')
   expect(problems).toEqual([])
 })
