@@ -103,6 +103,7 @@ test('a acknowledges and s snoozes the focused alert, as olga; typing a in a fie
   await search.press('?')
   await expect(search).toHaveValue('?')
   await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toHaveCount(0)
+  await search.fill('')
 
   // Anywhere else it lists every shortcut, in a modal dialog named by its heading.
   const opener = views(page).getByRole('button', { name: 'History' })
