@@ -83,7 +83,7 @@ describe("a team user's display", () => {
       stream.events.filter((e) => e.event === 'settingsChanged').map((e) => (e.data as AppSettings).display)
     await expect.poll(() => settingsPushes(bobStream).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2)
     await expect.poll(() => settingsPushes(aliceStream).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2)
-    for (const display of settingsPushes(bobStream)) expect(display.theme).toBe('dark')
+    for (const display of settingsPushes(bobStream)) expect(display.theme).toBe('system')
     expect(settingsPushes(bobStream).at(-1)).toEqual({ ...server, alertSound: 'on' })
     expect(settingsPushes(aliceStream).at(-1)).toEqual({ ...server, timeZone: 'utc', theme: 'light' })
 
@@ -135,6 +135,6 @@ describe("a team user's display", () => {
     expect(await displayOf('alice')).toMatchObject({ theme: 'light' })
     await removeUser(dbFile, 'alice')
     tokens.alice = await addUser(dbFile, 'alice', 'operator')
-    expect(await displayOf('alice')).toMatchObject({ theme: 'dark', timeZone: 'local' })
+    expect(await displayOf('alice')).toMatchObject({ theme: 'system', timeZone: 'local' })
   })
 })

@@ -285,7 +285,7 @@ describe('migration 8: the reliability scale belongs to each connection', () => 
     const unreadable = track(openDatabase(versionSeven('{not json')))
     expect(schemaVersion(unreadable)).toBe(LATEST)
     expect(scales(unreadable)).toEqual({ a: 'auto', b: 'auto' })
-    expect(getDisplaySettings(unreadable).theme).toBe('dark')
+    expect(getDisplaySettings(unreadable).theme).toBe('system')
   })
 
   it('refuses a scale that is not one of auto, 0-1 and 0-100', () => {
