@@ -21,7 +21,8 @@ test.afterAll(async () => {
 })
 
 interface Tone {
-  /** The context's time when the app asked for the sound: one per play. */
+  /** Which play it belongs to: the app reads the context's clock once per sound, to schedule its
+   *  tones from (the clock itself may move between two tones, or stand still while suspended). */
   play: number
   wave: string
   frequency: number
@@ -30,6 +31,7 @@ interface Tone {
 declare global {
   interface Window {
     __tones: Tone[]
+    __plays: number
   }
 }
 
@@ -37,11 +39,16 @@ declare global {
 async function listenToTones(page: Page): Promise<void> {
   await page.addInitScript(() => {
     window.__tones = []
+    window.__plays = 0
     const Real = window.AudioContext
     class Listening extends Real {
+      override get currentTime(): number {
+        window.__plays++
+        return super.currentTime
+      }
       override createOscillator(): OscillatorNode {
         const oscillator = super.createOscillator()
-        const play = this.currentTime
+        const play = window.__plays
         const start = oscillator.start.bind(oscillator)
         oscillator.start = (when?: number) => {
           window.__tones.push({ play, wave: oscillator.type, frequency: oscillator.frequency.value })
