@@ -20,6 +20,9 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
   use: {
     headless: true,
+    // The app's theme follows the system by default: the specs' system is a dark NOC room, as the
+    // screenshots always were; theme.spec.ts emulates light and forced colours on its own pages.
+    colorScheme: 'dark',
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -66,22 +66,29 @@ export const DEFAULT_THRESHOLDS: ReliabilityThresholds = Object.freeze({ warning
  */
 export const DisplaySettingsSchema = z.object({
   timeZone: z.enum(['local', 'utc']),
-  theme: z.enum(['dark', 'light']),
+  /** 'system' follows the operating system's light or dark preference (prefers-color-scheme). */
+  theme: z.enum(['system', 'light', 'dark']),
   /** The unit of cdnTraffic / ecdnTraffic (sessions and viewers). */
   trafficUnit: z.enum(['auto', 'bytes', 'kilobytes', 'megabytes']),
   /** The unit of a viewer's viewingTime / rebufferingTime. */
   viewerTimeUnit: z.enum(['auto', 'seconds', 'milliseconds']),
-  /** A sound with notifications of alerts firing (and repeated), on the desktop and in the browser host. */
-  alertSound: z.enum(['on', 'off'])
+  /** The sound of a critical alert firing (and of the reminder that one is still not acknowledged),
+   *  on the desktop and in the browser host. Its name is older than the warning's sound. */
+  alertSound: z.enum(['on', 'off']),
+  /** The sound of a warning firing: a softer tone than a critical's. */
+  warningSound: z.enum(['on', 'off'])
 })
 export type DisplaySettings = z.infer<typeof DisplaySettingsSchema>
 
 export const DEFAULT_DISPLAY: DisplaySettings = Object.freeze({
   timeZone: 'local',
-  theme: 'dark',
+  theme: 'system',
   trafficUnit: 'auto',
   viewerTimeUnit: 'auto',
-  alertSound: 'on'
+  // A critical calls an operator back from another screen; warnings come often, and a sound for
+  // each teaches people to ignore the sound (docs/screens.md, "Sound").
+  alertSound: 'on',
+  warningSound: 'off'
 })
 
 /**
@@ -89,7 +96,7 @@ export const DEFAULT_DISPLAY: DisplaySettings = Object.freeze({
  * in their time zone, theme and sound. The units are not among them: they say what the server's
  * cached data means, so they stay the server's, set by its administrator for everyone.
  */
-export const PersonalDisplaySchema = DisplaySettingsSchema.pick({ timeZone: true, theme: true, alertSound: true })
+export const PersonalDisplaySchema = DisplaySettingsSchema.pick({ timeZone: true, theme: true, alertSound: true, warningSound: true })
 export type PersonalDisplay = z.infer<typeof PersonalDisplaySchema>
 
 export const isPersonalDisplayField = (key: string): key is keyof PersonalDisplay => Object.hasOwn(PersonalDisplaySchema.shape, key)

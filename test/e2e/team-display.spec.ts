@@ -58,12 +58,12 @@ test("alice's UTC and light theme are hers: bob's screens keep the server's", as
 
   // Bob waits on Settings, where his own choices show.
   await views(bob).getByRole('button', { name: 'Settings' }).click()
-  await expect(display(bob).getByLabel('Theme')).toHaveValue('dark')
+  await expect(display(bob).getByLabel('Theme')).toHaveValue('system')
 
   await views(alice).getByRole('button', { name: 'Settings' }).click()
   await expect(alice.getByTestId('team-settings-note')).toContainText('Your time zone, theme and sound (Display) are your own')
   // Her own choices, offered; the server's units, read only.
-  for (const label of ['Time zone', 'Theme', 'Sound with alerts']) await expect(display(alice).getByLabel(label)).toBeEnabled()
+  for (const label of ['Time zone', 'Theme', 'Sound for critical alerts', 'Sound for warnings']) await expect(display(alice).getByLabel(label)).toBeEnabled()
   await expect(display(alice).getByLabel('Traffic unit')).toHaveCount(0)
   await expect(display(alice).getByTestId('display-fixed')).toHaveText(['Detect', 'Detect'])
   await display(alice).getByLabel('Time zone').selectOption('utc')
@@ -74,9 +74,9 @@ test("alice's UTC and light theme are hers: bob's screens keep the server's", as
   await alice.screenshot({ path: 'test-results/team-display-alice-settings.png', fullPage: true })
   await expectNoViolations(alice, "Settings, alice's own light theme")
 
-  // Bob's page was pushed the settings too, as his: still dark, still local time.
+  // Bob's page was pushed the settings too, as his: still the server's (the system's theme: dark here), still local time.
   await bob.waitForTimeout(1000)
-  await expect(display(bob).getByLabel('Theme')).toHaveValue('dark')
+  await expect(display(bob).getByLabel('Theme')).toHaveValue('system')
   await expect(display(bob).getByLabel('Time zone')).toHaveValue('local')
   await bob.screenshot({ path: 'test-results/team-display-bob-settings.png', fullPage: true })
   await expectNoViolations(bob, "Settings, bob's (a viewer) in the server's dark theme")

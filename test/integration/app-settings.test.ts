@@ -38,7 +38,7 @@ describe('settings through the app API', () => {
       cadences: { discoverySeconds: 30, detailSeconds: 15, viewersSeconds: 60 },
       retention: { snapshotsDays: 90, viewerListsDays: 90, sessionsDays: null },
       thresholds: { warning: 95, critical: 90 },
-      display: { timeZone: 'local', theme: 'dark', trafficUnit: 'auto', viewerTimeUnit: 'auto', alertSound: 'on' }
+      display: { timeZone: 'local', theme: 'system', trafficUnit: 'auto', viewerTimeUnit: 'auto', alertSound: 'on', warningSound: 'off' }
     })
     expect((await value<Status>(core, 'getStatus', {})).pollIntervalSeconds).toBe(15)
 
@@ -71,7 +71,7 @@ describe('settings through the app API', () => {
       display: { theme: 'light', timeZone: 'utc' }
     })
     expect(saved.thresholds).toEqual({ warning: 85, critical: 70 })
-    expect(saved.display).toEqual({ theme: 'light', timeZone: 'utc', trafficUnit: 'auto', viewerTimeUnit: 'auto', alertSound: 'on' })
+    expect(saved.display).toEqual({ theme: 'light', timeZone: 'utc', trafficUnit: 'auto', viewerTimeUnit: 'auto', alertSound: 'on', warningSound: 'off' })
     expect(pushed).toEqual([saved])
     // The reliability scale is each connection's (Settings → Connections), not a display setting.
     expect(await core.dispatch('saveSettings', { display: { reliabilityScale: '0-1' } })).toMatchObject({

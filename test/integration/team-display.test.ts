@@ -59,7 +59,7 @@ describe("a team user's display", () => {
     // The server's administrator (on the server, no team context) sets its display and units.
     await value(core, 'saveSettings', { display: { alertSound: 'off', trafficUnit: 'megabytes' } })
     // Nobody chose yet: every user starts from the server's.
-    const server: DisplaySettings = { timeZone: 'local', theme: 'dark', trafficUnit: 'megabytes', viewerTimeUnit: 'auto', alertSound: 'off' }
+    const server: DisplaySettings = { timeZone: 'local', theme: 'system', trafficUnit: 'megabytes', viewerTimeUnit: 'auto', alertSound: 'off', warningSound: 'off' }
     expect(await displayOf('alice')).toEqual(server)
     expect(await displayOf('bob')).toEqual(server)
 
@@ -83,7 +83,7 @@ describe("a team user's display", () => {
       stream.events.filter((e) => e.event === 'settingsChanged').map((e) => (e.data as AppSettings).display)
     await expect.poll(() => settingsPushes(bobStream).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2)
     await expect.poll(() => settingsPushes(aliceStream).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2)
-    for (const display of settingsPushes(bobStream)) expect(display.theme).toBe('dark')
+    for (const display of settingsPushes(bobStream)) expect(display.theme).toBe('system')
     expect(settingsPushes(bobStream).at(-1)).toEqual({ ...server, alertSound: 'on' })
     expect(settingsPushes(aliceStream).at(-1)).toEqual({ ...server, timeZone: 'utc', theme: 'light' })
 
@@ -135,6 +135,6 @@ describe("a team user's display", () => {
     expect(await displayOf('alice')).toMatchObject({ theme: 'light' })
     await removeUser(dbFile, 'alice')
     tokens.alice = await addUser(dbFile, 'alice', 'operator')
-    expect(await displayOf('alice')).toMatchObject({ theme: 'dark', timeZone: 'local' })
+    expect(await displayOf('alice')).toMatchObject({ theme: 'system', timeZone: 'local' })
   })
 })

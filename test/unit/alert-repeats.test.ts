@@ -2,7 +2,7 @@
 // never all at once after a restart, forgotten once acknowledged (a new grid if it fires again).
 import { describe, expect, it } from 'vitest'
 import { CriticalRepeats } from '../../src/main/core/alerts/repeat'
-import { planNotification, playsSound } from '../../src/renderer/src/lib/notify'
+import { pageSoundFor, planNotification } from '../../src/renderer/src/lib/notify'
 import { alert, change, situation } from './desktop/alert-fixtures'
 
 const MIN = 60_000
@@ -37,23 +37,24 @@ describe('critical repeats', () => {
 
 describe('the browser host: a repeat', () => {
   const NOW = Date.parse('2026-11-25T10:00:00Z')
-  const ctx = { now: NOW, desktop: false, permission: 'granted' as const, pageHidden: false, sound: true }
+  const ctx = { now: NOW, desktop: false, permission: 'granted' as const, pageHidden: false, sound: { critical: true, warning: false } }
+  const soundOff = { critical: false, warning: true }
 
   it('is a notification saying it still fires, not acknowledged', () => {
     const plan = planNotification(change({ situation: situation({}), repeated: [alert({ id: 4 })] }), ctx)
     expect(plan?.title).toMatch(/Town Hall$/)
     expect(plan?.body).toMatch(/^Still firing, not acknowledged — /)
     expect(plan?.silent).toBe(false)
-    expect(planNotification(change({ situation: situation({}), repeated: [alert({ id: 4 })] }), { ...ctx, sound: false })?.silent).toBe(true)
+    expect(planNotification(change({ situation: situation({}), repeated: [alert({ id: 4 })] }), { ...ctx, sound: soundOff })?.silent).toBe(true)
   })
 
-  it("plays the page's sound for a critical firing or repeated, unless the setting is off or notifications are paused", () => {
+  it("plays the critical's sound for a repeat, unless its sound is off, in the desktop window or while notifications are paused", () => {
     const repeated = change({ situation: situation({}), repeated: [alert({ id: 4 })] })
-    expect(playsSound(repeated, ctx)).toBe(true)
-    expect(playsSound(repeated, { ...ctx, sound: false })).toBe(false)
-    expect(playsSound(repeated, { ...ctx, desktop: true })).toBe(false)
-    expect(playsSound(change({ situation: situation({}) }), ctx)).toBe(false)
+    expect(pageSoundFor(repeated, ctx)).toBe('critical')
+    expect(pageSoundFor(repeated, { ...ctx, sound: soundOff })).toBe(null)
+    expect(pageSoundFor(repeated, { ...ctx, desktop: true })).toBe(null)
+    expect(pageSoundFor(change({ situation: situation({}) }), ctx)).toBe(null)
     const paused = change({ situation: situation({ notificationsPausedUntil: NOW + MIN }), repeated: [alert({ id: 4 })] })
-    expect(playsSound(paused, ctx)).toBe(false)
+    expect(pageSoundFor(paused, ctx)).toBe(null)
   })
 })

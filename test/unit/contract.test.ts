@@ -122,7 +122,7 @@ const SETTINGS = {
   cadences: { discoverySeconds: 30, detailSeconds: 15, viewersSeconds: 60 },
   retention: { snapshotsDays: 90, viewerListsDays: 90, sessionsDays: null, alertsDays: 365, auditDays: 365 },
   thresholds: { warning: 95, critical: 90 },
-  display: { timeZone: 'local', theme: 'dark', trafficUnit: 'auto', viewerTimeUnit: 'auto', alertSound: 'on' } as const,
+  display: { timeZone: 'local', theme: 'dark', trafficUnit: 'auto', viewerTimeUnit: 'auto', alertSound: 'on', warningSound: 'off' } as const,
   alertRules: DEFAULT_ALERT_RULES,
   desktop: { startAtLogin: false },
   units: {

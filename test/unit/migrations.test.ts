@@ -263,7 +263,7 @@ describe('migration 8: the reliability scale belongs to each connection', () => 
     expect(schemaVersion(db)).toBe(LATEST)
     expect(scales(db)).toEqual({ a: '0-1', b: '0-1' })
     expect(storedDisplay(db)).toEqual({ timeZone: 'utc', theme: 'light', trafficUnit: 'auto', viewerTimeUnit: 'auto' })
-    expect(getDisplaySettings(db)).toEqual({ timeZone: 'utc', theme: 'light', trafficUnit: 'auto', viewerTimeUnit: 'auto', alertSound: 'on' })
+    expect(getDisplaySettings(db)).toEqual({ timeZone: 'utc', theme: 'light', trafficUnit: 'auto', viewerTimeUnit: 'auto', alertSound: 'on', warningSound: 'off' })
     // The core uses it: set, for this connection, not detected.
     expect(connectionScales(db).get('a')).toMatchObject({ setting: '0-1', value: '0-1', source: 'setting' })
     expect(connectionScales(db).get('b')).toMatchObject({ setting: '0-1', value: '0-1', source: 'setting' })
@@ -285,7 +285,7 @@ describe('migration 8: the reliability scale belongs to each connection', () => 
     const unreadable = track(openDatabase(versionSeven('{not json')))
     expect(schemaVersion(unreadable)).toBe(LATEST)
     expect(scales(unreadable)).toEqual({ a: 'auto', b: 'auto' })
-    expect(getDisplaySettings(unreadable).theme).toBe('dark')
+    expect(getDisplaySettings(unreadable).theme).toBe('system')
   })
 
   it('refuses a scale that is not one of auto, 0-1 and 0-100', () => {

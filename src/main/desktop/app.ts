@@ -10,6 +10,7 @@ import { teamConfigFile } from '../core/team/team-config'
 import { setDefaultFetch } from '../core/net/connection-fetch'
 import type { AlertsChanged } from '../../shared/alerts'
 import type { AppSettings } from '../../shared/settings'
+import { soundChoiceOf } from '../../shared/alert-sound'
 import type { AppCore } from '../core/app/types'
 import { applyAppIdentity } from './app-identity'
 import { keepRunningOnClose } from './close-to-tray'
@@ -245,10 +246,10 @@ export function startDesktop(options: DesktopOptions = {}): void {
         })
       : null
     registerIpcHandlers(ipcMain, started, appFrameCheck(appUrlCheck))
-    // Settings → Display → Sound with alerts, as last saved (every face follows settingsChanged).
-    let sound = true
+    // Settings → Display → each severity's sound, as last saved (every face follows settingsChanged).
+    let sounds = soundChoiceOf(undefined)
     void started.dispatch('getSettings', {}).then((result) => {
-      if (result.ok) sound = (result.value as AppSettings | undefined)?.display?.alertSound !== 'off'
+      if (result.ok) sounds = soundChoiceOf((result.value as AppSettings | undefined)?.display)
     })
     // Acknowledge and snooze from a notification or the tray: the window's requests, to this
     // desk's core (on a team desk the server's, as its user), a refusal told in a notification.
@@ -258,7 +259,7 @@ export function startDesktop(options: DesktopOptions = {}): void {
       open: showWindow,
       isWindowFocused,
       now,
-      sound: () => sound,
+      sounds: () => sounds,
       self: () => teamDesk?.self() ?? null,
       platform,
       act: (alertId, action) => void act(alertId, action),
@@ -275,7 +276,7 @@ export function startDesktop(options: DesktopOptions = {}): void {
     stopLoginItem = keepLoginItem(started, currentPlace(platform))
     stopNotifying = started.onEvent((name, payload) => {
       if (name === 'alertsChanged') notifier.onAlertsChanged(payload as AlertsChanged)
-      if (name === 'settingsChanged') sound = (payload as AppSettings).display?.alertSound !== 'off'
+      if (name === 'settingsChanged') sounds = soundChoiceOf((payload as AppSettings).display)
     })
 
     // macOS: clicking the dock icon brings the window back.

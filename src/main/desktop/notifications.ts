@@ -20,6 +20,7 @@
 // Electron: there, as everywhere, a click opens the session.
 import { Notification, type NotificationAction } from 'electron'
 import { notificationsPaused, type Alert, type AlertsChanged } from '../../shared/alerts'
+import { alertSoundFor, soundChoiceOf, type AlertSoundChoice } from '../../shared/alert-sound'
 import { acknowledgedBy, acknowledgedText, firedText, repeatedText, resolvedText } from './alert-text'
 import type { NotificationText } from './alert-text'
 import type { AppTarget } from '../../shared/deep-link'
@@ -34,8 +35,8 @@ export interface AlertNotifierDeps {
   isWindowFocused(): boolean
   /** Milliseconds since the epoch (for the notification pause's end). */
   now(): number
-  /** Settings → Display → Sound with alerts: whether alerts firing and repeated make a sound. */
-  sound?(): boolean
+  /** Settings → Display: whether a critical's and a warning's notifications make a sound. */
+  sounds?(): AlertSoundChoice
   /** On a team server: this desk's user. A teammate's acknowledgement is then announced (silently),
    *  naming them; the desk's own is not. */
   self?(): string | null
@@ -127,11 +128,12 @@ export function createAlertNotifier(deps: AlertNotifierDeps): AlertNotifier {
       const { pollingPaused, notificationsPausedUntil } = change.situation
       if (pollingPaused || notificationsPaused(notificationsPausedUntil, deps.now())) return
       try {
-        const silent = deps.sound?.() === false
+        const sounds = deps.sounds?.() ?? soundChoiceOf(undefined)
         // Several connections: each session is named with its connection (shared/session-name.ts).
         const polled = connectionsPolledOf(change.situation)
-        if (change.fired.length > 0) show(firedText(change.fired, polled), silent, soleFiring(change.fired))
-        if (change.repeated.length > 0) show(repeatedText(change.repeated, polled), silent, soleFiring(change.repeated))
+        if (change.fired.length > 0)
+          show(firedText(change.fired, polled), alertSoundFor({ fired: change.fired, repeated: [] }, sounds) === null, soleFiring(change.fired))
+        if (change.repeated.length > 0) show(repeatedText(change.repeated, polled), !sounds.critical, soleFiring(change.repeated))
         if (change.resolved.length > 0 && !deps.isWindowFocused()) show(resolvedText(change.resolved, polled), true)
         const self = deps.self?.()
         if (self) {

@@ -6,7 +6,7 @@ import type { Result } from '../../../src/shared/result'
 import type { BrowserHost } from '../browser-host'
 
 /** Makes one request of the host's app API; its answer, or an error naming what went wrong. */
-export async function request<N extends RequestName>(host: BrowserHost, name: N, args: RequestArgs<N>): Promise<RequestResult<N>> {
+export async function request<N extends RequestName>(host: Pick<BrowserHost, 'origin' | 'token'>, name: N, args: RequestArgs<N>): Promise<RequestResult<N>> {
   const response = await fetch(`${host.origin}/api/request/${name}`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' },

@@ -10,13 +10,13 @@ import type { LinkBase } from '../../../src/shared/session-link'
 
 const NOW = Date.parse(AT)
 
-function setup(overrides: { focused?: boolean; sound?: boolean } = {}) {
+function setup(overrides: { focused?: boolean; sound?: boolean; warningSound?: boolean } = {}) {
   const open = vi.fn()
   const notifier = createAlertNotifier({
     open,
     isWindowFocused: () => overrides.focused ?? false,
     now: () => NOW,
-    sound: () => overrides.sound ?? true
+    sounds: () => ({ critical: overrides.sound ?? true, warning: overrides.warningSound ?? false })
   })
   return { open, notifier }
 }
@@ -51,6 +51,19 @@ describe('alert notifications', () => {
       expect(Notification.instances[0]!.options).toMatchObject({ title: 'Still firing: Reliability critical: Town Hall', silent: !sound })
       expect(Notification.instances[0]!.options.body).toMatch(/^Not acknowledged\. /)
     }
+  })
+
+  it("sounds a warning's notification only when the warning's sound is on (off by default), whatever the critical's", () => {
+    for (const [warningSound, silent] of [[undefined, true], [false, true], [true, false]] as const) {
+      resetFakeElectron()
+      const { notifier } = setup({ sound: true, ...(warningSound === undefined ? {} : { warningSound }) })
+      notifier.onAlertsChanged(change({ situation: situation({ open: [{ state: 'firing', severity: 'warning', n: 1 }] }), fired: [alert({ severity: 'warning' })] }))
+      expect(Notification.instances[0]!.options).toMatchObject({ silent })
+    }
+    // A critical with its own sound off stays silent, even with the warning's on.
+    resetFakeElectron()
+    setup({ sound: false, warningSound: true }).notifier.onAlertsChanged(change({ situation: situation({ open: [{ state: 'firing', severity: 'critical', n: 1 }] }), fired: [alert()] }))
+    expect(Notification.instances[0]!.options).toMatchObject({ silent: true })
   })
 
   it('shows nothing for an evaluation without fired or resolved alerts', () => {

@@ -12,6 +12,7 @@
 //   (shared/plain-text.ts) before it is put in a title or a line.
 import type { AppTarget } from '../../../shared/deep-link'
 import { alertsTarget, notificationsPaused, type Alert, type AlertsChanged } from '../../../shared/alerts'
+import { alertSoundFor, soundChoiceOf, type AlertSoundChoice, type AlertSoundKind } from '../../../shared/alert-sound'
 import { plainText } from '../../../shared/plain-text'
 import { alertSubjectParts, connectionsPolledOf, titleText } from '../../../shared/session-name'
 import { endWords } from './alert-situation'
@@ -24,8 +25,8 @@ export interface NotifyContext {
   desktop: boolean
   permission: PermissionState
   pageHidden: boolean
-  /** Settings → Display → Sound with alerts. */
-  sound?: boolean
+  /** Settings → Display: the critical's and the warning's sound, each on or off (the defaults when absent). */
+  sound?: AlertSoundChoice
   /** On a team server: who this page is signed in as. A teammate's acknowledgement is then
    *  announced (quietly, while the page is hidden), naming them; this user's own is not. */
   self?: string | null
@@ -119,8 +120,9 @@ export function planNotification(change: AlertsChanged, ctx: NotifyContext): Not
   const place = placeIn(connectionsPolledOf(change.situation))
   // Only alerts that really fire now: a muted or snoozed one must stay quiet.
   const fired = change.fired.filter((a) => a.state === 'firing')
-  const silent = ctx.sound === false
+  const sound = ctx.sound ?? soundChoiceOf(undefined)
   if (fired.length > 0) {
+    const silent = alertSoundFor({ fired, repeated: [] }, sound) === null
     return { ...group(fired, 'fired', place), tag: `fired:${fired.map((a) => a.id).join(',')}`, silent, target: alertsTarget(fired) }
   }
   if (change.repeated.length > 0) {
@@ -128,7 +130,7 @@ export function planNotification(change: AlertsChanged, ctx: NotifyContext): Not
     // Each repeat its own tag (a browser replaces a notification of the same tag, silently):
     // the revision says which, in its epoch (a restarted core counts from 0 again).
     const tag = `repeated:${repeated.map((a) => a.id).join(',')}:${change.situation.epoch}:${change.situation.revision}`
-    return { ...group(repeated, 'repeated', place), tag, silent, target: alertsTarget(repeated) }
+    return { ...group(repeated, 'repeated', place), tag, silent: !sound.critical, target: alertsTarget(repeated) }
   }
   const byTeammates = ctx.self ? acknowledgedByOthers(change.changed, ctx.self) : []
   if (byTeammates.length > 0 && ctx.pageHidden) {
@@ -155,9 +157,9 @@ export function planNotification(change: AlertsChanged, ctx: NotifyContext): Not
   return null
 }
 
-/** Whether this push plays the page's alert sound: a critical firing or repeated, sound on, not
- *  paused. The desktop's OS notifications make their own sound. */
-export function playsSound(change: AlertsChanged, ctx: Pick<NotifyContext, 'now' | 'desktop' | 'sound'>): boolean {
-  if (ctx.desktop || ctx.sound === false || notificationsPaused(change.situation.notificationsPausedUntil, ctx.now)) return false
-  return change.fired.some((a) => a.state === 'firing' && a.severity === 'critical') || change.repeated.length > 0
+/** The sound this push plays in the page (shared/alert-sound.ts), or null: none in the desktop
+ *  window (its OS notifications make their own) nor while notifications are paused. */
+export function pageSoundFor(change: AlertsChanged, ctx: Pick<NotifyContext, 'now' | 'desktop' | 'sound'>): AlertSoundKind | null {
+  if (ctx.desktop || notificationsPaused(change.situation.notificationsPausedUntil, ctx.now)) return null
+  return alertSoundFor(change, ctx.sound ?? soundChoiceOf(undefined))
 }

@@ -16,20 +16,36 @@ export interface ChartColours {
   demo: string
 }
 
-/** The theme's colours as they are now (they change with Settings → Display → theme). */
+/** The theme's colours as they are now (they change with Settings → Display → Theme, the system's
+ *  preference and forced colours), each resolved to rgb(): a canvas knows no CSS variables nor
+ *  system colours. Under forced colours (Windows High Contrast) the canvas is not recoloured by
+ *  the system, so its text, grid and background take the system's colours here; the series keep
+ *  the theme's (the theme in use is then the system's light or dark: theme.svelte.ts). */
 export function readColours(root: Element = document.documentElement): ChartColours {
-  const css = getComputedStyle(root)
-  const get = (name: string, fallback: string): string => css.getPropertyValue(name).trim() || fallback
-  return {
-    text: get('--text', '#e6e9ef'),
-    muted: get('--muted', '#9aa3b2'),
-    line: get('--line', '#2a2f3a'),
-    panel: get('--panel', '#171a21'),
-    accent: get('--accent', '#6ea8ff'),
-    good: get('--good', '#3ecf8e'),
-    warning: get('--warning', '#f5b942'),
-    critical: get('--critical', '#ff5c5c'),
-    demo: get('--demo', '#b48cff')
+  const forced = typeof matchMedia === 'function' && matchMedia('(forced-colors: active)').matches
+  const probe = document.createElement('span')
+  // Its colour as given, not as forced colours would replace it.
+  probe.style.cssText = 'display: none; forced-color-adjust: none'
+  root.appendChild(probe)
+  const get = (name: string, fallback: string, system?: string): string => {
+    probe.style.color = fallback
+    probe.style.color = forced && system ? system : `var(${name}, ${fallback})`
+    return getComputedStyle(probe).color || fallback
+  }
+  try {
+    return {
+      text: get('--text', '#e6e9ef', 'CanvasText'),
+      muted: get('--muted', '#9aa3b2', 'CanvasText'),
+      line: get('--line', '#2a2f3a', 'GrayText'),
+      panel: get('--panel', '#171a21', 'Canvas'),
+      accent: get('--accent', '#6ea8ff', 'Highlight'),
+      good: get('--good', '#3ecf8e'),
+      warning: get('--warning', '#f5b942'),
+      critical: get('--critical', '#ff5c5c'),
+      demo: get('--demo', '#b48cff')
+    }
+  } finally {
+    probe.remove()
   }
 }
 
@@ -68,10 +84,16 @@ export interface ChartSpec {
   marks?: ChartMark[]
 }
 
-const withAlpha = (colour: string, alpha: number): string =>
-  /^#[0-9a-f]{6}$/i.test(colour) ? `${colour}${Math.round(alpha * 255).toString(16).padStart(2, '0')}` : colour
+/** A #rrggbb, rgb() or rgba() colour made translucent (readColours gives rgb(), or rgba() for a
+ *  system colour such as forced colours' Highlight; the fallbacks are hex). */
+export const withAlpha = (colour: string, alpha: number): string => {
+  if (/^#[0-9a-f]{6}$/i.test(colour)) return `${colour}${Math.round(alpha * 255).toString(16).padStart(2, '0')}`
+  const rgb = /^rgba?\((\d+),\s*(\d+),\s*(\d+)(?:,\s*([\d.]+))?\)$/.exec(colour)
+  if (!rgb) return colour
+  const own = rgb[4] === undefined ? 1 : Number(rgb[4])
+  return `rgba(${rgb[1]}, ${rgb[2]}, ${rgb[3]}, ${+(own * alpha).toFixed(3)})`
+}
 
-/** Draws the threshold lines (horizontal, labelled) and the marks (vertical) over the plot. */
 function overlays(spec: ChartSpec, colours: ChartColours): uPlot.Plugin {
   return {
     hooks: {

@@ -12,7 +12,7 @@ import type { Result } from '../../../../shared/result'
 import { ALERT_HISTORY_MS, patchAlerts } from '../alert-situation'
 import { stampOf, standingOf, takesAnswer, type Revised } from '../../../../shared/revisions'
 import { identity } from './identity.svelte'
-import { planNotification, playsSound, type NotifyTarget, type PermissionState } from '../notify'
+import { pageSoundFor, planNotification, type NotifyTarget, type PermissionState } from '../notify'
 import { playAlertSound } from '../alert-sound'
 import { display } from './display.svelte'
 
@@ -160,10 +160,11 @@ export class AlertsStore {
       desktop: this.desktop,
       permission: this.permission,
       pageHidden: typeof document !== 'undefined' && document.visibilityState === 'hidden',
-      sound: display.alertSound,
+      sound: display.alertSounds,
       self: identity.current?.team ? identity.current.name : null
     }
-    if (playsSound(change, context)) playAlertSound()
+    const sound = pageSoundFor(change, context)
+    if (sound) playAlertSound(sound)
     const plan = planNotification(change, context)
     if (!plan) return
     try {

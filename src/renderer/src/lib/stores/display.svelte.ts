@@ -2,8 +2,10 @@
 // (set, or detected from the data: the API does not say). One store, loaded from getSettings and
 // replaced by every settingsChanged push (a save in any window), so every screen agrees.
 // Reliability is not here: the core hands every score out on 0–100 with its health decided.
+import { soundChoiceOf, type AlertSoundChoice } from '../../../../shared/alert-sound'
 import { formatBytes } from '../../../../shared/format'
 import { formatter } from '../date-format'
+import { theme } from './theme.svelte'
 import { DEFAULT_DISPLAY, type AppSettings, type DisplaySettings, type ResolvedUnits } from '../../../../shared/settings'
 
 const FALLBACK_UNITS: ResolvedUnits = {
@@ -28,15 +30,15 @@ export class DisplayStore {
   apply(settings: AppSettings): void {
     this.display = settings.display
     this.units = settings.units
-    if (typeof document !== 'undefined') document.documentElement.dataset.theme = settings.display.theme
+    theme.choose(settings.display.theme)
+  }
+
+  /** Which severities' alerts come with a sound (Settings → Display). */
+  get alertSounds(): AlertSoundChoice {
+    return soundChoiceOf(this.display)
   }
 
   /** The IANA zone to format in: undefined means the machine's own. */
-  /** Whether alerts firing (and repeated) come with a sound (Settings → Display). */
-  get alertSound(): boolean {
-    return this.display.alertSound !== 'off'
-  }
-
   get timeZone(): string | undefined {
     return this.display.timeZone === 'utc' ? 'UTC' : undefined
   }
