@@ -1,5 +1,5 @@
 // Display formatting shared by every screen. Units the API does not state are assumptions,
-// documented in the README and shown in the UI. Reliability arrives on 0–100, judged by the core.
+// documented in docs/api-assumptions.md and shown in the UI. Reliability arrives on 0–100, judged by the core.
 
 const COUNT = new Intl.NumberFormat('en-US')
 

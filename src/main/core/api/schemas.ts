@@ -33,7 +33,7 @@ export const EventSessionSchema = z.looseObject({
 export type EventSessionRecord = z.output<typeof EventSessionSchema>
 
 // A cursor is opaque: a number is taken as its decimal text (a number past 2^53 has lost digits
-// in JSON.parse already: the README says so).
+// in JSON.parse already: docs/api-assumptions.md says so).
 const CursorSchema = z.union([z.string(), z.number().finite().transform(String)]).nullish()
 const PaginationSchema = z.looseObject({ nextCursor: CursorSchema }).nullish()
 

@@ -2,7 +2,7 @@
 // its whole life (by its user and root), whatever process.env says later. This overwrites one
 // variable's value there, in the process's own memory, through /proc/self/mem: the kernel's
 // environ view then shows the name and zero bytes. Best effort: false where it cannot (another
-// OS, a kernel that refuses), and the README says what to do then.
+// OS, a kernel that refuses), and docs/security.md says what to do then.
 import { closeSync, openSync, readFileSync, readSync, writeSync } from 'node:fs'
 
 /** Fields 50 and 51 of /proc/self/stat (env_start, env_end), counted after the command's ")". */

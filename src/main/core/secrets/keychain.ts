@@ -38,7 +38,7 @@ export class KeytarMissingError extends KeychainUnavailableError {
   constructor(cause: unknown) {
     super(cause)
     this.message =
-      'the keychain module (keytar) is not installed: on Linux install libsecret-1-dev, then run npm rebuild keytar; ' +
+      'the keychain module (keytar) is not installed: on Linux install libsecret-1-dev, then run npm install again (npm removes an optional module whose build was skipped, and npm rebuild cannot bring it back); ' +
       `the demo works without it, and the CLI takes the secret in EVENTWATCH_CLIENT_SECRET (${reason(cause)})`
     this.name = 'KeytarMissingError'
   }
@@ -61,7 +61,7 @@ export function osKeychain(service = KEYCHAIN_SERVICE, load: KeytarLoader = load
   let keytar: Promise<Keytar> | undefined
   const module = (): Promise<Keytar> => {
     keytar ??= load().catch((error: unknown) => {
-      keytar = undefined // installed meanwhile (npm rebuild): the next use tries again
+      keytar = undefined // installed meanwhile (npm install again): the next use tries again
       throw new KeytarMissingError(error)
     })
     return keytar
