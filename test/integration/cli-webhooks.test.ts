@@ -113,6 +113,10 @@ describe('eventwatch webhooks', () => {
     // A format that has no default URL still needs --url.
     const noUrl = await cli('add', 'Chat', '--format', 'slack').catch((error: { code: number; stderr: string }) => error)
     expect(noUrl).toMatchObject({ code: 2, stderr: 'eventwatch: --url is needed for the slack format (only pagerduty and opsgenie have a default).\n' })
+    // The audit log names the change, its key hidden.
+    const audit = await run(process.execPath, [CLI_BIN, 'audit', '--json', '--db', db], { cwd: ROOT, env })
+    expect(audit.stdout).toContain('addWebhook')
+    printed.push(audit.stdout, audit.stderr)
     for (const text of printed) expect(text).not.toContain(KEY)
   }, 60_000)
 
