@@ -41,12 +41,13 @@ const MAX_REFUSAL_BYTES = 8192
 export async function sendWebhook(req: SendRequest): Promise<SendOutcome> {
   const started = Date.now()
   const format = req.format ?? 'json'
-  const onCall = isOnCallFormat(format)
+  const onCall = isOnCallFormat(format) ? format : null
   if (onCall && !req.secret) {
     // The key is kept but could not be read (a locked keychain): not sent without it; tried again.
-    return { ok: false, retry: true, kind: 'configuration', error: `not sent: the ${format} key could not be read from where the secrets are kept` }
+    return { ok: false, retry: true, kind: 'configuration', error: `not sent: the ${onCall} key could not be read from where the secrets are kept` }
   }
-  const request = onCall && req.secret ? onCallRequest(format, { url: req.url, path: req.path ?? null, body: req.body, secret: req.secret }) : { url: req.url, headers: {}, body: req.body }
+  const request =
+    onCall && req.secret ? onCallRequest(onCall, { url: req.url, path: req.path ?? null, body: req.body, secret: req.secret }) : { url: req.url, headers: {}, body: req.body }
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
     'User-Agent': 'Eventwatch',
@@ -68,12 +69,12 @@ export async function sendWebhook(req: SendRequest): Promise<SendOutcome> {
       signal: AbortSignal.any([AbortSignal.timeout(DELIVERY_TIMEOUT_MS), ...(req.signal ? [req.signal] : [])])
     })
     const status = response.status
-    const refused = onCall && status >= 400 && status < 500
+    const refused = onCall !== null && status >= 400 && status < 500
     const answer = refused ? await readSome(response, MAX_REFUSAL_BYTES) : ''
     await response.body?.cancel().catch(() => undefined)
     if (status >= 200 && status < 300) return { ok: true, status, ms: Date.now() - started }
     const retry = status === 408 || status === 429 || status >= 500
-    const error = refused && isOnCallFormat(format) ? refusalWords(format, status, answer.split(req.secret ?? '').join('[redacted]')) : `HTTP ${status} from the receiver`
+    const error = onCall && refused ? refusalWords(onCall, status, answer, req.secret ?? '') : `HTTP ${status} from the receiver`
     return { ok: false, retry, kind: status >= 500 ? 'server' : 'configuration', error }
   } catch (error) {
     const problem = classifyNetworkError(error)

@@ -6,7 +6,7 @@
 // if a tool ever echoed it), as plain text cut short.
 import { plainText, shorten } from '../../../shared/plain-text'
 import type { OnCallFormat } from '../../../shared/webhooks'
-import { redact, rememberSecret } from '../net/redact'
+import { REDACTED, redact, rememberSecret } from '../net/redact'
 
 export interface OnCallRequest {
   url: string
@@ -25,8 +25,9 @@ export function onCallRequest(format: OnCallFormat, sent: { url: string; path: s
   return { url, headers: { Authorization: `GenieKey ${sent.secret}` }, body: sent.body }
 }
 
-/** What the tool said when it refused, in one line: PagerDuty's `message` and `errors`, Opsgenie's `message` and `errors`. */
-export function refusalWords(format: OnCallFormat, status: number, text: string): string {
+/** What the tool said when it refused, in one line: PagerDuty's `message` and `errors`, Opsgenie's
+ *  `message` and `errors`; `secret` (the key sent) never in it, were the tool to echo it. */
+export function refusalWords(format: OnCallFormat, status: number, text: string, secret = ''): string {
   const tool = format === 'pagerduty' ? 'PagerDuty' : 'Opsgenie'
   let said = ''
   try {
@@ -37,5 +38,6 @@ export function refusalWords(format: OnCallFormat, status: number, text: string)
     // Not JSON (a proxy's page): the status says what there is.
   }
   const why = status === 401 || status === 403 ? ` (is the ${format === 'pagerduty' ? 'routing' : 'API'} key right?)` : ''
-  return `HTTP ${status} from ${tool}${said ? `: ${shorten(plainText(redact(said)), 300)}` : ''}${why}`
+  const hidden = secret ? said.split(secret).join(REDACTED) : said
+  return `HTTP ${status} from ${tool}${hidden ? `: ${shorten(plainText(redact(hidden)), 300)}` : ''}${why}`
 }
