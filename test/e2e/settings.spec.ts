@@ -174,6 +174,33 @@ test('a webhook added in Settings is tested against its receiver and removed; a 
   }
 })
 
+test('an Opsgenie webhook in Settings needs its API key, posts under the API address with it, and its test opens and closes one alert', async ({ page }) => {
+  const receiver = await webhookReceiver()
+  try {
+    await openSettings(page)
+    const hooks = page.locator('#settings-webhooks')
+    await hooks.getByLabel('Name').fill('Genie')
+    await hooks.getByLabel('Format').selectOption('opsgenie')
+    // The URL left as it starts means Opsgenie's default; here the receiver stands in for it.
+    await expect(hooks.getByText('Left as https://, the URL is https://api.opsgenie.com.')).toBeVisible()
+    await hooks.getByLabel('URL').fill(new URL(receiver.url).origin)
+    await expect(hooks.getByRole('button', { name: 'Add webhook' })).toBeDisabled() // no key yet
+    await hooks.getByLabel("Opsgenie's API key").fill('a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d')
+    await hooks.getByRole('button', { name: 'Add webhook' }).click()
+    await expect(hooks.getByTestId('webhooks-message')).toHaveText('Added "Genie".')
+    await expect(hooks.getByTestId('webhooks')).toContainText('GenieOpsgenie')
+    await expect(hooks.getByTestId('webhooks')).not.toContainText('a1b2c3d4')
+    await hooks.getByRole('button', { name: 'Send a test to Genie' }).click()
+    await expect(hooks.getByTestId('webhooks-message')).toHaveText(/^Test of "Genie": delivered: HTTP 200 in \d+ ms \(the test alert was opened and closed\)$/)
+    expect(receiver.received.map((r) => r.path)).toEqual(['/v2/alerts', expect.stringMatching(/^\/v2\/alerts\/eventwatch-alert-0-[0-9a-f]{16}\/close\?identifierType=alias$/)])
+    expect(receiver.received.every((r) => r.authorization === 'GenieKey a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d')).toBe(true)
+    await hooks.getByRole('button', { name: 'Remove Genie' }).click()
+    await expect(hooks.getByTestId('webhooks')).toHaveCount(0)
+  } finally {
+    await receiver.close()
+  }
+})
+
 test('a maintenance window added in Settings is in force at once, said in the header, and removed', async ({ page }) => {
   // The times are read in the window's zone: the browser's (America/New_York here) unless chosen.
   const local = (ms: number): string => {

@@ -12,6 +12,7 @@ import { acknowledgeAlert, listAlerts } from '../../src/main/core/store/alerts'
 import { openDatabase } from '../../src/main/core/store/db'
 import { CLI_BIN, cliEnv, homeEnv, ROOT, simulatorFlags } from '../support/cli'
 import { concurrentPeak } from '../support/concurrent-peak'
+import { parseDeskLink } from '../../src/shared/session-link'
 
 const run = promisify(execFile)
 let sim: RunningSimulator
@@ -56,14 +57,18 @@ describe('eventwatch report', () => {
     expect(report.whereItHurt.deviceType.length).toBeGreaterThan(0)
   })
 
-  it('prints one self-contained HTML file with the same peak, and nothing to load', async () => {
+  it('prints one self-contained HTML file with the same peak, and nothing to load; its one address is the desk link to the session', async () => {
     const { eventSessionId } = await endedSession()
     const json = JSON.parse((await cli(['report', '--db', db, '--session', eventSessionId, '--format', 'json'])).stdout) as SessionReport
     const { stdout: html } = await cli(['report', '--db', db, '--session', eventSessionId])
     expect(html.startsWith('<!doctype html>')).toBe(true)
     expect(html).toContain(`default-src 'none'`)
     expect(html).toContain(`<div class="value">${json.audience.peakViewers!.toLocaleString('en-US')}</div>`)
-    for (const tag of html.match(/<[a-z][^>]*>/gi) ?? []) expect(tag).not.toMatch(/\s(src|href)\s*=/i)
+    for (const tag of html.match(/<[a-z][^>]*>/gi) ?? []) {
+      if (tag.startsWith('<a ')) expect(parseDeskLink(/^<a href="([^"]*)">$/.exec(tag)?.[1] ?? '')).toMatchObject({ eventSessionId })
+      else expect(tag).not.toMatch(/\s(src|href)\s*=/i)
+    }
+    expect(parseDeskLink(json.link!)).toMatchObject({ eventSessionId })
   })
 
   it('names a session it does not hold, in one line, and exits non-zero', async () => {
@@ -155,5 +160,8 @@ describe('eventwatch report, for a manager (issue 24)', () => {
     expect(html).toContain('<th>Acknowledged</th>')
     expect(html).toContain('<div>alice at 10:11 UTC: “ECDN peer &lt;b&gt;down&lt;/b&gt; in Leeds”</div>')
     expect(html).toContain('<td>Still acknowledged</td>')
+    // Every alert's line leads back to the session (issue 27): the desk's link, in both forms.
+    for (const alert of json.alerts) expect(parseDeskLink(alert.link!)).toMatchObject({ eventSessionId: live.eventSessionId })
+    expect(html).toContain(`<td><a href="${json.alerts[0]!.link!}">`)
   })
 })

@@ -11,6 +11,7 @@ import { startSimulator, type RunningSimulator } from '../../src/main/core/simul
 import { homeEnv, simulatorFlags } from '../support/cli'
 import { runCli, startCli, type RunningCli } from '../support/cli-processes'
 import { tempDirs } from '../support/temp-dirs'
+import { parseDeskLink } from '../../src/shared/session-link'
 import { webhookReceiver, type Received } from '../support/webhook-receiver'
 
 const newDir = tempDirs('eventwatch-sync-webhooks-')
@@ -25,6 +26,7 @@ interface Delivered {
   rule: string
   site: string | null
   session: { id: string } | null
+  link: string | null
 }
 const bodyOf = (r: Received): Delivered => JSON.parse(r.body) as Delivered
 
@@ -66,6 +68,8 @@ describe('sync sends webhooks as serve does', () => {
     await expect.poll(() => siteEvents().map((b) => b.event), { timeout: 30_000 }).toContain('fired')
     await expect.poll(() => siteEvents().map((b) => b.event), { timeout: 60_000 }).toEqual(['fired', 'resolved'])
     expect(siteEvents()[0]).toMatchObject({ site: String(site), session: { id: victim } })
+    // A headless sync links to the desk (issue 27): the link the desktop app opens on the session.
+    for (const body of siteEvents()) expect(parseDeskLink(body.link!)).toEqual({ connectionId: expect.any(String), eventSessionId: victim })
 
     const exit = await sync.stop()
     expect(exit, sync.output().stderr).toEqual({ code: 0, signal: null })

@@ -1,6 +1,6 @@
 // `eventwatch webhooks` as a script uses it: add (signed, the secret from the environment into
 // the keychain), list, test against a loopback receiver, remove; a Teams Workflows URL, whose
-// query is a secret too; a bad URL refused in words.
+// query is a secret too; PagerDuty and Opsgenie with their keys (issue 27); a bad URL refused in words.
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -72,6 +72,52 @@ describe('eventwatch webhooks', () => {
 
     expect((await cli('remove', 'Workflows')).stdout).toBe('Removed webhook "Workflows".\n')
     expect(await osKeychain().read(`webhook-url:${hook?.id}`)).toBeNull()
+  }, 60_000)
+
+  it('adds PagerDuty (its URL by default) and Opsgenie with the key from the environment, never printed; test opens and closes an alert; no key, no webhook', async () => {
+    const db = join(home, 'on-call.db')
+    const KEY = 'R0ut1ngK3yR0ut1ngK3yR0ut1ngK3y12'
+    const env = cliEnv({ ...homeEnv(home), EVENTWATCH_WEBHOOK_SECRET: KEY })
+    const cli = (...args: string[]) => run(process.execPath, [CLI_BIN, 'webhooks', ...args, '--db', db], { cwd: ROOT, env })
+    const printed: string[] = []
+    const say = async (...args: string[]) => {
+      const { stdout, stderr } = await cli(...args)
+      printed.push(stdout, stderr)
+      return stdout
+    }
+
+    expect(await say('add', 'Pager', '--format', 'pagerduty')).toBe(
+      'Added webhook "Pager" (pagerduty, posting to https://events.pagerduty.com/v2/enqueue; key in the OS keychain).\n'
+    )
+    const base = new URL(receiver.url).origin
+    expect(await say('add', 'Genie', '--format', 'opsgenie', '--url', base)).toBe(`Added webhook "Genie" (opsgenie, posting to ${base}; key in the OS keychain).\n`)
+    expect(await say('list')).toBe(
+      `Genie\topsgenie\t${base}\tkey kept\twaiting 0\tgiven up 0\nPager\tpagerduty\thttps://events.pagerduty.com/v2/enqueue\tkey kept\twaiting 0\tgiven up 0\n`
+    )
+    printed.push(await say('list', '--json'))
+
+    const before = receiver.received.length
+    expect(await say('test', 'Genie')).toMatch(/^ok {3}delivered: HTTP 200 in \d+ ms \(the test alert was opened and closed\)\n$/)
+    const sent = receiver.received.slice(before)
+    expect(sent.map((r) => r.path)).toEqual(['/v2/alerts', expect.stringMatching(/^\/v2\/alerts\/eventwatch-alert-0-[0-9a-f]{16}\/close\?identifierType=alias$/)])
+    expect(sent.every((r) => r.authorization === `GenieKey ${KEY}`)).toBe(true)
+
+    // Without a key an on-call webhook is refused, and nothing is added.
+    const keyless = await run(process.execPath, [CLI_BIN, 'webhooks', 'add', 'Keyless', '--format', 'pagerduty', '--db', db], {
+      cwd: ROOT,
+      env: { ...cliEnv(homeEnv(home)), EVENTWATCH_WEBHOOK_SECRET: '' },
+      timeout: 20_000
+    }).catch((error: { code: number; stderr: string }) => error)
+    expect(keyless).toMatchObject({ code: 2 })
+    expect((keyless as { stderr: string }).stderr).toMatch(/a pagerduty webhook needs PagerDuty's routing key/)
+    // A format that has no default URL still needs --url.
+    const noUrl = await cli('add', 'Chat', '--format', 'slack').catch((error: { code: number; stderr: string }) => error)
+    expect(noUrl).toMatchObject({ code: 2, stderr: 'eventwatch: --url is needed for the slack format (only pagerduty and opsgenie have a default).\n' })
+    // The audit log names the change, its key hidden.
+    const audit = await run(process.execPath, [CLI_BIN, 'audit', '--json', '--db', db], { cwd: ROOT, env })
+    expect(audit.stdout).toContain('addWebhook')
+    printed.push(audit.stdout, audit.stderr)
+    for (const text of printed) expect(text).not.toContain(KEY)
   }, 60_000)
 
   it('refuses a URL that is not https (beyond this machine), naming the field', async () => {

@@ -12,6 +12,8 @@ export interface Received {
   event: string
   signature: string | undefined
   timestamp: string | undefined
+  /** The Authorization header (Opsgenie's GenieKey), if any. */
+  authorization: string | undefined
   body: string
   /** The answer given; 0 while a held request has not been answered. */
   status: number
@@ -23,8 +25,9 @@ export interface OpenGauge {
   max: number
 }
 
-/** An answer: a status, or 'hang' to hold the request open until `release` (or `close`). */
-export type Answer = number | 'hang'
+/** An answer: a status, a status with a JSON body (an on-call tool's refusal), or 'hang' to hold
+ *  the request open until `release` (or `close`). */
+export type Answer = number | { status: number; json: unknown } | 'hang'
 
 export async function webhookReceiver(options: { gauge?: OpenGauge } = {}): Promise<{
   url: string
@@ -43,9 +46,13 @@ export async function webhookReceiver(options: { gauge?: OpenGauge } = {}): Prom
   const own: OpenGauge = { open: 0, max: 0 }
   const gauges = options.gauge ? [own, options.gauge] : [own]
   let answers: Answer[] = []
-  const reply = (record: Received, res: ServerResponse, status: number): void => {
-    record.status = status
-    res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'busy')
+  const reply = (record: Received, res: ServerResponse, answer: number | { status: number; json: unknown }): void => {
+    if (typeof answer !== 'number') {
+      record.status = answer.status
+      return void res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.json))
+    }
+    record.status = answer
+    res.writeHead(answer, { 'content-type': 'text/plain' }).end(answer === 200 ? 'ok' : 'busy')
   }
   const server: Server = createServer((req, res) => {
     for (const g of gauges) g.max = Math.max(g.max, ++g.open)
@@ -62,6 +69,7 @@ export async function webhookReceiver(options: { gauge?: OpenGauge } = {}): Prom
         event: String(req.headers['x-eventwatch-event'] ?? ''),
         signature: req.headers['x-eventwatch-signature'] as string | undefined,
         timestamp: req.headers['x-eventwatch-timestamp'] as string | undefined,
+        authorization: req.headers.authorization,
         body: Buffer.concat(chunks).toString('utf8'),
         status: 0
       }

@@ -374,3 +374,34 @@ describe('migration 10: a viewer list keeps its peak and last end, and its sessi
     ])
   })
 })
+
+describe('migration 30: webhooks to on-call tools, and the path a delivery goes to', () => {
+  /** A version-29 cache with a signed Slack webhook and one delivery waiting for it. */
+  function versionTwentyNine(): string {
+    const file = join(dir, 'v29.db')
+    const raw = new Database(file)
+    raw.pragma('foreign_keys = ON')
+    expect(migrate(raw, migrations.filter((m) => m.version <= 29))).toBe(29)
+    raw.exec(`
+      INSERT INTO webhooks (id, name, url, format, signed, created_at, url_query_in_keychain) VALUES ('w1', 'Team', 'https://hooks.slack.com/x', 'slack', 1, 5, 0);
+      INSERT INTO webhook_outbox (id, webhook_id, idempotency_key, event, alert_id, body, created_at, next_attempt_at) VALUES (9, 'w1', 'k', 'fired', 3, '{}', 6, 6);
+    `)
+    expect(() => raw.prepare("INSERT INTO webhooks (id, name, url, format, created_at) VALUES ('w2', 'P', 'https://x', 'pagerduty', 1)").run()).toThrow(/CHECK/)
+    raw.close()
+    return file
+  }
+
+  it('keeps every webhook and its waiting deliveries, takes pagerduty and opsgenie, and still cascades a removal', () => {
+    const db = track(openDatabase(versionTwentyNine()))
+    expect(schemaVersion(db)).toBe(LATEST)
+    expect(db.prepare('SELECT id, name, format, signed, url_query_in_keychain FROM webhooks').all()).toEqual([
+      { id: 'w1', name: 'Team', format: 'slack', signed: 1, url_query_in_keychain: 0 }
+    ])
+    expect(db.prepare('SELECT id, webhook_id, path FROM webhook_outbox').all()).toEqual([{ id: 9, webhook_id: 'w1', path: null }])
+    expect(db.pragma('foreign_key_check')).toEqual([])
+    db.prepare("INSERT INTO webhooks (id, name, url, format, created_at) VALUES ('w2', 'Pager', 'https://x', 'pagerduty', 1), ('w3', 'Genie', 'https://y', 'opsgenie', 1)").run()
+    expect(() => db.prepare("INSERT INTO webhooks (id, name, url, format, created_at) VALUES ('w4', 'team', 'https://z', 'json', 1)").run()).toThrow(/UNIQUE/) // names, any case
+    db.prepare("DELETE FROM webhooks WHERE id = 'w1'").run()
+    expect(db.prepare('SELECT COUNT(*) AS n FROM webhook_outbox').get()).toEqual({ n: 0 })
+  })
+})

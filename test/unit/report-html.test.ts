@@ -4,15 +4,20 @@ import { describe, expect, it } from 'vitest'
 import type { SessionReport } from '../../src/main/core/report/session-report-shape'
 import { reportHtml } from '../../src/main/core/report/report-html'
 import { plainText } from '../../src/shared/plain-text'
+import { parseDeskLink, sessionLink } from '../../src/shared/session-link'
 import { BIDI_CONTROLS, INVISIBLES, unsafeCharacters } from '../support/hostile-names'
 
 const HOSTILE = '<img src=x onerror=alert(1)>"\'&</title><script>alert(2)</script>'
 const T0 = Date.parse('2026-11-20T10:00:00Z')
 const group = (key: string | null, name: string | null = null) => ({ key, name, viewers: 3, reliability: 88.5, health: 'critical' as const, rebufferingRatio: 0.02, cdnErrorRate: 0.01 })
 
+/** Ids from the service are hostile too: the link escapes them. */
+const LINK = sessionLink({ kind: 'desk' }, { connectionId: 'c-1', eventSessionId: 's-1"><script>' })
+
 function report(overrides: Partial<SessionReport> = {}): SessionReport {
   return {
     generatedAt: new Date(T0 + 86_400_000).toISOString(),
+    link: LINK,
     session: {
       connectionName: HOSTILE, eventSessionId: 's-1', eventName: HOSTILE, contentId: '=HYPERLINK("http://evil.example")',
       startedAt: new Date(T0).toISOString(), hasEnded: true, endedAt: new Date(T0 + 3_600_000).toISOString(), endedAtSource: 'viewers',
@@ -25,7 +30,7 @@ function report(overrides: Partial<SessionReport> = {}): SessionReport {
     alerts: [
       {
         rule: 'reliability-below', severity: 'critical', state: 'resolved', summary: HOSTILE, firedAt: new Date(T0 + 600_000).toISOString(),
-        resolvedAt: new Date(T0 + 1_200_000).toISOString(), endReason: 'recovered: reliability 96.1, above the warning level 95', endKind: 'recovered', acknowledgements: []
+        resolvedAt: new Date(T0 + 1_200_000).toISOString(), endReason: 'recovered: reliability 96.1, above the warning level 95', endKind: 'recovered', acknowledgements: [], link: LINK
       }
     ],
     timeline: {
@@ -40,14 +45,22 @@ function report(overrides: Partial<SessionReport> = {}): SessionReport {
 describe('reportHtml', () => {
   const html = reportHtml(report())
 
-  it('loads nothing from anywhere: no script, no source, no link, no stylesheet import, and a policy that forbids it', () => {
+  it('loads nothing from anywhere: no script, no source, no stylesheet import, and a policy that forbids it; its only addresses are the links to the session', () => {
     expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">/)
-    // Every real tag (escaped text is no tag): none that fetches, none with an address.
+    // Every real tag (escaped text is no tag): none that fetches, none with an address but the
+    // session's link (a place the reader may go, which loads nothing).
     const tags = html.match(/<[a-z!][^>]*>/gi) ?? []
     expect(tags.length).toBeGreaterThan(50)
-    for (const tag of tags) {
+    const links = tags.filter((tag) => tag.startsWith('<a '))
+    expect(links).toHaveLength(2) // the heading's, and the one alert's line
+    for (const tag of tags.filter((t) => !t.startsWith('<a '))) {
       expect(tag).not.toMatch(/^<(script|link|iframe|object|embed|img|image|base|use|form)\b/i)
       expect(tag).not.toMatch(/\s(src|href|xlink:href|srcset|action|formaction|background)\s*=/i)
+    }
+    for (const tag of links) {
+      const href = /^<a href="([^"]*)"[^>]*>$/.exec(tag)?.[1]
+      expect(href).toBe(LINK)
+      expect(parseDeskLink(href!)).toEqual({ connectionId: 'c-1', eventSessionId: 's-1"><script>' })
     }
     expect(html).not.toMatch(/url\(|@import/i)
   })

@@ -10,6 +10,8 @@ import { signature } from '../../src/main/core/webhooks/deliver'
 import { createHmac } from 'node:crypto'
 import { plainText } from '../../src/shared/plain-text'
 import { HOSTILE_NAMES, unsafeCharacters } from '../support/hostile-names'
+import { parseDeskLink, sessionLink } from '../../src/shared/session-link'
+import { alertLink } from '../../src/shared/alert-link'
 
 const text = (max: number) => z.string().min(1).max(max)
 const SlackBody = z
@@ -19,12 +21,15 @@ const SlackBody = z
       .array(
         z.discriminatedUnion('type', [
           z.object({ type: z.literal('header'), text: z.object({ type: z.literal('plain_text'), text: text(150), emoji: z.boolean().optional() }).strict() }).strict(),
+          // A section has fields, or a text (Slack: "one of text or fields").
           z
             .object({
               type: z.literal('section'),
-              fields: z.array(z.object({ type: z.enum(['mrkdwn', 'plain_text']), text: text(2000) }).strict()).min(1).max(10)
+              fields: z.array(z.object({ type: z.enum(['mrkdwn', 'plain_text']), text: text(2000) }).strict()).min(1).max(10).optional(),
+              text: z.object({ type: z.enum(['mrkdwn', 'plain_text']), text: text(3000) }).strict().optional()
             })
             .strict()
+            .refine((section) => (section.fields === undefined) !== (section.text === undefined), 'a section has text or fields')
         ])
       )
       .max(50)
@@ -50,7 +55,8 @@ const TeamsBody = z
                     z.object({ type: z.literal('TextBlock'), text: z.string(), weight: z.string(), size: z.string(), wrap: z.boolean(), color: z.enum(['Good', 'Warning', 'Attention']) }).strict(),
                     z.object({ type: z.literal('FactSet'), facts: z.array(z.object({ title: z.string(), value: z.string() }).strict()) }).strict()
                   ])
-                )
+                ),
+                actions: z.array(z.object({ type: z.literal('Action.OpenUrl'), title: z.string().min(1), url: z.string().min(1) }).strict()).optional()
               })
               .strict()
           })
@@ -62,9 +68,33 @@ const TeamsBody = z
 
 const HOSTILE = '<!channel> =HYPERLINK("http://evil") & <http://evil|click> \u0007' + 'x'.repeat(300)
 
+const LINK = sessionLink({ kind: 'desk' }, { connectionId: 'c1', eventSessionId: 's-42' })
+
 function event(over: Partial<Alert> = {}, kind: AlertEvent['event'] = 'fired'): AlertEvent {
+  const alert: Alert = {
+    id: 7,
+    rule: 'reliability-below',
+    connectionId: 'c1',
+    connectionName: 'Contoso',
+    eventSessionId: 's-42',
+    eventName: 'Town hall',
+    site: null,
+    siteName: null,
+    state: 'firing',
+    severity: 'critical',
+    summary: 'Reliability 86.2, below the critical level 90',
+    firedAt: '2026-11-25T10:00:00.000Z',
+    resolvedAt: null,
+    snoozedUntil: null,
+    endReason: null,
+    endKind: null,
+    transitions: [],
+    ...over
+  }
   return {
     key: 'alert:7:fired',
+    // As the core makes it (enqueue.ts): the session's link, none for an alert about no session.
+    link: alertLink({ kind: 'desk' }, alert),
     event: kind,
     at: '2026-11-25T10:00:00.000Z',
     value: 86.2,
@@ -72,26 +102,7 @@ function event(over: Partial<Alert> = {}, kind: AlertEvent['event'] = 'fired'): 
     note: kind === 'acknowledged' ? 'on it' : null,
     by: kind === 'acknowledged' ? 'alice' : null,
     site: null,
-    alert: {
-      id: 7,
-      rule: 'reliability-below',
-      connectionId: 'c1',
-      connectionName: 'Contoso',
-      eventSessionId: 's-42',
-      eventName: 'Town hall',
-      site: null,
-      siteName: null,
-      state: 'firing',
-      severity: 'critical',
-      summary: 'Reliability 86.2, below the critical level 90',
-      firedAt: '2026-11-25T10:00:00.000Z',
-      resolvedAt: null,
-      snoozedUntil: null,
-      endReason: null,
-      endKind: null,
-      transitions: [],
-      ...over
-    }
+    alert
   }
 }
 
@@ -153,8 +164,21 @@ describe('webhook bodies', () => {
       alert: { id: 7, firedAt: '2026-11-25T10:00:00.000Z', resolvedAt: null, endReason: null, endKind: null },
       connection: { id: 'c1', name: 'Contoso' },
       session: { id: 's-42', name: 'Town hall' },
-      site: null
+      site: null,
+      link: LINK
     })
+  })
+
+  it('every chat format links to the session: JSON\'s link, Teams\' Action.OpenUrl, Slack\'s mrkdwn link; none for an alert about no session', () => {
+    const json = JSON.parse(bodyFor('json', event())) as { link: string }
+    const card = TeamsBody.parse(JSON.parse(bodyFor('teams', event()))).attachments[0]!.content
+    const slack = SlackBody.parse(JSON.parse(bodyFor('slack', event())))
+    const slackLink = /^<([^|>]+)\|Open the session in Eventwatch>$/.exec(slack.blocks.flatMap((b) => ('text' in b && b.type === 'section' && b.text ? [b.text.text] : []))[0] ?? '')?.[1]
+    for (const link of [json.link, card.actions?.[0]?.url, slackLink]) expect(parseDeskLink(link!)).toEqual({ connectionId: 'c1', eventSessionId: 's-42' })
+    const blind = event({ eventSessionId: null, eventName: null, rule: 'monitor-blind' })
+    expect(JSON.parse(bodyFor('json', blind))).toMatchObject({ link: null })
+    expect(bodyFor('teams', blind)).not.toContain('Action.OpenUrl')
+    expect(bodyFor('slack', blind)).not.toContain('Open the session')
   })
 
   it('names who acknowledged, in every format', () => {

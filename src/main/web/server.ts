@@ -95,6 +95,19 @@ export function checkTeamServerOptions(team: TeamServerOptions): void {
   if (Date.parse(certificate.validTo) < Date.now()) throw new TeamServerConfigError(`the TLS certificate expired on ${certificate.validTo}.`)
 }
 
+/** The Host values a team server answers to (its listening host, or its certificate's names). */
+const hostsOf = (team: TeamServerOptions | undefined, port: number): string[] =>
+  team ? teamHosts(team.host, port, team.tls ? certificateNames(team.tls.cert) : [], Boolean(team.tls)) : []
+
+/**
+ * The address the host is reached at on `port`: a team server's first host (its listening host,
+ * or on all interfaces its certificate's first name), https with TLS; locally 127.0.0.1. `serve`
+ * links alerts here unless --public-url says otherwise (known before it listens, on a chosen port).
+ */
+export function hostOrigin(team: TeamServerOptions | undefined, port: number): string {
+  return team ? `${team.tls ? 'https' : 'http'}://${hostsOf(team, port)[0]}` : `http://127.0.0.1:${port}`
+}
+
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const { team } = options
   if (team) {
@@ -133,9 +146,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const address = server.address() as AddressInfo
   port = address.port
   const secure = Boolean(team?.tls)
-  const hosts = team ? teamHosts(team.host, port, team.tls ? certificateNames(team.tls.cert) : [], secure) : []
+  const hosts = hostsOf(team, port)
   if (team) gate = teamGate({ users: options.core.users!, hosts, secure, port, limiter: new GuessLimiter() })
-  const origin = team ? `${secure ? 'https' : 'http'}://${hosts[0]}` : `http://127.0.0.1:${port}`
+  const origin = hostOrigin(team, port)
   return {
     url: team ? `${origin}/` : `${origin}/?token=${token}`,
     origin,

@@ -52,6 +52,19 @@ eachBackend('webhooks and the outbox', (subject) => {
     expect(await store.read.webhooks.stats('w1')).toEqual({ pending: 1, failed: 0, lastDeliveredAt: T0 + 5 * MINUTE, lastError: null })
   })
 
+  it('keeps the on-call formats, and the path a delivery goes to under its webhook (Opsgenie\'s acknowledge and close)', async () => {
+    const { store } = subject()
+    await store.withTransaction(async (tx) => {
+      await tx.webhooks.add({ ...settings('Pager'), format: 'pagerduty' }, { signed: true, queryInKeychain: false }, 'w1', T0)
+      await tx.webhooks.add({ ...settings('Genie'), format: 'opsgenie' }, { signed: true, queryInKeychain: false }, 'w2', T0)
+      await tx.webhooks.enqueue(delivery('w1', 'fire'), T0)
+      await tx.webhooks.enqueue({ ...delivery('w2', 'close'), event: 'resolved', path: '/v2/alerts/eventwatch-alert-1-ab/close?identifierType=alias' }, T0)
+    })
+    expect((await store.read.webhooks.list()).map((w) => [w.name, w.format, w.signed])).toEqual([['Genie', 'opsgenie', true], ['Pager', 'pagerduty', true]])
+    expect(await claim(store, 'w1', T0)).toMatchObject({ idempotencyKey: 'fire', path: null })
+    expect(await claim(store, 'w2', T0)).toMatchObject({ idempotencyKey: 'close', event: 'resolved', path: '/v2/alerts/eventwatch-alert-1-ab/close?identifierType=alias' })
+  })
+
   it('waits for a retry after a failure, and counts one given up on', async () => {
     const { store } = subject()
     await store.withTransaction(async (tx) => {

@@ -3,7 +3,9 @@ import { Option, type Command } from 'commander'
 import { startAppCore } from '../../core/app/start'
 import { defaultDbFile } from '../../core/paths'
 import { cacheName, DB_HELP } from '../db-option'
-import { checkTeamServerOptions, startWebHost, TeamServerConfigError, type TeamServerOptions } from '../../web/server'
+import { checkTeamServerOptions, hostOrigin, startWebHost, TeamServerConfigError, type TeamServerOptions } from '../../web/server'
+import type { LinkBase } from '../../../shared/session-link'
+import { PUBLIC_URL_ENV, publicUrlOption } from '../public-url'
 import { listenOption, type ListenAddress } from '../listen-address'
 import { readFileSync } from 'node:fs'
 import { CliError } from '../errors'
@@ -23,6 +25,7 @@ interface ServeOptions extends ConnectionFlags {
   demoIncident?: number
   demoLive?: number
   leaseSeconds?: number
+  publicUrl?: string
 }
 
 export function registerServe(program: Command): void {
@@ -40,6 +43,11 @@ export function registerServe(program: Command): void {
     )
     .option('--tls-cert <file>', "the team server's certificate (PEM)")
     .option('--tls-key <file>', "the team server's private key (PEM)")
+    .addOption(
+      new Option('--public-url <url>', "where people open this server, for the links in alerts (default: the address it listens on)")
+        .env(PUBLIC_URL_ENV)
+        .argParser(publicUrlOption)
+    )
     .option('--db <file|url>', DB_HELP, defaultDbFile())
     .option('--interval <seconds>', 'set every poll cadence to this many seconds', secondsOption(1, 3600))
     // For the UI's end-to-end tests: a real alert from the demo data, on cue.
@@ -66,7 +74,14 @@ export function registerServe(program: Command): void {
     const named = namesAConnection(opts)
     // The connections' and webhooks' secrets: the keychain for SQLite; sealed in a postgres:// database (a key file).
     const secretsOn = secretsFor(opts.db)
+    // The default port may be taken (a second Eventwatch); a port the user chose may not.
+    const portChosen = command.getOptionValueSource('port') === 'cli' || team !== undefined
+    const port = opts.listen?.port ?? opts.port
+    // Alerts link to this server's page: its --public-url, or the address it listens on, known
+    // before it listens (the first polls may fire) and corrected once it has (port 0, a taken port).
+    let linkBase: LinkBase = { kind: 'server', origin: opts.publicUrl ?? hostOrigin(team, port) }
     const core = await startAppCore({
+      linkBase: () => linkBase,
       db: opts.db,
       cadences: cadencesFor(opts.interval),
       secretsOn,
@@ -75,9 +90,6 @@ export function registerServe(program: Command): void {
       ...(opts.leaseSeconds !== undefined ? { leaseTiming: { lengthMs: opts.leaseSeconds * 1000, renewEveryMs: (opts.leaseSeconds * 1000) / 3 } } : {}),
       ...(named ? { sources: async (store) => [await resolveSource(store, opts, process.env, secretsOn(store))] } : {})
     })
-    // The default port may be taken (a second Eventwatch); a port the user chose may not.
-    const portChosen = command.getOptionValueSource('port') === 'cli' || team !== undefined
-    const port = opts.listen?.port ?? opts.port
     let host
     try {
       host = await startWebHost({ core, rendererDir, port, ...(team ? { team } : {}) }).catch((error: unknown) => {
@@ -91,6 +103,7 @@ export function registerServe(program: Command): void {
       if (error instanceof TeamServerConfigError) throw new CliError(error.message)
       throw error
     }
+    if (!opts.publicUrl) linkBase = { kind: 'server', origin: host.origin }
     // Locally, the token in this address is the only way in (see web/access.ts); a team server's
     // users sign in with their own tokens. Tests parse this line.
     process.stdout.write(`Eventwatch is serving on ${host.url}\n`)

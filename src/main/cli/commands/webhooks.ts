@@ -1,10 +1,11 @@
-// `eventwatch webhooks`: where alerts are posted (a Teams or Slack channel, an on-call tool).
-// A signing secret goes to the OS keychain, from EVENTWATCH_WEBHOOK_SECRET or a hidden prompt,
-// never from the command line. A URL's query (a Teams Workflows sig) goes there too, listed as
+// `eventwatch webhooks`: where alerts are posted (a Teams or Slack channel, PagerDuty, Opsgenie).
+// A signing secret, or an on-call tool's routing or API key (required for those formats), goes to
+// the OS keychain (or sealed on a shared database), from EVENTWATCH_WEBHOOK_SECRET or a hidden
+// prompt, never from the command line, and is never printed. A URL's query (a Teams Workflows sig) goes there too, listed as
 // "?…". Deliveries are made by whichever Eventwatch polls (the app, `serve`); `test` sends one at
 // once and says what the receiver answered. Through the app API, audited with the OS user.
 import { Option, type Command } from 'commander'
-import { splitWebhookUrl, WEBHOOK_FORMATS, type WebhookFormat } from '../../../shared/webhooks'
+import { isOnCallFormat, ON_CALL_DEFAULT_URLS, secretWords, splitWebhookUrl, WEBHOOK_FORMATS, type WebhookFormat } from '../../../shared/webhooks'
 import { jsonWithEscapedControls, plainText } from '../../../shared/plain-text'
 import type { AppCore } from '../../core/app/types'
 import { defaultDbFile } from '../../core/paths'
@@ -22,27 +23,48 @@ async function byName(core: AppCore, name: string) {
   return hook
 }
 
-const ADD_FLAGS: FlagNames = { 'settings.name': '<name>', 'settings.url': '--url', 'settings.format': '--format', secret: 'the signing secret' }
+const ADD_FLAGS: FlagNames = { 'settings.name': '<name>', 'settings.url': '--url', 'settings.format': '--format', secret: `the secret (${WEBHOOK_SECRET_ENV})` }
 
 export function registerWebhooks(program: Command): void {
-  const webhooks = program.command('webhooks').description('where alerts are posted: JSON, Microsoft Teams or Slack')
+  const webhooks = program.command('webhooks').description('where alerts are posted: JSON, Microsoft Teams, Slack, PagerDuty or Opsgenie')
 
   webhooks
     .command('add <name>')
     .description('post every alert fired, resolved or acknowledged to URL')
-    .requiredOption('--url <url>', "the receiver (https:, or http: on this machine); a query (Workflows' sig) is kept in the OS keychain")
-    .addOption(new Option('--format <format>', 'the body: plain JSON, or what Teams or Slack accept').choices(WEBHOOK_FORMATS).default('json'))
+    .option(
+      '--url <url>',
+      `the receiver (https:, or http: on this machine); a query (Workflows' sig) is kept in the OS keychain; ` +
+        `default for pagerduty ${ON_CALL_DEFAULT_URLS.pagerduty}, for opsgenie ${ON_CALL_DEFAULT_URLS.opsgenie} (EU: https://api.eu.opsgenie.com)`
+    )
+    .addOption(
+      new Option('--format <format>', "the body: plain JSON, what Teams or Slack accept, or PagerDuty's Events API v2 or Opsgenie's Alert API")
+        .choices(WEBHOOK_FORMATS)
+        .default('json')
+    )
     .option('--sign', `sign each delivery (HMAC-SHA256); the secret from ${WEBHOOK_SECRET_ENV} or a hidden prompt`)
     .option('--db <file|url>', DB_HELP, defaultDbFile())
-    .action((name: string, opts: { url: string; format: WebhookFormat; sign?: boolean; db: string }) => {
-      if (opts.sign || splitWebhookUrl(opts.url.trim()).query) refuseSecretsEarly(opts.db)
+    .addHelpText('after', `\nThe routing key (pagerduty) or API key (opsgenie) is the webhook's secret: from ${WEBHOOK_SECRET_ENV} or a hidden prompt.`)
+    .action((name: string, opts: { url?: string; format: WebhookFormat; sign?: boolean; db: string }) => {
+      const onCall = isOnCallFormat(opts.format)
+      if (!opts.url && !onCall) throw new CliError(`--url is needed for the ${opts.format} format (only pagerduty and opsgenie have a default).`)
+      const url = opts.url ?? ''
+      const needsSecret = onCall || opts.sign
+      if (needsSecret || splitWebhookUrl(url.trim()).query) refuseSecretsEarly(opts.db)
       return withAppCore(opts.db, async (core) => {
-        const secret = opts.sign ? process.env[WEBHOOK_SECRET_ENV] || (await promptSecret(`Signing secret for ${name}: `)) : undefined
-        if (opts.sign && !secret) throw new CliError('--sign needs a secret: an empty one cannot sign.')
-        const hook = await ask(core, 'addWebhook', { settings: { name, url: opts.url, format: opts.format }, ...(secret ? { secret } : {}) }, ADD_FLAGS)
-        const kept = [...(hook.signed ? ['secret'] : []), ...(splitWebhookUrl(opts.url.trim()).query ? ["the URL's query"] : [])]
+        const words = secretWords(opts.format)
+        const missing = onCall ? `a ${opts.format} webhook needs ${words}: give it in ${WEBHOOK_SECRET_ENV} or at the prompt.` : '--sign needs a secret: an empty one cannot sign.'
+        const given = process.env[WEBHOOK_SECRET_ENV]
+        // No terminal to ask on (a script): said with the variable that gives it.
+        if (needsSecret && !given && !process.stdin.isTTY) throw new CliError(`${missing.replace(' or at the prompt', '')} (no terminal to ask on)`)
+        const secret = needsSecret ? given || (await promptSecret(`${words[0]!.toUpperCase()}${words.slice(1)} for ${name}: `)) : undefined
+        if (needsSecret && !secret) throw new CliError(missing)
+        const hook = await ask(core, 'addWebhook', { settings: { name, url, format: opts.format }, ...(secret ? { secret } : {}) }, ADD_FLAGS)
+        const kept = [...(hook.signed ? [onCall ? 'key' : 'secret'] : []), ...(splitWebhookUrl(url.trim()).query ? ["the URL's query"] : [])]
         const where = kept.length > 0 ? `; ${kept.join(' and ')} in ${secretsPlace(opts.db)}` : ''
-        process.stdout.write(`Added webhook "${plainText(hook.name)}" (${hook.format}${hook.signed ? ', signed' : ''}${where}).\n`)
+        const signed = hook.signed && !onCall ? ', signed' : ''
+        // Where an on-call webhook posts may be its default: said.
+        const posting = onCall ? `, posting to ${plainText(hook.url)}` : ''
+        process.stdout.write(`Added webhook "${plainText(hook.name)}" (${hook.format}${signed}${posting}${where}).\n`)
       })
     })
 
@@ -58,7 +80,8 @@ export function registerWebhooks(program: Command): void {
         if (list.length === 0) return void process.stdout.write('No webhooks: alerts stay on this machine.\n')
         for (const h of list) {
           const failing = h.lastError ? `\tfailing: ${plainText(h.lastError)}` : ''
-          process.stdout.write(`${plainText(h.name)}\t${h.format}\t${plainText(h.url)}\t${h.signed ? 'signed' : 'unsigned'}\twaiting ${h.pending}\tgiven up ${h.failed}${failing}\n`)
+          const secret = isOnCallFormat(h.format) ? (h.signed ? 'key kept' : 'no key') : h.signed ? 'signed' : 'unsigned'
+          process.stdout.write(`${plainText(h.name)}\t${h.format}\t${plainText(h.url)}\t${secret}\twaiting ${h.pending}\tgiven up ${h.failed}${failing}\n`)
         }
       })
     )

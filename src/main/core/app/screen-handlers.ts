@@ -3,6 +3,7 @@
 // health under the session's levels) are added here, once. Arguments are validated by the
 // contract before they get here. Every read goes through the Store, a page at a time; an answer
 // made of many reads (a report) reads one state of the cache, in a read-only unit.
+import type { LinkBase } from '../../../shared/session-link'
 import type { RequestHandlers } from '../../../shared/contract'
 import type { ExportChunk } from '../../../shared/screens'
 import type { ChunkQuery } from '../store/export-chunks'
@@ -30,6 +31,8 @@ export interface ScreenDeps {
   polled(): readonly string[]
   /** Whether a real (not demo) connection is polled now. */
   realConnectionPolled(): boolean
+  /** Where a report's links lead (the core's LinkBase); the desk's when absent. */
+  linkBase?(): LinkBase
 }
 
 /** One window of an export as the drill-down's Export asks for it: never more than a page. */
@@ -54,7 +57,7 @@ export function screenHandlers(store: Store, deps: ScreenDeps): ScreenHandlers {
     sessionStory: async ({ connectionId, eventSessionId, maxPoints }) =>
       judgedStory(read, await loadVerdicts(read, [connectionId]), connectionId, eventSessionId, maxPoints),
     sessionReport: async ({ connectionId, eventSessionId, format }) => {
-      const report = await store.withTransaction((tx) => buildSessionReport(tx, connectionId, eventSessionId, Date.now()), { readOnly: true })
+      const report = await store.withTransaction((tx) => buildSessionReport(tx, connectionId, eventSessionId, Date.now(), deps.linkBase?.()), { readOnly: true })
       if (!report) return null
       return { text: format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : reportHtml(report) }
     },

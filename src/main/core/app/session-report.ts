@@ -2,6 +2,8 @@
 // hall — audience, quality, where it hurt, the alert timeline — from the cache alone, with every
 // verdict decided by the core as the screens show it. `eventwatch report` prints it as JSON or
 // as self-contained HTML (report-html.ts); the drill-down's "Report…" saves the same.
+import { alertLink } from '../../../shared/alert-link'
+import type { LinkBase } from '../../../shared/session-link'
 import { breakdownKeyName, siteNameBookOf } from '../store/site-names'
 import { detectsUnits, unitsOf } from '../store/units'
 import type { ReadTx } from '../store/interface/store'
@@ -18,8 +20,15 @@ const WORST_GROUPS = 5
 const ALL_HISTORY_HOURS = 24 * 366 * 20
 
 /** The report of a cached session; null when the cache has no such session. `read`: a read-only
- *  unit's (the report is of one state of the cache), or a read snapshot's (`eventwatch report`). */
-export async function buildSessionReport(read: ReadTx, connectionId: string, eventSessionId: string, now: number): Promise<SessionReport | null> {
+ *  unit's (the report is of one state of the cache), or a read snapshot's (`eventwatch report`).
+ *  Its links lead to the session on `linkBase` (the core's: a team server's page, or the desk). */
+export async function buildSessionReport(
+  read: ReadTx,
+  connectionId: string,
+  eventSessionId: string,
+  now: number,
+  linkBase: LinkBase = { kind: 'desk' }
+): Promise<SessionReport | null> {
   const past = await read.sessions.past({ connectionId, search: eventSessionId, includeLive: true, sort: 'started', limit: 1000 })
   const row = past.rows.find((r) => r.eventSessionId === eventSessionId)
   if (!row) return null
@@ -40,8 +49,10 @@ export async function buildSessionReport(read: ReadTx, connectionId: string, eve
     (worst, p) => (p.reliability !== null && (worst === null || p.reliability < (worst.reliability ?? Infinity)) ? p : worst),
     null
   )
+  const link = alertLink(linkBase, { connectionId, eventSessionId })
   return {
     generatedAt: new Date(now).toISOString(),
+    link,
     session: {
       connectionName: session.connectionName,
       eventSessionId: session.eventSessionId,
@@ -76,7 +87,8 @@ export async function buildSessionReport(read: ReadTx, connectionId: string, eve
     alerts: alerts
       .map(({ rule, severity, state, summary, firedAt, resolvedAt, endReason, endKind, transitions }) => ({
         rule, severity, state, summary, firedAt, resolvedAt, endReason, endKind,
-        acknowledgements: transitions.filter((t) => t.state === 'acknowledged').map((t) => ({ by: t.by ?? null, at: t.at, note: t.note }))
+        acknowledgements: transitions.filter((t) => t.state === 'acknowledged').map((t) => ({ by: t.by ?? null, at: t.at, note: t.note })),
+        link
       }))
       .sort((a, b) => (a.firedAt ?? '').localeCompare(b.firedAt ?? '')),
     timeline,

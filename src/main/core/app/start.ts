@@ -2,6 +2,7 @@
 // enabled), one poller each, the event hub and the request handlers. Every face starts here.
 import { randomUUID } from 'node:crypto'
 import { realTimers } from '../../../shared/timers'
+import type { LinkBase } from '../../../shared/session-link'
 import { RequestLimiter } from '../api/limiter'
 import { ConnectionService } from '../connections/service'
 import { osKeychain, type SecretStore } from '../secrets/keychain'
@@ -99,7 +100,9 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
       })
   })
   // Every alert fired, resolved or acknowledged is queued here in the transaction that records it.
-  const outbox = new WebhookOutbox()
+  // Where every alert's and report's link leads: decided once, here, for every face.
+  const linkBase = options.linkBase ?? ((): LinkBase => ({ kind: 'desk' }))
+  const outbox = new WebhookOutbox(linkBase)
   // What the process counts of itself: polls, their errors, open streams, push lag (GET /metrics).
   const metrics = new CoreMetrics()
   const closeOnFailure = async <T>(step: Promise<T>): Promise<T> => {
@@ -266,7 +269,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
     ...(options.timers ? { timers: options.timers } : {})
   })
   // Webhooks: what the outbox holds goes out, also what an earlier run queued.
-  const webhooks = new WebhookService(store, keptSecrets, clock)
+  const webhooks = new WebhookService(store, keptSecrets, clock, linkBase)
   const deliveries = polling ? startWebhookDeliveries(store, outbox, webhooks, { clock, timers: options.timers ?? realTimers }) : null
   if (leases) leases.start(pollers)
   else if (polling) retention.start(RETENTION_INTERVAL_MS, RETENTION_FIRST_DELAY_MS)
@@ -277,7 +280,7 @@ export async function startAppCore(options: AppCoreOptions & { secrets?: SecretS
   const dispatch = createDispatch({
     ...deskHandlers({ teamFile: options.teamFile ?? teamConfigFile(), secrets: options.secrets ?? osKeychain() }),
     ...teamHandlers(users, team.audit),
-    ...screenHandlers(store, { polled, realConnectionPolled: () => pollers.sources.some((s) => !s.isDemo) }),
+    ...screenHandlers(store, { polled, realConnectionPolled: () => pollers.sources.some((s) => !s.isDemo), linkBase }),
     ...alertHandlers(store, {
       clock,
       situation: () => monitor.situation(),

@@ -3,6 +3,7 @@ import type { EventName, EventPayload, RequestArgs, RequestContext, RequestName,
 import type { Result } from '../../../shared/result'
 import type { Store } from '../store/interface/store'
 import type { Timers } from '../../../shared/timers'
+import type { LinkBase } from '../../../shared/session-link'
 import type { Cadences } from '../sync/poller'
 import type { DataSource } from './demo-source'
 import type { CompletedPass, PollerGroupOptions } from './pollers'
@@ -74,6 +75,10 @@ export interface AppCoreOptions {
    *  30 s and 10 s). Shorter ones are for tests, and for operators who know why (`serve`'s hidden
    *  --lease-seconds). */
   leaseTiming?: Partial<LeaseTiming>
+  /** Where the links in alerts (webhook bodies) and reports lead: a team server's own page
+   *  (`serve`: its --public-url, or the address it listens on, known once it listens), or the
+   *  desk's eventwatch:// link (the desktop app, `sync`, `report`) when absent. Asked each time. */
+  linkBase?: () => LinkBase
 }
 
 /**

@@ -103,13 +103,16 @@ function acknowledgements(a: SessionReport['alerts'][number]): string {
     .join('')
 }
 
+/** `html` as a link to the session (a place the reader may go: it loads nothing), or as it is without one. */
+const linked = (link: string | null, html: string): string => (link ? `<a href="${escapeHtml(link)}">${html}</a>` : html)
+
 function alertRows(report: SessionReport): string {
   if (report.alerts.length === 0) return '<p>No alert fired for this session.</p>'
   const rows = report.alerts
     .map(
       (a) =>
         `<tr><td>${utc(a.firedAt)}</td><td>${utc(a.resolvedAt)}</td><td style="color:${a.severity === 'critical' ? HEALTH_COLOURS.critical : HEALTH_COLOURS.warning}">${escapeHtml(a.severity)}</td>` +
-        `<td>${escapeHtml(a.summary)}</td><td>${escapeHtml(outcome(a))}</td><td>${acknowledgements(a)}</td></tr>`
+        `<td>${linked(a.link, escapeHtml(a.summary))}</td><td>${escapeHtml(outcome(a))}</td><td>${acknowledgements(a)}</td></tr>`
     )
     .join('')
   return (
@@ -172,6 +175,7 @@ export function reportHtml(report: SessionReport): string {
 <h1>${escapeHtml(name)}</h1>
 <div class="sub">${escapeHtml(s.connectionName)} · content ${escapeHtml(s.contentId)} · session ${escapeHtml(s.eventSessionId)}</div>
 <div class="sub" data-testid="when">${when}</div>
+${report.link ? `<div class="sub">${linked(report.link, 'Open the session in Eventwatch')}</div>` : ''}
 </header>
 <main>
 <h2>Audience</h2>

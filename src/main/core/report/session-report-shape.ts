@@ -33,6 +33,9 @@ export interface ReportAcknowledgement {
 
 export interface SessionReport {
   generatedAt: string
+  /** The link to the session's drill-down (shared/alert-link.ts): a team server's page, or the desk's
+   *  eventwatch:// link; null for an id no URL can hold. */
+  link: string | null
   session: Pick<
     PastSession,
     | 'connectionName' | 'eventSessionId' | 'eventName' | 'contentId' | 'startedAt' | 'hasEnded' | 'endedAt' | 'endedAtSource'
@@ -63,6 +66,8 @@ export interface SessionReport {
   /** Oldest first; each with how it ended (the core's kind and words) and every acknowledgement. */
   alerts: (Pick<Alert, 'rule' | 'severity' | 'state' | 'summary' | 'firedAt' | 'resolvedAt' | 'endReason' | 'endKind'> & {
     acknowledgements: ReportAcknowledgement[]
+    /** Where it leads: its session's drill-down, as every alert's webhook body and notification. */
+    link: string | null
   })[]
   /** The audience and its reliability over time: from the snapshots, or reconstructed from the viewer list. */
   timeline: { source: 'snapshots' | 'viewers' | null; points: ReportPoint[] }

@@ -78,6 +78,8 @@ export interface OutboxItem {
   idempotencyKey: string
   event: WebhookEvent
   body: string
+  /** Where under the webhook's URL it goes (Opsgenie's acknowledge and close); null: the URL itself. */
+  path: string | null
   attempts: number
   createdAt: number
 }
@@ -85,15 +87,15 @@ export interface OutboxItem {
 /** Queues one delivery; false when that key was queued for that webhook already (sent once). */
 export function enqueueDelivery(
   db: Db,
-  item: { webhookId: string; idempotencyKey: string; event: WebhookEvent; alertId: number | null; body: string },
+  item: { webhookId: string; idempotencyKey: string; event: WebhookEvent; alertId: number | null; body: string; path?: string | null },
   now: number
 ): boolean {
   return (
     statement(
       db,
-      `INSERT INTO webhook_outbox (webhook_id, idempotency_key, event, alert_id, body, created_at, next_attempt_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (webhook_id, idempotency_key) DO NOTHING`
-    ).run(item.webhookId, item.idempotencyKey, item.event, item.alertId, item.body, now, now).changes > 0
+      `INSERT INTO webhook_outbox (webhook_id, idempotency_key, event, alert_id, body, path, created_at, next_attempt_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (webhook_id, idempotency_key) DO NOTHING`
+    ).run(item.webhookId, item.idempotencyKey, item.event, item.alertId, item.body, item.path ?? null, now, now).changes > 0
   )
 }
 
@@ -143,7 +145,7 @@ export function claimHeadOf(db: Db, webhookId: string, now: number, claim: Claim
     `UPDATE webhook_outbox SET claimed_by = @by, claimed_until = @until
      WHERE id = (SELECT MIN(id) FROM webhook_outbox WHERE webhook_id = @webhookId AND ${WAITING})
        AND next_attempt_at <= @now AND (claimed_until IS NULL OR claimed_until <= @now)
-     RETURNING id, webhook_id AS webhookId, idempotency_key AS idempotencyKey, event, body, attempts, created_at AS createdAt`
+     RETURNING id, webhook_id AS webhookId, idempotency_key AS idempotencyKey, event, body, path, attempts, created_at AS createdAt`
   ).get({ webhookId, now, ...claim }) as OutboxItem | undefined
   return row ? { ...row, claim: { ...claim } } : null
 }

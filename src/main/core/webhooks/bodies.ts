@@ -6,43 +6,17 @@
 // lengths the platforms allow. In the JSON body, ids (the event's key, the alert's, the
 // connection's and the session's) are data and stay exact; the names, the summary, the note, who
 // acknowledged and the site are text for people and are made plain. Any body is written with its
-// remaining control characters as \u escapes, so not even an id carries one raw.
-import { endHeading } from '../../../shared/alert-end'
-import type { Alert } from '../../../shared/alerts'
+// remaining control characters as \u escapes, so not even an id carries one raw. Every body about a
+// session carries the link back to its drill-down (shared/session-link.ts), made by the core:
+// JSON's `link`, Teams' Action.OpenUrl, a link in Slack's blocks; the on-call tools' bodies are in
+// on-call-bodies.ts.
 import { jsonWithEscapedControls, plainText, shorten } from '../../../shared/plain-text'
-import { alertSubjectParts, sessionName, titleText } from '../../../shared/session-name'
-import type { WebhookEvent, WebhookFormat } from '../../../shared/webhooks'
+import type { WebhookFormat } from '../../../shared/webhooks'
+import { eventWord, facts, headline, LINK_TEXT, type AlertEvent } from './alert-event'
+import { opsgenieDelivery, pagerdutyBody } from './on-call-bodies'
 import { teamsText } from './teams-text'
 
-export interface AlertEvent {
-  /** The idempotency key: the same on every retry of this event, different for every event. */
-  key: string
-  event: WebhookEvent
-  /** When it happened (the alert's transition), ISO 8601. */
-  at: string
-  alert: Alert
-  /** The value that moved it (a score, a drop, minutes blind) and the level it crossed, when known. */
-  value: number | null
-  level: number | null
-  /** The operator's note with an acknowledgement. */
-  note: string | null
-  /** Who acknowledged it (a team server's user, or the machine's own); null for the rules' own events. */
-  by: string | null
-  /** The site the alert is about, once site alerts name one. */
-  site: string | null
-  /** How many connections are polled: with several, the headline names the session's connection
-   *  (shared/session-name.ts). Absent: one. */
-  connectionsPolled?: number
-}
-
-const RULE_WORDS: Record<Alert['rule'], string> = {
-  'reliability-below': 'Reliability below level',
-  'reliability-falling': 'Reliability falling',
-  'viewers-dropping': 'Viewers dropping',
-  'monitor-blind': 'Cannot reach the service',
-  'site-reliability': 'A site below level'
-}
-const EVENT_WORDS: Record<WebhookEvent, string> = { fired: 'Fired', resolved: 'Resolved', acknowledged: 'Acknowledged' }
+export { headline, type AlertEvent }
 
 const plainOrNull = (text: string | null): string | null => (text === null ? null : plainText(text))
 
@@ -64,36 +38,9 @@ export function jsonBody(e: AlertEvent): unknown {
     alert: { id: a.id, firedAt: a.firedAt, resolvedAt: a.resolvedAt, endReason: plainOrNull(a.endReason), endKind: a.endKind },
     connection: { id: a.connectionId, name: plainText(a.connectionName) },
     session: a.eventSessionId === null ? null : { id: a.eventSessionId, name: plainOrNull(a.eventName) },
-    site: plainOrNull(e.site)
+    site: plainOrNull(e.site),
+    link: e.link ?? null
   }
-}
-
-/** A resolved event's word: "Resolved" when it recovered, "Ended" when it ended any other way. */
-const eventWord = (e: AlertEvent): string => (e.event === 'resolved' ? endHeading(e.alert.endKind).word : EVENT_WORDS[e.event])
-
-/** The headline every format leads with: "Fired · critical · Town hall: Reliability 86.2, below …",
- *  "Acknowledged by alice · critical · Town hall (Contoso): …" (several connections), "Ended ·
- *  warning · …" (a drop that left its window). */
-export function headline(e: AlertEvent): string {
-  const about = titleText(alertSubjectParts(e.alert, e.connectionsPolled ?? 1))
-  return `${eventWord(e)}${e.by ? ` by ${e.by}` : ''} · ${e.alert.severity} · ${about}: ${e.alert.summary}`
-}
-
-function facts(e: AlertEvent): { title: string; value: string }[] {
-  const a = e.alert
-  return [
-    { title: 'Rule', value: RULE_WORDS[a.rule] },
-    { title: 'Severity', value: a.severity },
-    { title: 'State', value: a.state },
-    { title: 'Connection', value: a.connectionName },
-    ...(a.eventSessionId === null ? [] : [{ title: 'Session', value: `${sessionName({ ...a, eventSessionId: a.eventSessionId })} (${a.eventSessionId})` }]),
-    ...(e.site === null ? [] : [{ title: 'Site', value: e.site }]),
-    ...(e.value === null ? [] : [{ title: 'Value', value: String(e.value) }]),
-    ...(e.level === null ? [] : [{ title: 'Level', value: String(e.level) }]),
-    ...(e.note ? [{ title: 'Note', value: e.note }] : []),
-    ...(e.event === 'resolved' && a.endReason ? [{ title: eventWord(e), value: a.endReason }] : []),
-    { title: 'At', value: e.at }
-  ]
 }
 
 /** Teams (Workflows / incoming webhook): a message carrying one Adaptive Card. */
@@ -118,7 +65,9 @@ export function teamsBody(e: AlertEvent): unknown {
               color: eventWord(e) === 'Resolved' ? 'Good' : e.alert.severity === 'critical' ? 'Attention' : 'Warning'
             },
             { type: 'FactSet', facts: facts(e).map((f) => ({ title: f.title, value: teamsText(f.value, 500) })) }
-          ]
+          ],
+          // The link is the core's own (an https page or the desk's eventwatch:// link), ids escaped in it.
+          ...(e.link ? { actions: [{ type: 'Action.OpenUrl', title: LINK_TEXT, url: e.link }] } : {})
         }
       }
     ]
@@ -136,14 +85,31 @@ export function slackBody(e: AlertEvent): unknown {
       {
         type: 'section',
         fields: fields.map((f) => ({ type: 'mrkdwn', text: `*${f.title}*\n${slackText(f.value, 300)}` }))
-      }
+      },
+      // A link in mrkdwn (a button would refuse the desk's eventwatch:// link); the link's ids are
+      // percent-escaped, so it holds no '|' or '>' that would end it.
+      ...(e.link ? [{ type: 'section', text: { type: 'mrkdwn', text: `<${e.link.replace(/&/g, '&amp;')}|${LINK_TEXT}>` } }] : [])
     ]
   }
 }
 
+/** What one event's delivery sends: its body, and where under the webhook's URL it goes (null: the URL itself). */
+export interface Delivery {
+  body: string
+  path: string | null
+}
+
+export function deliveryFor(format: WebhookFormat, e: AlertEvent): Delivery {
+  if (format === 'opsgenie') {
+    const { body, path } = opsgenieDelivery(e)
+    return { body: jsonWithEscapedControls(body), path }
+  }
+  const body = format === 'teams' ? teamsBody(e) : format === 'slack' ? slackBody(e) : format === 'pagerduty' ? pagerdutyBody(e) : jsonBody(e)
+  return { body: jsonWithEscapedControls(body), path: null }
+}
+
 export function bodyFor(format: WebhookFormat, e: AlertEvent): string {
-  const body = format === 'teams' ? teamsBody(e) : format === 'slack' ? slackBody(e) : jsonBody(e)
-  return jsonWithEscapedControls(body)
+  return deliveryFor(format, e).body
 }
 
 /** Slack's mrkdwn: &, < and > are its control characters (links, mentions). Cut before escaping,

@@ -227,11 +227,11 @@ export class WebhookDeliverer {
     try {
       secret = hook.signed ? await this.options.secretOf(hook.id) : null
     } catch (error) {
-      // Its secret is kept but cannot be decrypted here (docs/secrets.md): not sent unsigned; tried again.
+      // Its secret is kept but cannot be decrypted here (docs/secrets.md): not sent unsigned (or without its key); tried again.
       if (error instanceof SecretUnreadableError) return { ok: false, retry: true, kind: 'configuration', error: `not signed, so not sent: ${error.message}` }
     }
-    const { body, idempotencyKey, event } = item
-    return sendWebhook({ url, body, idempotencyKey, event, secret, now: this.options.clock(), signal: this.quitting.signal })
+    const { body, path, idempotencyKey, event } = item
+    return sendWebhook({ format: hook.format, url, body, path, idempotencyKey, event, secret, now: this.options.clock(), signal: this.quitting.signal })
   }
 
   private retryAt(item: OutboxItem, now: number): number | null {

@@ -2,15 +2,21 @@
 // outbox, one per webhook and event, inside the change's own unit of work (outbox.ts). Each
 // event's idempotency key is derived from the alert and its transition, so announcing the same
 // change twice queues it once. While notifications are paused (a maintenance pause) nothing is
-// queued: the alerts are still evaluated and recorded, only the messages are held back.
+// queued: the alerts are still evaluated and recorded, only the messages are held back. Each event
+// carries the link to its session's drill-down on the core's LinkBase (a team server's page, or
+// the desk's eventwatch:// link); an alert about no session (monitor-blind, a site's) has none.
 import type { Alert, AlertsChanged } from '../../../shared/alerts'
+import { alertLink } from '../../../shared/alert-link'
+import type { LinkBase } from '../../../shared/session-link'
 import { connectionsPolledOf } from '../../../shared/session-name'
 import type { WebhookEvent } from '../../../shared/webhooks'
 import type { AlertRules } from '../../../shared/alerts'
 import type { EffectiveLevels } from '../../../shared/reliability'
 import type { Tx } from '../store/interface/store'
 import { levelsThrough, type LevelReads } from '../store/session-levels'
-import { bodyFor, type AlertEvent } from './bodies'
+import { deliveryFor, type AlertEvent } from './bodies'
+
+const DESK: LinkBase = { kind: 'desk' }
 
 /** What of an announcement makes webhook events: its alerts, what a window silenced, and the
  *  count of connections polled (session names). */
@@ -19,8 +25,8 @@ type AnnouncedChange = Pick<AlertsChanged, 'fired' | 'resolved' | 'changed'> & {
   situation?: Pick<AlertsChanged['situation'], 'connectionsPolled'>
 }
 
-/** The events an announcement carries, each once. `read`: the Store's reads, or a unit's. */
-export async function alertEventsOf(read: LevelReads, change: AnnouncedChange): Promise<AlertEvent[]> {
+/** The events an announcement carries, each once. `read`: the Store's reads, or a unit's; links on `linkBase`. */
+export async function alertEventsOf(read: LevelReads, change: AnnouncedChange, linkBase: LinkBase = DESK): Promise<AlertEvent[]> {
   const announced: { alert: Alert; event: WebhookEvent; key: string }[] = []
   // Fired and resolved come already without what a maintenance window holds back; an
   // acknowledgement comes from `changed`, so it is checked here.
@@ -39,24 +45,24 @@ export async function alertEventsOf(read: LevelReads, change: AnnouncedChange): 
   const events: AlertEvent[] = []
   for (const { alert, event, key } of announced) {
     const levels = alert.rule === 'reliability-below' ? await levelsThrough(read, alert.connectionId, alert.eventSessionId) : undefined
-    events.push(alertEvent(alert, event, key, polled, levelOf(rules, alert, levels)))
+    events.push({ ...alertEvent(alert, event, key, polled, levelOf(rules, alert, levels)), link: alertLink(linkBase, alert) })
   }
   return events
 }
 
 /** Queues every event for every webhook in the unit of work `tx` (all or none, with it); returns
- *  how many deliveries were queued. */
-export async function enqueueAlertEvents(tx: Tx, change: AnnouncedChange, now: number): Promise<number> {
+ *  how many deliveries were queued. Links on `linkBase` (the desk's when absent). */
+export async function enqueueAlertEvents(tx: Tx, change: AnnouncedChange, now: number, linkBase: LinkBase = DESK): Promise<number> {
   // Most evaluations change no alert: nothing to read.
   if (change.fired.length + change.resolved.length + change.changed.length === 0) return 0
   if ((await tx.alerts.pausedUntil(now)) !== null) return 0
   const hooks = await tx.webhooks.list()
   if (hooks.length === 0) return 0
   let queued = 0
-  for (const event of await alertEventsOf(tx, change)) {
+  for (const event of await alertEventsOf(tx, change, linkBase)) {
     for (const hook of hooks) {
-      const body = bodyFor(hook.format, event)
-      if (await tx.webhooks.enqueue({ webhookId: hook.id, idempotencyKey: event.key, event: event.event, alertId: event.alert.id, body }, now)) queued++
+      const { body, path } = deliveryFor(hook.format, event)
+      if (await tx.webhooks.enqueue({ webhookId: hook.id, idempotencyKey: event.key, event: event.event, alertId: event.alert.id, body, path }, now)) queued++
     }
   }
   return queued

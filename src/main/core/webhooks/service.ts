@@ -1,9 +1,13 @@
-// Webhooks as the app and the CLI manage them: settings in the Store; a signing secret (account
-// webhook:<id>) and a URL's query (account webhook-url:<id>, see url-query.ts) only in the
-// keychain, written before the row's unit of work (never inside it) so a missing keychain stores
-// nothing.
+// Webhooks as the app and the CLI manage them: settings in the Store; a secret (account
+// webhook:<id>: a signing secret, or an on-call tool's routing or API key, which those formats
+// require) and a URL's query (account webhook-url:<id>, see url-query.ts) only in the keychain (or
+// sealed on a shared database), written before the row's unit of work (never inside it) so a
+// missing keychain stores nothing.
 import { randomUUID } from 'node:crypto'
+import { sessionLink, type LinkBase } from '../../../shared/session-link'
 import {
+  isOnCallFormat,
+  secretWords,
   shownWebhookUrl,
   splitWebhookUrl,
   WebhookInputSchema,
@@ -18,7 +22,7 @@ import { SecretUnreadableError } from '../secrets/sealing'
 import type { Store } from '../store/interface/store'
 import type { WebhookRecord } from '../store/interface/webhooks'
 import { isUniqueViolation } from '../store/unique-violation'
-import { bodyFor, type AlertEvent } from './bodies'
+import { deliveryFor, type AlertEvent } from './bodies'
 import { sendWebhook } from './deliver'
 import { deliveryUrlOf, webhookUrlAccount, WebhookUrlError } from './url-query'
 import { webhookSecretAccount } from '../secrets/accounts'
@@ -30,7 +34,9 @@ export class WebhookService {
   constructor(
     private readonly store: Store,
     private readonly secrets: SecretStore,
-    private readonly clock: () => number = Date.now
+    private readonly clock: () => number = Date.now,
+    /** Where a test message's link leads: the core's LinkBase, as the alerts' own. */
+    private readonly linkBase: () => LinkBase = () => ({ kind: 'desk' })
   ) {}
 
   async list(): Promise<WebhookView[]> {
@@ -43,11 +49,14 @@ export class WebhookService {
     return hook ? this.view(hook) : null
   }
 
-  /** Adds one; `secret` (optional) signs its deliveries. Throws ConnectionError('configuration') with the field. */
+  /** Adds one; `secret` signs its deliveries (optional), or is an on-call tool's key (required). Throws ConnectionError('configuration') with the field. */
   async add(input: unknown, secret?: string): Promise<WebhookView> {
     const settings = validate(input)
     if (secret !== undefined && (typeof secret !== 'string' || secret.length > MAX_SECRET_LENGTH)) {
-      throw new ConnectionError('configuration', 'the signing secret must be text of at most 4096 characters', 'secret')
+      throw new ConnectionError('configuration', `${secretWords(settings.format)} must be text of at most 4096 characters`, 'secret')
+    }
+    if (isOnCallFormat(settings.format) && !secret?.trim()) {
+      throw new ConnectionError('configuration', `a ${settings.format} webhook needs ${secretWords(settings.format)}: it is how the tool knows the sender`, 'secret')
     }
     // Asked before the keychain is, and again in the unit that adds it (one added meanwhile).
     if (await this.store.read.webhooks.findByName(settings.name)) throw nameTaken(settings.name)
@@ -56,7 +65,10 @@ export class WebhookService {
     const kept: string[] = []
     let hook: WebhookRecord
     try {
-      if (secret) await this.keep(webhookSecretAccount(id), secret, 'secret', kept)
+      if (secret) {
+        rememberSecret(secret) // whatever text it might turn up in, it goes out redacted
+        await this.keep(webhookSecretAccount(id), secret, 'secret', kept)
+      }
       if (query) {
         rememberSecret(query)
         await this.keep(webhookUrlAccount(id), query, 'url', kept)
@@ -91,12 +103,13 @@ export class WebhookService {
     return this.store.withTransaction((tx) => tx.webhooks.remove(id))
   }
 
-  /** Sends a test event now, outside the outbox, and says what the receiver answered. */
+  /** Sends a test event now, outside the outbox, and says what the receiver answered. To an on-call
+   *  tool, the test alert is created and then closed again, so that it leaves no open incident. */
   async test(id: string): Promise<WebhookTestResult> {
     const hook = await this.store.read.webhooks.get(id)
     if (!hook) throw new ConnectionError('not-found', `no webhook with id ${id}`)
     const now = this.clock()
-    const event = testEvent(now)
+    const event = testEvent(now, this.linkBase())
     let url: string
     try {
       url = await this.urlOf(hook)
@@ -105,10 +118,14 @@ export class WebhookService {
       throw error
     }
     const secret = hook.signed ? await this.secretOf(id) : null
-    const outcome = await sendWebhook({ url, body: bodyFor(hook.format, event), idempotencyKey: event.key, event: 'test', secret, now })
-    return outcome.ok
-      ? { ok: true, message: `delivered: HTTP ${outcome.status} in ${outcome.ms} ms` }
-      : { ok: false, message: `not delivered: ${outcome.error}` }
+    const events = isOnCallFormat(hook.format) ? [event, resolvedTest(event)] : [event]
+    let outcome: Awaited<ReturnType<typeof sendWebhook>> | undefined
+    for (const e of events) {
+      outcome = await sendWebhook({ format: hook.format, url, ...deliveryFor(hook.format, e), idempotencyKey: e.key, event: 'test', secret, now })
+      if (!outcome.ok) break
+    }
+    if (!outcome?.ok) return { ok: false, message: `not delivered: ${outcome?.error ?? 'nothing sent'}` }
+    return { ok: true, message: `delivered: HTTP ${outcome.status} in ${outcome.ms} ms${events.length > 1 ? ' (the test alert was opened and closed)' : ''}` }
   }
 
   /**
@@ -165,11 +182,12 @@ function validate(input: unknown): WebhookSettings {
   return parseSettings(WebhookInputSchema, input)
 }
 
-/** What "test" sends: a made-up alert, said to be a test wherever it is shown. */
-function testEvent(now: number): AlertEvent {
+/** What "test" sends: a made-up alert, said to be a test wherever it is shown, linking where alerts link. */
+function testEvent(now: number, linkBase: LinkBase): AlertEvent {
   const at = new Date(now).toISOString()
   return {
     key: `test:${now}`,
+    link: sessionLink(linkBase, { connectionId: 'test', eventSessionId: 'test-session' }),
     event: 'fired',
     at,
     value: 86.2,
@@ -197,4 +215,10 @@ function testEvent(now: number): AlertEvent {
       transitions: []
     }
   }
+}
+
+/** The test alert ended again (an on-call tool's test closes what it opened). */
+function resolvedTest(fired: AlertEvent): AlertEvent {
+  const alert = { ...fired.alert, state: 'resolved' as const, resolvedAt: fired.at, endReason: 'the test is over', endKind: 'recovered' as const }
+  return { ...fired, key: `${fired.key}:resolved`, event: 'resolved', alert }
 }

@@ -13,6 +13,8 @@ export interface NewDelivery {
   event: WebhookEvent
   alertId: number | null
   body: string
+  /** Where under the webhook's URL it goes (Opsgenie's acknowledge and close by alias); absent or null: the URL itself. */
+  path?: string | null
 }
 
 export interface WebhookReads {

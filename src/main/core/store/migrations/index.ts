@@ -28,9 +28,10 @@ import { outboxClaims } from './026-outbox-claims'
 import { leases } from './027-leases'
 import { pollRequests } from './028-poll-requests'
 import { serviceCountsAsSent } from './029-service-counts-as-sent'
+import { onCallWebhooks } from './030-on-call-webhooks'
 import type { Migration } from './types'
 
 export const migrations: readonly Migration[] = [initial, connectionsViewersDiagnostics, cacheComplete, viewerIntegerKeys, searchContentId, sessionSearchText, alerts,
   connectionReliabilityScale, stagedViewerLists, viewerListSummary, siteNames, connectionNetwork, webhooks, siteAlerts, maintenanceWindows, team,
   maintenanceTimeZones, webhookUrlQueries, viewerListIdsNeverReused, alertEndKinds,
-  peaksWhileLive, userSettings, coreStateRows, alertChanges, encryptedSecretsOnPostgresOnly, outboxClaims, leases, pollRequests, serviceCountsAsSent]
+  peaksWhileLive, userSettings, coreStateRows, alertChanges, encryptedSecretsOnPostgresOnly, outboxClaims, leases, pollRequests, serviceCountsAsSent, onCallWebhooks]

@@ -92,9 +92,9 @@ export function webhookTable({ read, write }: Runners): WebhookStore {
     remove: async (id) => (await write('DELETE FROM webhooks WHERE id = $1', [id])).count > 0,
     async enqueue(item, now) {
       const { count } = await write(
-        `INSERT INTO webhook_outbox (webhook_id, idempotency_key, event, alert_id, body, created_at, next_attempt_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (webhook_id, idempotency_key) DO NOTHING`,
-        [item.webhookId, item.idempotencyKey, item.event, item.alertId, item.body, now]
+        `INSERT INTO webhook_outbox (webhook_id, idempotency_key, event, alert_id, body, path, created_at, next_attempt_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (webhook_id, idempotency_key) DO NOTHING`,
+        [item.webhookId, item.idempotencyKey, item.event, item.alertId, item.body, item.path ?? null, now]
       )
       return count > 0
     },
@@ -109,7 +109,7 @@ export function webhookTable({ read, write }: Runners): WebhookStore {
              AND ${WAITING} AND next_attempt_at <= $2 AND (claimed_until IS NULL OR claimed_until <= $2)
            FOR UPDATE SKIP LOCKED)
          UPDATE webhook_outbox o SET claimed_by = $3, claimed_until = $4 FROM head WHERE o.id = head.id
-         RETURNING o.id, o.webhook_id AS "webhookId", o.idempotency_key AS "idempotencyKey", o.event, o.body, o.attempts,
+         RETURNING o.id, o.webhook_id AS "webhookId", o.idempotency_key AS "idempotencyKey", o.event, o.body, o.path, o.attempts,
            o.created_at AS "createdAt"`,
         [webhookId, now, claim.by, claim.until]
       )

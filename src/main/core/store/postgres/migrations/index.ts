@@ -5,6 +5,7 @@ import { outboxClaims } from './026-outbox-claims'
 import { leases } from './027-leases'
 import { pollRequests } from './028-poll-requests'
 import { serviceCountsAsSent } from './029-service-counts-as-sent'
+import { onCallWebhooks } from './030-on-call-webhooks'
 import type { PgMigration } from './types'
 
-export const pgMigrations: readonly PgMigration[] = [baseline, encryptedSecrets, outboxClaims, leases, pollRequests, serviceCountsAsSent]
+export const pgMigrations: readonly PgMigration[] = [baseline, encryptedSecrets, outboxClaims, leases, pollRequests, serviceCountsAsSent, onCallWebhooks]
