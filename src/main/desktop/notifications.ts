@@ -26,7 +26,8 @@ import type { NotificationText } from './alert-text'
 import type { AppTarget } from '../../shared/deep-link'
 import { plainText } from '../../shared/plain-text'
 import { connectionsPolledOf } from '../../shared/session-name'
-import { sessionLink, type LinkBase } from '../../shared/session-link'
+import { alertLink } from '../../shared/alert-link'
+import type { LinkBase } from '../../shared/session-link'
 import type { AlertAction } from './alert-actions'
 
 export interface AlertNotifierDeps {
@@ -93,7 +94,9 @@ export function createAlertNotifier(deps: AlertNotifierDeps): AlertNotifier {
   const bodyOf = (text: NotificationText): string => {
     const base = deps.linkBase?.()
     if (!base || text.target.view !== 'session') return text.body
-    return `${text.body}\n${sessionLink(base, text.target)}`
+    // alertLink: an id no URL can hold gives no link rather than no notification.
+    const link = alertLink(base, text.target)
+    return link ? `${text.body}\n${link}` : text.body
   }
 
   const show = (text: NotificationText, silent: boolean, about?: Alert): void => {

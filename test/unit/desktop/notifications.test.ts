@@ -179,6 +179,13 @@ describe('notification actions', () => {
     notifier.onAlertsChanged(change({ fired: [alert(), alert({ id: 2, eventSessionId: 's2' })] }))
     expect(Notification.instances[1]!.options['body']).not.toContain('https://')
   })
+
+  it('a session id no URL can hold (a lone surrogate) still gets its notification, without a link', () => {
+    const { notifier } = acting({ linkBase: { kind: 'server', origin: 'https://noc.example:4780' } })
+    notifier.onAlertsChanged(change({ fired: [alert({ eventSessionId: 'bad\uD800' })] }))
+    expect(Notification.instances).toHaveLength(1)
+    expect(Notification.instances[0]!.options['body']).toBe('Reliability 86.2, below the critical level 90')
+  })
 })
 
 describe('notificationsPaused', () => {
