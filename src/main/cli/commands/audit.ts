@@ -1,8 +1,7 @@
 // `eventwatch audit`: every change made through the app API, newest first, with its author.
 import type { Command } from 'commander'
 import { jsonWithEscapedControls, plainText } from '../../../shared/plain-text'
-import { defaultDbFile } from '../../core/paths'
-import { DB_HELP } from '../db-option'
+import { dbOption } from '../db-option'
 import { ask, withAppCore } from '../app-api'
 import { integerOption } from '../options'
 
@@ -12,7 +11,7 @@ export function registerAudit(program: Command): void {
     .description('who changed what: connections, webhooks, users, maintenance windows, acknowledgements, snoozes, mutes, settings')
     .option('--limit <n>', 'how many entries', integerOption(1, 1000), 50)
     .option('--json', 'print JSON')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+    .addOption(dbOption())
     .action((opts: { limit: number; json?: boolean; db: string }) =>
       // Through the app API, as every face reads it (the team's store behind it).
       withAppCore(opts.db, async (core) => {

@@ -1,8 +1,7 @@
 // `eventwatch backup FILE`: a consistent copy of the cache while Eventwatch runs (SQLite's online
 // backup API), as one file that opens anywhere. Safe beside a running serve, sync or desktop.
 import type { Command } from 'commander'
-import { defaultDbFile } from '../../core/paths'
-import { DB_HELP, sqliteFileOnly } from '../db-option'
+import { dbOption, sqliteFileOnly } from '../db-option'
 import { backupCache } from '../../core/store/backup'
 import { CliError } from '../errors'
 
@@ -16,7 +15,7 @@ export function registerBackup(program: Command): void {
     .command('backup')
     .description('copy the cache to FILE while Eventwatch runs (a consistent snapshot, one file)')
     .argument('<file>', 'where the copy goes (refused if it exists, unless --force)')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+    .addOption(dbOption())
     .option('--force', 'replace FILE if it exists')
     .addHelpText('after', '\nExample:\n  eventwatch backup /var/backups/eventwatch-$(date +%F).db\n')
     .action(async (file: string, opts: BackupOptions) => {

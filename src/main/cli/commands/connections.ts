@@ -10,8 +10,7 @@ import type { ConnectionTarget } from '../../core/api/connection'
 import type { AppCore } from '../../core/app/types'
 import { environmentSecret } from '../../core/connections/env-secret'
 import { SECRET_ENV } from '../../core/connections/service'
-import { defaultDbFile } from '../../core/paths'
-import { DB_HELP } from '../db-option'
+import { dbOption } from '../db-option'
 import { ask, sameName, withAppCore, type FlagNames } from '../app-api'
 import { CliError } from '../errors'
 import { integerOption } from '../options'
@@ -88,7 +87,7 @@ export function registerConnections(program: Command): void {
   connections
     .command('list')
     .description('list saved connections')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+    .addOption(dbOption())
     .option('--json', 'print JSON')
     .action((opts: { db: string; json?: boolean }) =>
       withAppCore(opts.db, async (core) => {
@@ -124,7 +123,7 @@ export function registerConnections(program: Command): void {
     .option('--proxy <url>', `its own proxy, http://[user@]host:port (the password from ${PROXY_PASSWORD_ENV} or a prompt)`)
     .option('--ca-cert <file>', 'an extra CA certificate (PEM file) to trust for it')
     .option('--disabled', 'save it disabled')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+    .addOption(dbOption())
     .action((name: string, opts: AddOptions) => {
       refuseSecretsEarly(opts.db)
       return withAppCore(opts.db, async (core) => {
@@ -158,7 +157,7 @@ export function registerConnections(program: Command): void {
   connections
     .command('test <name>')
     .description('fetch a token and the first page of sessions, and say what worked')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+    .addOption(dbOption())
     .action((name: string, opts: { db: string }) =>
       withAppCore(opts.db, async (core) => {
         const view = await connectionNamed(core, name)
@@ -172,7 +171,7 @@ export function registerConnections(program: Command): void {
     connections
       .command(`${verb} <name>`)
       .description(`${verb} polling of a saved connection`)
-      .option('--db <file|url>', DB_HELP, defaultDbFile())
+      .addOption(dbOption())
       .action((name: string, opts: { db: string }) =>
         withAppCore(opts.db, async (core) => {
           const view = await ask(core, 'setConnectionEnabled', { id: (await connectionNamed(core, name)).id, enabled })
@@ -184,7 +183,7 @@ export function registerConnections(program: Command): void {
   connections
     .command('remove <name>')
     .description('delete a connection, its keychain entry and its cached data')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+    .addOption(dbOption())
     .action((name: string, opts: { db: string }) =>
       withAppCore(opts.db, async (core) => {
         const view = await connectionNamed(core, name)

@@ -6,8 +6,7 @@ import { readTime } from '../../../shared/local-times'
 import { broadReasons, broadWhy, MAINTENANCE_REPEATS } from '../../../shared/maintenance'
 import { jsonWithEscapedControls, plainText } from '../../../shared/plain-text'
 import { canonicalTimeZone, systemTimeZone, zonedIso } from '../../../shared/time-zones'
-import { defaultDbFile } from '../../core/paths'
-import { DB_HELP } from '../db-option'
+import { dbOption } from '../db-option'
 import { ask, withAppCore, type FlagNames } from '../app-api'
 import { CliError } from '../errors'
 import { connectionNamed } from './connections'
@@ -69,7 +68,7 @@ export function registerMaintenance(program: Command): void {
     .option('--connection <name>', 'only this saved connection')
     .option('--content <id>', 'only sessions of this content id (with --connection)')
     .option('--session <id>', 'only this session (with --connection)')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+    .addOption(dbOption())
     .action((name: string, opts: AddOptions) =>
       withAppCore(opts.db, async (core) => {
         const connection = opts.connection ? await connectionNamed(core, opts.connection) : null
@@ -101,7 +100,7 @@ export function registerMaintenance(program: Command): void {
     .command('list')
     .description('list maintenance windows (times in their own zone), and whether each is in force now')
     .option('--json', 'print JSON')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+    .addOption(dbOption())
     .action((opts: { json?: boolean; db: string }) =>
       withAppCore(opts.db, async (core) => {
         const list = await ask(core, 'listMaintenance', {})
@@ -118,7 +117,7 @@ export function registerMaintenance(program: Command): void {
   maintenance
     .command('remove <id>')
     .description('remove a maintenance window')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+    .addOption(dbOption())
     .action((id: string, opts: { db: string }) =>
       withAppCore(opts.db, async (core) => {
         // Not a window's number: no window has it (the contract would only say "expected an integer").

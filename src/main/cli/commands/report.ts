@@ -3,8 +3,7 @@
 // as JSON with the same figures.
 import { Option, type Command } from 'commander'
 import { buildSessionReport } from '../../core/app/session-report'
-import { defaultDbFile } from '../../core/paths'
-import { DB_HELP } from '../db-option'
+import { dbOption } from '../db-option'
 import { reportHtml } from '../../core/report/report-html'
 import { CliError } from '../errors'
 import { locate, withCache } from './export'
@@ -22,7 +21,7 @@ export function registerReport(program: Command): void {
     .description("print a session's post-event report: audience, quality, where it hurt, the alerts (HTML or JSON)")
     .requiredOption('--session <id>', 'the eventSessionId')
     .option('--connection <name>', 'the connection (name or id) whose copy to report on, when several hold the session')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+    .addOption(dbOption())
     .addOption(new Option('--format <format>', 'output format').choices(['html', 'json']).default('html'))
     .action((opts: ReportOptions) =>
       withCache({ db: opts.db, format: 'json' }, async (read, cache) => {

@@ -1,8 +1,7 @@
 // `eventwatch serve`: the browser host — the same UI and app API on 127.0.0.1, until Ctrl-C.
 import { Option, type Command } from 'commander'
 import { startAppCore } from '../../core/app/start'
-import { defaultDbFile } from '../../core/paths'
-import { cacheName, DB_HELP } from '../db-option'
+import { cacheName, dbOption } from '../db-option'
 import { checkTeamServerOptions, startWebHost, TeamServerConfigError, type TeamServerOptions } from '../../web/server'
 import { listenOption, type ListenAddress } from '../listen-address'
 import { readFileSync } from 'node:fs'
@@ -40,7 +39,7 @@ export function registerServe(program: Command): void {
     )
     .option('--tls-cert <file>', "the team server's certificate (PEM)")
     .option('--tls-key <file>', "the team server's private key (PEM)")
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+    .addOption(dbOption())
     .option('--interval <seconds>', 'set every poll cadence to this many seconds', secondsOption(1, 3600))
     // For the UI's end-to-end tests: a real alert from the demo data, on cue.
     .addOption(

@@ -12,8 +12,7 @@ import { ERROR_KIND_LABELS } from '../../../shared/error-kinds'
 import type { CompletedPass } from '../../core/app/pollers'
 import { startAppCore } from '../../core/app/start'
 import type { AppCoreOptions, LocalAppCore } from '../../core/app/types'
-import { defaultDbFile } from '../../core/paths'
-import { DB_HELP } from '../db-option'
+import { dbOption } from '../db-option'
 import { cadencesFor } from '../cadences'
 import { CliError, exitCodeOf } from '../errors'
 import { secondsOption } from '../options'
@@ -37,7 +36,7 @@ export function registerSync(program: Command): void {
     .command('sync')
     .description('fill the local cache from a connection (the demo simulator when none is given), alerting as serve does')
     .option('--once', 'make one complete pass, send its webhooks and exit (0 when everything was fetched)')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+    .addOption(dbOption())
     .option('--interval <seconds>', 'set every poll cadence to this many seconds', secondsOption(1, 3600))
     .option('--deadline <seconds>', 'bound on one whole pass (default 900); what is whole by then is kept', secondsOption(1, 86_400))
   addConnectionOptions(command).action(async (opts: SyncOptions) => {

@@ -4,8 +4,7 @@
 import { Option, type Command } from 'commander'
 import { USER_ROLES, type UserRole } from '../../../shared/team'
 import { jsonWithEscapedControls, plainText } from '../../../shared/plain-text'
-import { defaultDbFile } from '../../core/paths'
-import { DB_HELP } from '../db-option'
+import { dbOption } from '../db-option'
 import { ask, withAppCore, type FlagNames } from '../app-api'
 import { CliError } from '../errors'
 
@@ -21,7 +20,7 @@ export function registerUsers(program: Command): void {
     .command('add <name>')
     .description('add a user and print their access token (once)')
     .addOption(new Option('--role <role>', 'operator: acknowledge, snooze, mute, alert settings; viewer: read only').choices(USER_ROLES).makeOptionMandatory())
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+    .addOption(dbOption())
     .action((name: string, opts: { role: UserRole; db: string }) =>
       withAppCore(opts.db, async (core) => {
         const { user, token } = await ask(core, 'addUser', { name, role: opts.role }, FLAGS)
@@ -33,7 +32,7 @@ export function registerUsers(program: Command): void {
     .command('list')
     .description('list the users, their roles and when each was last seen')
     .option('--json', 'print JSON')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+    .addOption(dbOption())
     .action((opts: { json?: boolean; db: string }) =>
       withAppCore(opts.db, async (core) => {
         // The team's directory, not a request: a team server's users are never listed to its pages.
@@ -49,7 +48,7 @@ export function registerUsers(program: Command): void {
   users
     .command('rotate <name>')
     .description('give a user a new token: the old one, and every browser signed in with it, stop working')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+    .addOption(dbOption())
     .action((name: string, opts: { db: string }) =>
       withAppCore(opts.db, async (core) => {
         process.stdout.write(tokenNotice(name, (await ask(core, 'rotateUserToken', { name }, FLAGS)).token))
@@ -59,7 +58,7 @@ export function registerUsers(program: Command): void {
   users
     .command('remove <name>')
     .description('remove a user: their token and sessions stop working at once')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+    .addOption(dbOption())
     .action((name: string, opts: { db: string }) =>
       withAppCore(opts.db, async (core) => {
         if (!(await ask(core, 'removeUser', { name }, FLAGS)).removed) throw new CliError(`there is no user named ${name}.`)

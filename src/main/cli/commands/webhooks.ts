@@ -7,8 +7,7 @@ import { Option, type Command } from 'commander'
 import { splitWebhookUrl, WEBHOOK_FORMATS, type WebhookFormat } from '../../../shared/webhooks'
 import { jsonWithEscapedControls, plainText } from '../../../shared/plain-text'
 import type { AppCore } from '../../core/app/types'
-import { defaultDbFile } from '../../core/paths'
-import { DB_HELP } from '../db-option'
+import { dbOption } from '../db-option'
 import { ask, sameName, withAppCore, type FlagNames } from '../app-api'
 import { CliError } from '../errors'
 import { promptSecret } from '../prompt'
@@ -33,7 +32,7 @@ export function registerWebhooks(program: Command): void {
     .requiredOption('--url <url>', "the receiver (https:, or http: on this machine); a query (Workflows' sig) is kept in the OS keychain")
     .addOption(new Option('--format <format>', 'the body: plain JSON, or what Teams or Slack accept').choices(WEBHOOK_FORMATS).default('json'))
     .option('--sign', `sign each delivery (HMAC-SHA256); the secret from ${WEBHOOK_SECRET_ENV} or a hidden prompt`)
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+    .addOption(dbOption())
     .action((name: string, opts: { url: string; format: WebhookFormat; sign?: boolean; db: string }) => {
       if (opts.sign || splitWebhookUrl(opts.url.trim()).query) refuseSecretsEarly(opts.db)
       return withAppCore(opts.db, async (core) => {
@@ -50,7 +49,7 @@ export function registerWebhooks(program: Command): void {
     .command('list')
     .description('list webhooks, with what is waiting and the last failure')
     .option('--json', 'print JSON')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+    .addOption(dbOption())
     .action((opts: { json?: boolean; db: string }) =>
       withAppCore(opts.db, async (core) => {
         const list = await ask(core, 'listWebhooks', {})
@@ -66,7 +65,7 @@ export function registerWebhooks(program: Command): void {
   webhooks
     .command('test <name>')
     .description('send a test alert now and say what the receiver answered')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+    .addOption(dbOption())
     .action((name: string, opts: { db: string }) =>
       withAppCore(opts.db, async (core) => {
         const result = await ask(core, 'testWebhook', { id: (await byName(core, name)).id })
@@ -78,7 +77,7 @@ export function registerWebhooks(program: Command): void {
   webhooks
     .command('remove <name>')
     .description('remove a webhook, what it had waiting, and its secret')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+    .addOption(dbOption())
     .action((name: string, opts: { db: string }) =>
       withAppCore(opts.db, async (core) => {
         await ask(core, 'deleteWebhook', { id: (await byName(core, name)).id })
