@@ -6,6 +6,8 @@ import { checkTeamServerOptions, startWebHost, TeamServerConfigError, type TeamS
 import { listenOption, type ListenAddress } from '../listen-address'
 import { readFileSync } from 'node:fs'
 import { CliError } from '../errors'
+import { withExamples } from '../examples'
+import { jsonOption, printJsonLine } from '../json-output'
 import { integerOption, secondsOption, untilSignal } from '../options'
 import { cadencesFor } from '../cadences'
 import { secretsFor } from '../secrets'
@@ -22,6 +24,7 @@ interface ServeOptions extends ConnectionFlags {
   demoIncident?: number
   demoLive?: number
   leaseSeconds?: number
+  json?: boolean
 }
 
 export function registerServe(program: Command): void {
@@ -58,6 +61,11 @@ export function registerServe(program: Command): void {
         .argParser(secondsOption(3, 3600))
         .hideHelp()
     )
+  jsonOption(command, 'its address, and whether it is a team server (one line, then it serves until stopped)')
+  withExamples(command, [
+    'eventwatch serve --connection Contoso',
+    'eventwatch serve --listen 0.0.0.0:8443 --tls-cert server.pem --tls-key server.key --db postgres://eventwatch@db.internal/eventwatch'
+  ])
   addConnectionOptions(command).action(async (opts: ServeOptions) => {
     const team = teamOptions(opts)
     const rendererDir = ensureRendererBuilt()
@@ -92,9 +100,10 @@ export function registerServe(program: Command): void {
     }
     // Locally, the token in this address is the only way in (see web/access.ts); a team server's
     // users sign in with their own tokens. Tests parse this line.
-    process.stdout.write(`Eventwatch is serving on ${host.url}\n`)
+    if (opts.json) printJsonLine({ url: host.url, team: team !== undefined })
+    else process.stdout.write(`Eventwatch is serving on ${host.url}\n`)
     if (team) {
-      process.stdout.write('Team server: users sign in with the tokens `eventwatch users add` printed.\n')
+      if (!opts.json) process.stdout.write('Team server: users sign in with the tokens `eventwatch users add` printed.\n')
       // A newcomer's first team server has nobody who could sign in yet: say how.
       if ((await core.users?.list())?.length === 0) {
         process.stderr.write(`No users yet: add one with eventwatch users add NAME --role operator --db ${cacheName(opts.db)}\n`)

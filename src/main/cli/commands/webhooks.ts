@@ -5,11 +5,13 @@
 // once and says what the receiver answered. Through the app API, audited with the OS user.
 import { Option, type Command } from 'commander'
 import { splitWebhookUrl, WEBHOOK_FORMATS, type WebhookFormat } from '../../../shared/webhooks'
-import { jsonWithEscapedControls, plainText } from '../../../shared/plain-text'
+import { plainText } from '../../../shared/plain-text'
 import type { AppCore } from '../../core/app/types'
 import { dbOption } from '../db-option'
 import { ask, sameName, withAppCore, type FlagNames } from '../app-api'
 import { CliError } from '../errors'
+import { withExamples } from '../examples'
+import { jsonOption, printJson } from '../json-output'
 import { promptSecret } from '../prompt'
 import { refuseSecretsEarly, secretsPlace } from '../secrets'
 
@@ -24,36 +26,39 @@ async function byName(core: AppCore, name: string) {
 const ADD_FLAGS: FlagNames = { 'settings.name': '<name>', 'settings.url': '--url', 'settings.format': '--format', secret: 'the signing secret' }
 
 export function registerWebhooks(program: Command): void {
-  const webhooks = program.command('webhooks').description('where alerts are posted: JSON, Microsoft Teams or Slack')
+  const webhooks = withExamples(program.command('webhooks').description('where alerts are posted: JSON, Microsoft Teams or Slack'), [
+    'eventwatch webhooks list'
+  ])
+  const command = (nameAndArgs: string, description: string, example: string): Command =>
+    withExamples(webhooks.command(nameAndArgs).description(description), [example])
 
-  webhooks
-    .command('add <name>')
-    .description('post every alert fired, resolved or acknowledged to URL')
+  jsonOption(
+    command('add <name>', 'post every alert fired, resolved or acknowledged to URL', 'eventwatch webhooks add noc --url https://hooks.slack.com/services/… --format slack'),
+    'the added webhook'
+  )
     .requiredOption('--url <url>', "the receiver (https:, or http: on this machine); a query (Workflows' sig) is kept in the OS keychain")
     .addOption(new Option('--format <format>', 'the body: plain JSON, or what Teams or Slack accept').choices(WEBHOOK_FORMATS).default('json'))
     .option('--sign', `sign each delivery (HMAC-SHA256); the secret from ${WEBHOOK_SECRET_ENV} or a hidden prompt`)
     .addOption(dbOption())
-    .action((name: string, opts: { url: string; format: WebhookFormat; sign?: boolean; db: string }) => {
+    .action((name: string, opts: { url: string; format: WebhookFormat; sign?: boolean; db: string; json?: boolean }) => {
       if (opts.sign || splitWebhookUrl(opts.url.trim()).query) refuseSecretsEarly(opts.db)
       return withAppCore(opts.db, async (core) => {
         const secret = opts.sign ? process.env[WEBHOOK_SECRET_ENV] || (await promptSecret(`Signing secret for ${name}: `)) : undefined
         if (opts.sign && !secret) throw new CliError('--sign needs a secret: an empty one cannot sign.')
         const hook = await ask(core, 'addWebhook', { settings: { name, url: opts.url, format: opts.format }, ...(secret ? { secret } : {}) }, ADD_FLAGS)
+        if (opts.json) return printJson(hook)
         const kept = [...(hook.signed ? ['secret'] : []), ...(splitWebhookUrl(opts.url.trim()).query ? ["the URL's query"] : [])]
         const where = kept.length > 0 ? `; ${kept.join(' and ')} in ${secretsPlace(opts.db)}` : ''
         process.stdout.write(`Added webhook "${plainText(hook.name)}" (${hook.format}${hook.signed ? ', signed' : ''}${where}).\n`)
       })
     })
 
-  webhooks
-    .command('list')
-    .description('list webhooks, with what is waiting and the last failure')
-    .option('--json', 'print JSON')
+  jsonOption(command('list', 'list webhooks, with what is waiting and the last failure', 'eventwatch webhooks list --json'), 'the webhooks')
     .addOption(dbOption())
     .action((opts: { json?: boolean; db: string }) =>
       withAppCore(opts.db, async (core) => {
         const list = await ask(core, 'listWebhooks', {})
-        if (opts.json) return void process.stdout.write(`${jsonWithEscapedControls(list, 2)}\n`)
+        if (opts.json) return printJson(list)
         if (list.length === 0) return void process.stdout.write('No webhooks: alerts stay on this machine.\n')
         for (const h of list) {
           const failing = h.lastError ? `\tfailing: ${plainText(h.lastError)}` : ''
@@ -62,21 +67,18 @@ export function registerWebhooks(program: Command): void {
       })
     )
 
-  webhooks
-    .command('test <name>')
-    .description('send a test alert now and say what the receiver answered')
+  jsonOption(command('test <name>', 'send a test alert now and say what the receiver answered', 'eventwatch webhooks test noc'), 'whether it worked and what the receiver answered')
     .addOption(dbOption())
-    .action((name: string, opts: { db: string }) =>
+    .action((name: string, opts: { db: string; json?: boolean }) =>
       withAppCore(opts.db, async (core) => {
         const result = await ask(core, 'testWebhook', { id: (await byName(core, name)).id })
-        process.stdout.write(`${result.ok ? 'ok  ' : 'FAIL'} ${plainText(result.message)}\n`)
+        if (opts.json) printJson(result)
+        else process.stdout.write(`${result.ok ? 'ok  ' : 'FAIL'} ${plainText(result.message)}\n`)
         if (!result.ok) throw new CliError(`webhook "${name}" does not work yet (see above).`, 1)
       })
     )
 
-  webhooks
-    .command('remove <name>')
-    .description('remove a webhook, what it had waiting, and its secret')
+  command('remove <name>', 'remove a webhook, what it had waiting, and its secret', 'eventwatch webhooks remove noc')
     .addOption(dbOption())
     .action((name: string, opts: { db: string }) =>
       withAppCore(opts.db, async (core) => {
