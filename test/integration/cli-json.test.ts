@@ -172,4 +172,19 @@ describe('eventwatch … --json', () => {
       await simulator.stop()
     }
   }, 60_000)
+
+  it('serve prints one line with its address, then serves', async () => {
+    // The first serve of a checkout builds the UI once (cli/renderer-build.ts): hence the wait.
+    const serve = startCli(['serve', '--port', '0', '--json', '--db', join(home, 'serve.db')], env)
+    try {
+      const [line] = await serve.waitFor(/^\{.*\}\n/, 150_000)
+      const said = JSON.parse(line) as { url: string; team: boolean }
+      expect(fields(said)).toEqual(['team', 'url'])
+      expect(said.team).toBe(false)
+      // The address with its token lets a browser in (a cookie, then the page).
+      expect((await fetch(said.url, { redirect: 'manual' })).status).toBeLessThan(400)
+    } finally {
+      await serve.stop()
+    }
+  }, 180_000)
 })

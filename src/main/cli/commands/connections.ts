@@ -173,7 +173,7 @@ export function registerConnections(program: Command): void {
         const report = await ask(core, 'testConnection', { id: view.id })
         if (opts.json) printJson(report)
         else for (const step of report.steps) process.stdout.write(`${step.ok ? 'ok  ' : 'FAIL'} ${step.step}: ${plainText(step.message)}\n`)
-        if (!report.ok) throw new CliError(`connection "${view.name}" does not work yet (see above).`, 1)
+        if (!report.ok) throw new CliError(`connection "${view.name}" does not work yet (see ${opts.json ? 'its steps' : 'above'}).`, 1)
       })
     )
 

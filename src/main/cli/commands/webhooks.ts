@@ -74,7 +74,7 @@ export function registerWebhooks(program: Command): void {
         const result = await ask(core, 'testWebhook', { id: (await byName(core, name)).id })
         if (opts.json) printJson(result)
         else process.stdout.write(`${result.ok ? 'ok  ' : 'FAIL'} ${plainText(result.message)}\n`)
-        if (!result.ok) throw new CliError(`webhook "${name}" does not work yet (see above).`, 1)
+        if (!result.ok) throw new CliError(`webhook "${name}" does not work yet (see ${opts.json ? 'its message' : 'above'}).`, 1)
       })
     )
 
