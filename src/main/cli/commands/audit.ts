@@ -10,6 +10,7 @@ import { ask, withAppCore } from '../app-api'
 import { withExamples } from '../examples'
 import { ChunkedOutput, jsonOption, writeJsonArray } from '../json-output'
 import { integerOption } from '../options'
+import { writingToStdout } from '../stdout-pipe'
 
 /** The contract's largest page of the audit list. */
 const AUDIT_PAGE = 1000
@@ -35,12 +36,14 @@ export function registerAudit(program: Command): void {
   withExamples(jsonOption(command, 'the entries (an array, written as it is read)'), ['eventwatch audit --limit 1000 --json | jq \'.[] | select(.actor == "alice")\''])
   command.action((opts: { limit: number; json?: boolean; db: string }) =>
     // Through the app API, as every face reads it (the team's store behind it).
-    withAppCore(opts.db, async (core) => {
-      const out = new ChunkedOutput()
-      if (opts.json) await writeJsonArray(out, auditPages(core, opts.limit))
-      else await writeLines(out, auditPages(core, opts.limit))
-      await out.flush()
-    })
+    withAppCore(opts.db, (core) =>
+      writingToStdout(async () => {
+        const out = new ChunkedOutput()
+        if (opts.json) await writeJsonArray(out, auditPages(core, opts.limit))
+        else await writeLines(out, auditPages(core, opts.limit))
+        await out.flush()
+      })
+    )
   )
 }
 

@@ -17,6 +17,7 @@ import { withExamples } from '../examples'
 import { CliError } from '../errors'
 import { dbOption } from '../db-option'
 import { csvLines, CsvColumns, UTF8_BOM } from '../csv'
+import { writingToStdout } from '../stdout-pipe'
 
 type Format = 'json' | 'csv'
 
@@ -65,18 +66,8 @@ export async function withCache(opts: ExportOptions, body: (read: ReadTx, cache:
   if (opts.bom && opts.format === 'json') throw new CliError('--bom applies to CSV only: use it with --format csv (JSON never starts with a byte-order mark).')
   const file = opts.db
   if (!isPostgresUrl(file) && !existsSync(file)) throw new CliError(`no cache at ${file} (run "eventwatch sync --once --db ${file}" first).`)
-  // `export … | head` closes the pipe early: stop quietly instead of dying on EPIPE.
-  const onError = (error: NodeJS.ErrnoException): void => {
-    if (error.code !== 'EPIPE') process.stderr.write(`eventwatch: cannot write the output: ${error.message}\n`)
-    process.exit(error.code === 'EPIPE' ? 0 : 1)
-  }
-  process.stdout.on('error', onError)
-  try {
-    // One state of the cache for every pass, even while a sync writes to it.
-    await withReadSnapshot(file, body)
-  } finally {
-    process.stdout.off('error', onError)
-  }
+  // One state of the cache for every pass, even while a sync writes to it.
+  await writingToStdout(() => withReadSnapshot(file, body))
 }
 
 async function print(opts: ExportOptions, source: Source, whenEmpty: readonly string[]): Promise<void> {
