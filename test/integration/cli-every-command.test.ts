@@ -2,7 +2,7 @@
 // covered without touching this file), run as a real child process: its --help exits 0 with an
 // "Example" section and one default for --db; a wrong flag exits 2 with a one-line cause (the
 // flag, or the required option missing, which commander checks first) and where the usage is.
-// Before (issue 27, part 4): 35 of 44 commands had no example; --db's help said two defaults
+// Before (issue 27, part 4): only backup and store copy had an example; --db's help said two defaults
 // (commander's quoted path and "default: the desktop app's"); a wrong flag printed the whole help.
 import { describe, expect, it } from 'vitest'
 import { allCommands, buildProgram } from '../../src/main/cli/program'
