@@ -1,5 +1,5 @@
-// `eventwatch`: the headless face — simulate, sync, export, report, sites, serve, connections,
-// store copy.
+// `eventwatch`: the headless face. Runs the program (its commands: program.ts) and ends as a
+// script expects: one line and an exit code on a failure.
 import { CommanderError } from 'commander'
 import { takeSecretFromEnvironment } from '../core/connections/env-secret'
 import { describeFailure } from './errors'
