@@ -137,7 +137,7 @@ describe('hostile names on the terminal', () => {
     for (const failed of [unknownOption, unknownCommand, badChoice]) {
       expect(failed).toMatchObject({ code: 2, stdout: '' }) // the user's to fix: 2, as the README says
       expect(unsafeCharacters(failed.stderr, ['\n'])).toEqual([])
-      expect(failed.stderr).toMatch(/\nUsage: eventwatch /) // the help after the error, its lines kept
+      expect(failed.stderr).toMatch(/\S\n\(add --help for the usage\)\n$/) // where the usage is, after the error, its lines kept
     }
     expect(unknownOption.stderr).toContain(`error: unknown option '${plainText('--x\u001b[31mred\u202e\u0085')}'\n`)
     expect(unknownCommand.stderr).toContain(`error: unknown command '${plainText('sit\u001b]0;pwned\u0007es')}'\n`)

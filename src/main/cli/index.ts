@@ -1,48 +1,12 @@
-// `eventwatch`: the headless face — simulate, sync, export, report, sites, serve, connections,
-// store copy.
-import { Command, CommanderError } from 'commander'
-import { registerConnections } from './commands/connections'
-import { registerWebhooks } from './commands/webhooks'
-import { registerMaintenance } from './commands/maintenance'
-import { registerUsers } from './commands/users'
-import { registerAudit } from './commands/audit'
-import { registerBackup } from './commands/backup'
-import { registerTeam } from './commands/team'
-import { registerExport } from './commands/export'
-import { registerReport } from './commands/report'
-import { registerSites } from './commands/sites'
-import { registerServe } from './commands/serve'
-import { registerSimulate } from './commands/simulate'
-import { registerStore } from './commands/store'
-import { registerSync } from './commands/sync'
+// `eventwatch`: the headless face. Runs the program (its commands: program.ts) and ends as a
+// script expects: one line and an exit code on a failure.
+import { CommanderError } from 'commander'
 import { takeSecretFromEnvironment } from '../core/connections/env-secret'
 import { describeFailure } from './errors'
-import { version } from '../../../package.json'
-import { terminalLines } from './terminal-text'
+import { buildProgram } from './program'
 
 export async function main(argv: string[]): Promise<void> {
-  const program = new Command('eventwatch')
-    .description('Monitor live streamed event sessions from the reporting API (or the demo simulator).')
-    .version(version, '-V, --version', 'print the version and exit')
-    .showHelpAfterError()
-    .exitOverride()
-    // Commander's errors quote the arguments as typed ("unknown option '…'"): plain lines. Set
-    // before the commands are registered, which copy it.
-    .configureOutput({ writeErr: (text) => process.stderr.write(terminalLines(text)) })
-  registerSimulate(program)
-  registerSync(program)
-  registerExport(program)
-  registerReport(program)
-  registerSites(program)
-  registerBackup(program)
-  registerServe(program)
-  registerConnections(program)
-  registerWebhooks(program)
-  registerMaintenance(program)
-  registerUsers(program)
-  registerAudit(program)
-  registerTeam(program)
-  registerStore(program)
+  const program = buildProgram()
   try {
     takeSecretFromEnvironment() // first, before anything could read or pass on the environment
     // Bare `eventwatch` asks what it can do: the help, on stdout, and success.

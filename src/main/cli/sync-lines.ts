@@ -3,6 +3,7 @@
 import { endHeading } from '../../shared/alert-end'
 import type { Alert } from '../../shared/alerts'
 import { plainText, shorten } from '../../shared/plain-text'
+import { redact } from '../core/net/redact'
 import type { CutShortListing, SyncReport } from '../core/sync/sync-pass'
 
 /** "2026-… Town halls: 12 sessions, 2 live, 2 snapshots, 4 viewer lists (1,200 viewers)" */
@@ -44,4 +45,22 @@ function cutShortPart(listings: readonly CutShortListing[]): string {
   })
   const more = listings.length > CUT_SHORT_NAMED ? ` and ${listings.length - CUT_SHORT_NAMED} more lists` : ''
   return `cut short by a repeated cursor (kept as read): ${named.join(', ')}${more}`
+}
+
+/** A pass as `sync --json` prints it, one line of JSON Lines: the counts, and the problems' words with no secret. */
+export function passRecord(connection: { id: string; name: string }, r: SyncReport) {
+  return {
+    type: 'pass' as const,
+    at: new Date(r.at).toISOString(),
+    connection: { id: connection.id, name: connection.name },
+    listed: r.listed,
+    live: r.live,
+    snapshots: r.snapshots,
+    viewerLists: r.viewerLists,
+    viewers: r.viewers,
+    skipped: r.skipped,
+    cutShort: r.cutShort.map((l) => ({ eventSessionId: l.eventSessionId, eventName: l.eventName, pages: l.pages })),
+    problems: r.problems.map((p) => ({ kind: p.kind, message: redact(p.message) })),
+    stopped: r.stopped
+  }
 }

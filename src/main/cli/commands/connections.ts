@@ -5,15 +5,16 @@
 import { readFileSync } from 'node:fs'
 import { Option, type Command } from 'commander'
 import { RELIABILITY_SCALE_SETTINGS, type ReliabilityScaleSetting } from '../../../shared/reliability'
-import { jsonWithEscapedControls, plainText } from '../../../shared/plain-text'
+import { plainText } from '../../../shared/plain-text'
 import type { ConnectionTarget } from '../../core/api/connection'
 import type { AppCore } from '../../core/app/types'
 import { environmentSecret } from '../../core/connections/env-secret'
 import { SECRET_ENV } from '../../core/connections/service'
-import { defaultDbFile } from '../../core/paths'
-import { DB_HELP } from '../db-option'
+import { dbOption } from '../db-option'
 import { ask, sameName, withAppCore, type FlagNames } from '../app-api'
 import { CliError } from '../errors'
+import { withExamples } from '../examples'
+import { jsonOption, printJson } from '../json-output'
 import { integerOption } from '../options'
 import { promptSecret } from '../prompt'
 import { refuseSecretsEarly, secretsPlace } from '../secrets'
@@ -44,6 +45,7 @@ const ADD_FLAGS: FlagNames = {
 
 interface AddOptions extends Pick<ConnectionTarget, 'baseUrl' | 'authUrl' | 'platformId' | 'tenantId' | 'clientId'> {
   db: string
+  json?: boolean
   origin?: string
   referer?: string
   lookbackDays?: number
@@ -83,17 +85,19 @@ function readCaCertificate(file: string | undefined): string | undefined {
 }
 
 export function registerConnections(program: Command): void {
-  const connections = program.command('connections').description('manage saved connections (secrets in the OS keychain; on a postgres:// database, sealed under EVENTWATCH_SECRET_KEY_FILE)')
+  const connections = withExamples(
+    program.command('connections').description('manage saved connections (secrets in the OS keychain; on a postgres:// database, sealed under EVENTWATCH_SECRET_KEY_FILE)'),
+    ['eventwatch connections list']
+  )
+  const command = (nameAndArgs: string, description: string, example: string): Command =>
+    withExamples(connections.command(nameAndArgs).description(description), [example])
 
-  connections
-    .command('list')
-    .description('list saved connections')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
-    .option('--json', 'print JSON')
+  jsonOption(command('list', 'list saved connections', 'eventwatch connections list --json | jq -r \'.[].name\''), 'the connections')
+    .addOption(dbOption())
     .action((opts: { db: string; json?: boolean }) =>
       withAppCore(opts.db, async (core) => {
         const list = await ask(core, 'listConnections', {})
-        if (opts.json) return void process.stdout.write(`${jsonWithEscapedControls(list, 2)}\n`)
+        if (opts.json) return printJson(list)
         if (list.length === 0) return void process.stdout.write('No connections saved: the demo simulator is used.\n')
         for (const c of list) {
           process.stdout.write(
@@ -105,9 +109,14 @@ export function registerConnections(program: Command): void {
       })
     )
 
-  connections
-    .command('add <name>')
-    .description(`save a connection; the secret comes from ${SECRET_ENV} or a hidden prompt`)
+  jsonOption(
+    command(
+      'add <name>',
+      `save a connection; the secret comes from ${SECRET_ENV} or a hidden prompt`,
+      `${SECRET_ENV}=… eventwatch connections add Contoso --base-url https://api.example.com --auth-url https://auth.example.com --platform-id P --tenant-id T --client-id C`
+    ),
+    'the saved connection'
+  )
     .requiredOption('--base-url <url>', 'API base URL')
     .requiredOption('--auth-url <url>', 'auth URL')
     .requiredOption('--platform-id <id>', 'platform-id')
@@ -124,7 +133,7 @@ export function registerConnections(program: Command): void {
     .option('--proxy <url>', `its own proxy, http://[user@]host:port (the password from ${PROXY_PASSWORD_ENV} or a prompt)`)
     .option('--ca-cert <file>', 'an extra CA certificate (PEM file) to trust for it')
     .option('--disabled', 'save it disabled')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+    .addOption(dbOption())
     .action((name: string, opts: AddOptions) => {
       refuseSecretsEarly(opts.db)
       return withAppCore(opts.db, async (core) => {
@@ -148,6 +157,7 @@ export function registerConnections(program: Command): void {
           enabled: !opts.disabled
         }
         const view = await ask(core, 'saveConnection', { settings, secret }, ADD_FLAGS)
+        if (opts.json) return printJson(view)
         const network = [view.proxyUrl ? `through proxy ${view.proxyUrl}` : '', view.caCertificate ? 'trusting its own CA' : '']
           .filter(Boolean)
           .join(', ')
@@ -155,24 +165,21 @@ export function registerConnections(program: Command): void {
       })
     })
 
-  connections
-    .command('test <name>')
-    .description('fetch a token and the first page of sessions, and say what worked')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
-    .action((name: string, opts: { db: string }) =>
+  jsonOption(command('test <name>', 'fetch a token and the first page of sessions, and say what worked', 'eventwatch connections test Contoso'), 'the steps and whether each worked')
+    .addOption(dbOption())
+    .action((name: string, opts: { db: string; json?: boolean }) =>
       withAppCore(opts.db, async (core) => {
         const view = await connectionNamed(core, name)
         const report = await ask(core, 'testConnection', { id: view.id })
-        for (const step of report.steps) process.stdout.write(`${step.ok ? 'ok  ' : 'FAIL'} ${step.step}: ${plainText(step.message)}\n`)
-        if (!report.ok) throw new CliError(`connection "${view.name}" does not work yet (see above).`, 1)
+        if (opts.json) printJson(report)
+        else for (const step of report.steps) process.stdout.write(`${step.ok ? 'ok  ' : 'FAIL'} ${step.step}: ${plainText(step.message)}\n`)
+        if (!report.ok) throw new CliError(`connection "${view.name}" does not work yet (see ${opts.json ? 'its steps' : 'above'}).`, 1)
       })
     )
 
   for (const [verb, enabled] of [['enable', true], ['disable', false]] as const) {
-    connections
-      .command(`${verb} <name>`)
-      .description(`${verb} polling of a saved connection`)
-      .option('--db <file|url>', DB_HELP, defaultDbFile())
+    command(`${verb} <name>`, `${verb} polling of a saved connection`, `eventwatch connections ${verb} Contoso`)
+      .addOption(dbOption())
       .action((name: string, opts: { db: string }) =>
         withAppCore(opts.db, async (core) => {
           const view = await ask(core, 'setConnectionEnabled', { id: (await connectionNamed(core, name)).id, enabled })
@@ -181,10 +188,8 @@ export function registerConnections(program: Command): void {
       )
   }
 
-  connections
-    .command('remove <name>')
-    .description('delete a connection, its keychain entry and its cached data')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+  command('remove <name>', 'delete a connection, its keychain entry and its cached data', 'eventwatch connections remove Contoso')
+    .addOption(dbOption())
     .action((name: string, opts: { db: string }) =>
       withAppCore(opts.db, async (core) => {
         const view = await connectionNamed(core, name)

@@ -5,7 +5,6 @@
 // JSON keeps the service's text exact, its control and bidi characters written as \u escapes
 // (shared/plain-text.ts), so neither a terminal nor a viewer of the file acts on them.
 import { existsSync } from 'node:fs'
-import { once } from 'node:events'
 import { Option, type Command } from 'commander'
 import type { Alert } from '../../../shared/alerts'
 import { isPostgresUrl } from '../../core/store/cache-location'
@@ -13,11 +12,12 @@ import { SESSION_FIELDS, SNAPSHOT_FIELDS, VIEWER_FIELDS, type ExportRecord } fro
 import type { ReadTx } from '../../core/store/interface/store'
 import { MAX_PAGE } from '../../core/store/interface/viewers'
 import { withReadSnapshot } from '../../core/store/read-snapshot'
-import { jsonWithEscapedControls } from '../../../shared/plain-text'
+import { ChunkedOutput, jsonMeansFormatJson, writeJsonArray } from '../json-output'
+import { withExamples } from '../examples'
 import { CliError } from '../errors'
-import { DB_HELP } from '../db-option'
-import { defaultDbFile } from '../../core/paths'
+import { dbOption } from '../db-option'
 import { csvLines, CsvColumns, UTF8_BOM } from '../csv'
+import { writingToStdout } from '../stdout-pipe'
 
 type Format = 'json' | 'csv'
 
@@ -37,39 +37,6 @@ type Source = () => AsyncIterable<readonly ExportRecord[]>
 
 /** Every page `read(offset, limit)` answers, until one comes back short: memory bounded by a page. */
 const paged = (read: (offset: number, limit: number) => Promise<readonly ExportRecord[]>): Source => pagedBy(read, (page) => [...page])
-
-const CHUNK = 64 * 1024
-
-/** Buffers small writes into chunks and waits when stdout says its buffer is full. */
-class ChunkedOutput {
-  private buffer = ''
-
-  constructor(private readonly stream: NodeJS.WritableStream) {}
-
-  async write(text: string): Promise<void> {
-    this.buffer += text
-    if (this.buffer.length >= CHUNK) await this.flush()
-  }
-
-  async flush(): Promise<void> {
-    if (this.buffer === '') return
-    const ok = this.stream.write(this.buffer)
-    this.buffer = ''
-    if (!ok) await once(this.stream, 'drain')
-  }
-}
-
-/** Exactly what jsonWithEscapedControls(array, 2) prints, one element at a time. */
-async function writeJson(out: ChunkedOutput, source: Source): Promise<void> {
-  let first = true
-  for await (const page of source()) {
-    for (const record of page) {
-      await out.write(`${first ? '[\n' : ',\n'}  ${jsonWithEscapedControls(record, 2).replace(/\n/g, '\n  ')}`)
-      first = false
-    }
-  }
-  await out.write(first ? '[]\n' : '\n]\n')
-}
 
 async function writeCsv(out: ChunkedOutput, source: Source, whenEmpty: readonly string[], bom: boolean): Promise<void> {
   if (bom) await out.write(UTF8_BOM)
@@ -99,23 +66,13 @@ export async function withCache(opts: ExportOptions, body: (read: ReadTx, cache:
   if (opts.bom && opts.format === 'json') throw new CliError('--bom applies to CSV only: use it with --format csv (JSON never starts with a byte-order mark).')
   const file = opts.db
   if (!isPostgresUrl(file) && !existsSync(file)) throw new CliError(`no cache at ${file} (run "eventwatch sync --once --db ${file}" first).`)
-  // `export … | head` closes the pipe early: stop quietly instead of dying on EPIPE.
-  const onError = (error: NodeJS.ErrnoException): void => {
-    if (error.code !== 'EPIPE') process.stderr.write(`eventwatch: cannot write the output: ${error.message}\n`)
-    process.exit(error.code === 'EPIPE' ? 0 : 1)
-  }
-  process.stdout.on('error', onError)
-  try {
-    // One state of the cache for every pass, even while a sync writes to it.
-    await withReadSnapshot(file, body)
-  } finally {
-    process.stdout.off('error', onError)
-  }
+  // One state of the cache for every pass, even while a sync writes to it.
+  await writingToStdout(() => withReadSnapshot(file, body))
 }
 
 async function print(opts: ExportOptions, source: Source, whenEmpty: readonly string[]): Promise<void> {
-  const out = new ChunkedOutput(process.stdout)
-  if (opts.format === 'json') await writeJson(out, source)
+  const out = new ChunkedOutput()
+  if (opts.format === 'json') await writeJsonArray(out, source())
   else await writeCsv(out, source, whenEmpty, opts.bom === true)
   await out.flush()
 }
@@ -178,10 +135,14 @@ function alertTransitionRows(alerts: readonly Alert[]): ExportRecord[] {
 
 function withCommonOptions(command: Command): Command {
   return command
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+    .addOption(dbOption())
     .addOption(new Option('--format <format>', 'output format').choices(['json', 'csv']).default('json'))
     .option('--bom', 'start the CSV with a UTF-8 byte-order mark, so Excel reads it as UTF-8')
 }
+
+/** --json is --format json: one JSON array, written as it is read. */
+const withJson = (command: Command): Command => jsonMeansFormatJson(command, 'the records (the same as --format json)')
+
 
 function withSessionOptions(command: Command): Command {
   return withCommonOptions(command)
@@ -190,13 +151,19 @@ function withSessionOptions(command: Command): Command {
 }
 
 export function registerExport(program: Command): void {
-  const exp = program.command('export').description('print cached data on stdout (JSON array or CSV)')
+  const exp = withExamples(program.command('export').description('print cached data on stdout (JSON array or CSV)'), [
+    'eventwatch export sessions --format csv --bom > sessions.csv',
+    'eventwatch export viewers --session 4f1c… --json | jq length'
+  ])
 
-  withCommonOptions(exp.command('sessions').description('print the cached sessions')).action((opts: ExportOptions) =>
+  const command = (name: string, description: string, example: string): Command =>
+    withJson(withExamples(exp.command(name).description(description), [example]))
+
+  withCommonOptions(command('sessions', 'print the cached sessions', 'eventwatch export sessions --json > sessions.json')).action((opts: ExportOptions) =>
     withCache(opts, (read) => print(opts, paged((offset, limit) => read.sessions.exportedPage({ offset, limit })), SESSION_FIELDS))
   )
 
-  withSessionOptions(exp.command('viewers').description("print a session's cached viewers")).action(
+  withSessionOptions(command('viewers', "print a session's cached viewers", 'eventwatch export viewers --session 4f1c… --format csv > viewers.csv')).action(
     (opts: SessionOptions) =>
       withCache(opts, async (read, cache) => {
         const where = await locate(read, cache, opts.session, opts.connection)
@@ -209,7 +176,9 @@ export function registerExport(program: Command): void {
       })
   )
 
-  withSessionOptions(exp.command('snapshots').description("print a session's cached snapshots (one per poll while live)")).action(
+  withSessionOptions(
+    command('snapshots', "print a session's cached snapshots (one per poll while live)", 'eventwatch export snapshots --session 4f1c… --json')
+  ).action(
     (opts: SessionOptions) =>
       withCache(opts, async (read, cache) => {
         const where = await locate(read, cache, opts.session, opts.connection)
@@ -219,7 +188,11 @@ export function registerExport(program: Command): void {
   )
 
   withCommonOptions(
-    exp.command('alerts').description('print the alert history: each alert with its transitions (CSV: one row per transition)')
+    command(
+      'alerts',
+      'print the alert history: each alert with its transitions (CSV: one row per transition)',
+      'eventwatch export alerts --format csv > alerts.csv'
+    )
   ).action((opts: ExportOptions) =>
     withCache(opts, async (read) => {
       const alerts = (offset: number, limit: number) => read.alerts.historyPage({ offset, limit })

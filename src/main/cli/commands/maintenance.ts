@@ -4,12 +4,13 @@
 import { Option, type Command } from 'commander'
 import { readTime } from '../../../shared/local-times'
 import { broadReasons, broadWhy, MAINTENANCE_REPEATS } from '../../../shared/maintenance'
-import { jsonWithEscapedControls, plainText } from '../../../shared/plain-text'
+import { plainText } from '../../../shared/plain-text'
 import { canonicalTimeZone, systemTimeZone, zonedIso } from '../../../shared/time-zones'
-import { defaultDbFile } from '../../core/paths'
-import { DB_HELP } from '../db-option'
+import { dbOption } from '../db-option'
 import { ask, withAppCore, type FlagNames } from '../app-api'
 import { CliError } from '../errors'
+import { withExamples } from '../examples'
+import { jsonOption, printJson } from '../json-output'
 import { connectionNamed } from './connections'
 
 
@@ -34,6 +35,7 @@ interface AddOptions {
   timeZone?: string
   yes?: boolean
   db: string
+  json?: boolean
 }
 
 /** The zone named by --time-zone, or this machine's (UTC when it has none Intl can name). */
@@ -56,11 +58,20 @@ function instantOf(flag: string, text: string, zone: string): { instant: number;
 }
 
 export function registerMaintenance(program: Command): void {
-  const maintenance = program.command('maintenance').description('planned silences: alerts recorded, not announced')
+  const maintenance = withExamples(program.command('maintenance').description('planned silences: alerts recorded, not announced'), [
+    'eventwatch maintenance list'
+  ])
+  const command = (nameAndArgs: string, description: string, example: string): Command =>
+    withExamples(maintenance.command(nameAndArgs).description(description), [example])
 
-  maintenance
-    .command('add <name>')
-    .description('hold back notifications and webhooks from --from to --to (ISO 8601 times)')
+  jsonOption(
+    command(
+      'add <name>',
+      'hold back notifications and webhooks from --from to --to (ISO 8601 times)',
+      'eventwatch maintenance add "Patch night" --connection Contoso --from 2026-11-28T22:00 --to 2026-11-29T02:00 --time-zone Europe/Berlin'
+    ),
+    'the added window'
+  )
     .requiredOption('--from <time>', 'start, e.g. 2026-11-28T22:00 (in --time-zone) or 2026-11-28T22:00+01:00')
     .requiredOption('--to <time>', 'end')
     .addOption(new Option('--every <period>', 'repeat the window').choices(MAINTENANCE_REPEATS).default('none'))
@@ -69,7 +80,7 @@ export function registerMaintenance(program: Command): void {
     .option('--connection <name>', 'only this saved connection')
     .option('--content <id>', 'only sessions of this content id (with --connection)')
     .option('--session <id>', 'only this session (with --connection)')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+    .addOption(dbOption())
     .action((name: string, opts: AddOptions) =>
       withAppCore(opts.db, async (core) => {
         const connection = opts.connection ? await connectionNamed(core, opts.connection) : null
@@ -93,19 +104,17 @@ export function registerMaintenance(program: Command): void {
           ...(opts.session ? { eventSessionId: opts.session } : {})
         }
         const w = await ask(core, 'addMaintenance', { window, confirmBroad: opts.yes === true }, ADD_FLAGS)
+        if (opts.json) return printJson(w)
         process.stdout.write(`Added maintenance window ${w.id} "${plainText(w.name)}"${w.inForce ? ' (in force now)' : ''}.\n`)
       })
     )
 
-  maintenance
-    .command('list')
-    .description('list maintenance windows (times in their own zone), and whether each is in force now')
-    .option('--json', 'print JSON')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+  jsonOption(command('list', 'list maintenance windows (times in their own zone), and whether each is in force now', 'eventwatch maintenance list --json'), 'the windows')
+    .addOption(dbOption())
     .action((opts: { json?: boolean; db: string }) =>
       withAppCore(opts.db, async (core) => {
         const list = await ask(core, 'listMaintenance', {})
-        if (opts.json) return void process.stdout.write(`${jsonWithEscapedControls(list, 2)}\n`)
+        if (opts.json) return printJson(list)
         if (list.length === 0) return void process.stdout.write('No maintenance windows.\n')
         for (const w of list) {
           const scope = w.eventSessionId ? `session ${w.eventSessionId}` : w.contentId ? `content ${w.contentId}` : 'all sessions'
@@ -115,10 +124,8 @@ export function registerMaintenance(program: Command): void {
       })
     )
 
-  maintenance
-    .command('remove <id>')
-    .description('remove a maintenance window')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+  command('remove <id>', 'remove a maintenance window', 'eventwatch maintenance remove 3')
+    .addOption(dbOption())
     .action((id: string, opts: { db: string }) =>
       withAppCore(opts.db, async (core) => {
         // Not a window's number: no window has it (the contract would only say "expected an integer").

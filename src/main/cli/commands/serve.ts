@@ -1,14 +1,15 @@
 // `eventwatch serve`: the browser host — the same UI and app API on 127.0.0.1, until Ctrl-C.
 import { Option, type Command } from 'commander'
 import { startAppCore } from '../../core/app/start'
-import { defaultDbFile } from '../../core/paths'
-import { cacheName, DB_HELP } from '../db-option'
+import { cacheName, dbOption } from '../db-option'
 import { checkTeamServerOptions, hostOrigin, startWebHost, TeamServerConfigError, type TeamServerOptions } from '../../web/server'
 import type { LinkBase } from '../../../shared/session-link'
 import { PUBLIC_URL_ENV, publicUrlOption } from '../public-url'
 import { listenOption, type ListenAddress } from '../listen-address'
 import { readFileSync } from 'node:fs'
 import { CliError } from '../errors'
+import { withExamples } from '../examples'
+import { jsonOption, printJsonLine } from '../json-output'
 import { integerOption, secondsOption, untilSignal } from '../options'
 import { cadencesFor } from '../cadences'
 import { secretsFor } from '../secrets'
@@ -26,6 +27,7 @@ interface ServeOptions extends ConnectionFlags {
   demoLive?: number
   leaseSeconds?: number
   publicUrl?: string
+  json?: boolean
 }
 
 export function registerServe(program: Command): void {
@@ -48,7 +50,7 @@ export function registerServe(program: Command): void {
         .env(PUBLIC_URL_ENV)
         .argParser(publicUrlOption)
     )
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+    .addOption(dbOption())
     .option('--interval <seconds>', 'set every poll cadence to this many seconds', secondsOption(1, 3600))
     // For the UI's end-to-end tests: a real alert from the demo data, on cue.
     .addOption(
@@ -67,6 +69,11 @@ export function registerServe(program: Command): void {
         .argParser(secondsOption(3, 3600))
         .hideHelp()
     )
+  jsonOption(command, 'its address, and whether it is a team server (one line, then it serves until stopped)')
+  withExamples(command, [
+    'eventwatch serve --connection Contoso',
+    'eventwatch serve --listen 0.0.0.0:8443 --tls-cert server.pem --tls-key server.key --db postgres://eventwatch@db.internal/eventwatch'
+  ])
   addConnectionOptions(command).action(async (opts: ServeOptions) => {
     const team = teamOptions(opts)
     const rendererDir = ensureRendererBuilt()
@@ -106,9 +113,10 @@ export function registerServe(program: Command): void {
     if (!opts.publicUrl) linkBase = { kind: 'server', origin: host.origin }
     // Locally, the token in this address is the only way in (see web/access.ts); a team server's
     // users sign in with their own tokens. Tests parse this line.
-    process.stdout.write(`Eventwatch is serving on ${host.url}\n`)
+    if (opts.json) printJsonLine({ url: host.url, team: team !== undefined })
+    else process.stdout.write(`Eventwatch is serving on ${host.url}\n`)
     if (team) {
-      process.stdout.write('Team server: users sign in with the tokens `eventwatch users add` printed.\n')
+      if (!opts.json) process.stdout.write('Team server: users sign in with the tokens `eventwatch users add` printed.\n')
       // A newcomer's first team server has nobody who could sign in yet: say how.
       if ((await core.users?.list())?.length === 0) {
         process.stderr.write(`No users yet: add one with eventwatch users add NAME --role operator --db ${cacheName(opts.db)}\n`)

@@ -4,10 +4,11 @@
 import type { Command } from 'commander'
 import { plainText } from '../../../shared/plain-text'
 import type { SiteName } from '../../../shared/screens'
-import { defaultDbFile } from '../../core/paths'
-import { DB_HELP } from '../db-option'
+import { dbOption } from '../db-option'
 import { ask, withAppCore, type FlagNames } from '../app-api'
 import { CliError } from '../errors'
+import { withExamples } from '../examples'
+import { jsonOption, printJson } from '../json-output'
 
 interface DbOption {
   db: string
@@ -28,29 +29,39 @@ function printNames(names: SiteName[]): void {
 }
 
 export function registerSites(program: Command): void {
-  const sites = program.command('sites').description("names for the service's site codes, shown beside the numbers")
-  const dbOption = (command: Command): Command =>
-    command.option('--db <file|url>', DB_HELP, defaultDbFile())
+  const sites = withExamples(program.command('sites').description("names for the service's site codes, shown beside the numbers"), [
+    'eventwatch sites set 311 "London HQ"'
+  ])
+  const command = (name: string, description: string, example: string): Command =>
+    withExamples(sites.command(name).description(description), [example]).addOption(dbOption())
 
-  dbOption(sites.command('list').description('print every named site: code, a tab, its name')).action((opts: DbOption) =>
-    withAppCore(opts.db, async (core) => printNames(await ask(core, 'listSiteNames', {})))
+  jsonOption(command('list', 'print every named site: code, a tab, its name', 'eventwatch sites list --json'), 'the sites').action(
+    (opts: DbOption & { json?: boolean }) =>
+      withAppCore(opts.db, async (core) => {
+        const names = await ask(core, 'listSiteNames', {})
+        if (opts.json) printJson(names)
+        else printNames(names)
+      })
   )
 
-  dbOption(sites.command('set').description('name a site (a new name replaces the old one)').argument('<code>').argument('<name>')).action(
-    (code: string, name: string, opts: DbOption) => {
+  command('set', 'name a site (a new name replaces the old one)', 'eventwatch sites set 311 "London HQ"')
+    .argument('<code>')
+    .argument('<name>')
+    .action((code: string, name: string, opts: DbOption) => {
       const site = siteCode(code)
       return withAppCore(opts.db, async (core) => {
         await ask(core, 'setSiteName', { code: site, name }, FLAGS)
         process.stdout.write(`site ${site} is named "${plainText(name.trim())}"\n`)
       })
-    }
-  )
-
-  dbOption(sites.command('remove').description("forget a site's name").argument('<code>')).action((code: string, opts: DbOption) => {
-    const site = siteCode(code)
-    return withAppCore(opts.db, async (core) => {
-      await ask(core, 'setSiteName', { code: site, name: null }, FLAGS)
-      process.stdout.write(`site ${site} has no name now\n`)
     })
-  })
+
+  command('remove', "forget a site's name", 'eventwatch sites remove 311')
+    .argument('<code>')
+    .action((code: string, opts: DbOption) => {
+      const site = siteCode(code)
+      return withAppCore(opts.db, async (core) => {
+        await ask(core, 'setSiteName', { code: site, name: null }, FLAGS)
+        process.stdout.write(`site ${site} has no name now\n`)
+      })
+    })
 }

@@ -3,14 +3,17 @@
 // desktop on FILE: it reads one snapshot and never blocks them; what they write after it is not
 // in the copy.
 import type { Command } from 'commander'
-import { jsonWithEscapedControls, plainText } from '../../../shared/plain-text'
+import { plainText } from '../../../shared/plain-text'
 import { readSecretKeyFile, SECRET_KEY_FILE_ENV, SecretKeyFileError, secretKeyFileOf } from '../../core/secrets/key-file'
 import { osKeychain } from '../../core/secrets/keychain'
 import { isPostgresUrl } from '../../core/store/cache-location'
 import { copyCacheToPostgres, type CopyResult } from '../../core/store/copy/copy-cache'
 import type { SecretsToSeal } from '../../core/store/copy/keychain-secrets'
 import { CliError } from '../errors'
+import { withExamples } from '../examples'
+import { printJson } from '../json-output'
 import { createProgress } from '../progress'
+import { progressStream } from '../terminal'
 
 interface CopyFlags {
   from: string
@@ -21,14 +24,16 @@ interface CopyFlags {
 const COUNT = new Intl.NumberFormat('en-US')
 
 export function registerStore(program: Command): void {
-  const store = program.command('store').description('the cache itself: move it from SQLite to PostgreSQL')
+  const store = withExamples(program.command('store').description('the cache itself: move it from SQLite to PostgreSQL'), [
+    'eventwatch store copy --from ~/.config/eventwatch/eventwatch.db --to postgres://eventwatch@db.internal/eventwatch'
+  ])
 
   store
     .command('copy')
     .description('copy a SQLite cache into an empty PostgreSQL database (ids kept; all or nothing)')
     .requiredOption('--from <file>', 'the SQLite cache file (an older schema is migrated first, as opening it would)')
     .requiredOption('--to <url>', 'postgres://user@host/database: an empty database (created with createdb), PostgreSQL 15 or newer')
-    .option('--json', 'print the tables and their row counts as JSON')
+    .option('--json', 'print what was copied, table by table, as JSON (docs/cli.md, "JSON output")')
     .addHelpText(
       'after',
       [
@@ -55,7 +60,7 @@ export function registerStore(program: Command): void {
       process.once('SIGINT', onSignal)
       process.once('SIGTERM', onSignal)
       const secrets = secretsToSeal()
-      const progress = createProgress(process.stderr)
+      const progress = createProgress(progressStream(process.stderr))
       try {
         const result = await copyCacheToPostgres(flags.from, flags.to, {
           signal: stop.signal,
@@ -63,7 +68,8 @@ export function registerStore(program: Command): void {
           onProgress: ({ table, done, total }) => progress.update({ phase: 'rows', done, total, detail: table })
         })
         progress.done(`Committed: ${COUNT.format(rowsOf(result))} rows in ${result.tables.length} tables.`)
-        process.stdout.write(flags.json ? `${jsonWithEscapedControls(result, 2)}\n` : summary(result, secrets !== undefined))
+        if (flags.json) printJson(result)
+        else process.stdout.write(summary(result, secrets !== undefined))
       } catch (error) {
         if (stop.signal.aborted) throw new CliError('stopped before the copy was complete; nothing was committed, and the PostgreSQL database is empty as before.', 1)
         throw error

@@ -12,21 +12,24 @@ import { ERROR_KIND_LABELS } from '../../../shared/error-kinds'
 import type { CompletedPass } from '../../core/app/pollers'
 import { startAppCore } from '../../core/app/start'
 import type { AppCoreOptions, LocalAppCore } from '../../core/app/types'
-import { defaultDbFile } from '../../core/paths'
-import { DB_HELP } from '../db-option'
+import { dbOption } from '../db-option'
 import { cadencesFor } from '../cadences'
 import { CliError, exitCodeOf } from '../errors'
 import { secondsOption } from '../options'
 import { secretsFor } from '../secrets'
 import { createProgress, type Progress } from '../progress'
+import { progressStream } from '../terminal'
 import { addConnectionOptions, resolveSource, type ConnectionFlags } from '../source'
-import { alertLine, passSummary } from '../sync-lines'
+import { alertLine, passRecord, passSummary } from '../sync-lines'
+import { withExamples } from '../examples'
+import { jsonOption, printJsonLine } from '../json-output'
 
 interface SyncOptions extends ConnectionFlags {
   once?: boolean
   db: string
   interval?: number
   deadline?: number
+  json?: boolean
 }
 
 /** After `--once`'s pass, its webhook deliveries get this long; what is not sent waits in the outbox for the next run. */
@@ -37,16 +40,21 @@ export function registerSync(program: Command): void {
     .command('sync')
     .description('fill the local cache from a connection (the demo simulator when none is given), alerting as serve does')
     .option('--once', 'make one complete pass, send its webhooks and exit (0 when everything was fetched)')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+    .addOption(dbOption())
     .option('--interval <seconds>', 'set every poll cadence to this many seconds', secondsOption(1, 3600))
     .option('--deadline <seconds>', 'bound on one whole pass (default 900); what is whole by then is kept', secondsOption(1, 86_400))
+  jsonOption(command, 'each pass, and each alert that fires or resolves, one line each,')
+  withExamples(command, [
+    'eventwatch sync --once --connection Contoso --db /var/lib/eventwatch/eventwatch.db',
+    'eventwatch sync --interval 15 --json | jq -c \'select(.type == "alert")\''
+  ])
   addConnectionOptions(command).action(async (opts: SyncOptions) => {
     // One signal stops everything at once: waits, requests in flight, the list in hand, deliveries.
     const stop = new AbortController()
     const onSignal = (): void => stop.abort()
     process.once('SIGINT', onSignal)
     process.once('SIGTERM', onSignal)
-    const progress = createProgress(process.stderr)
+    const progress = createProgress(progressStream(process.stderr))
     try {
       if (opts.once) await syncOnce(opts, progress, stop.signal)
       else await syncUntil(opts, progress, stop.signal)
@@ -72,7 +80,7 @@ async function startSyncCore(
     ...(opts.deadline !== undefined ? { passDeadlineMs: opts.deadline * 1000 } : {}),
     ...headless
   })
-  tellAlerts(core, progress, process.stderr.isTTY === true)
+  tellAlerts(core, progress, process.stderr.isTTY === true, opts.json === true)
   return core
 }
 
@@ -80,7 +88,7 @@ async function startSyncCore(
  * A line per alert that fires or resolves, in a terminal only (like the progress bar), from the
  * same push as every face's notifications; anywhere, a line when the alerts could not be judged.
  */
-function tellAlerts(core: LocalAppCore, progress: Progress, inTerminal: boolean): void {
+function tellAlerts(core: LocalAppCore, progress: Progress, inTerminal: boolean, json: boolean): void {
   let problemTold: string | null = null
   core.onEvent((name, payload) => {
     if (name === 'statusChanged') {
@@ -88,8 +96,13 @@ function tellAlerts(core: LocalAppCore, progress: Progress, inTerminal: boolean)
       if (problem !== null && problem !== problemTold) progress.log(problem)
       problemTold = problem
     }
-    if (name !== 'alertsChanged' || !inTerminal) return
+    if (name !== 'alertsChanged') return
     const change = payload as AlertsChanged
+    if (json) {
+      for (const alert of change.fired) printJsonLine({ type: 'alert', change: 'fired', alert })
+      for (const alert of change.resolved) printJsonLine({ type: 'alert', change: 'resolved', alert })
+    }
+    if (!inTerminal) return
     for (const alert of change.fired) progress.log(alertLine('ALERT', alert))
     for (const alert of change.resolved) progress.log(alertLine('RESOLVED', alert))
   })
@@ -104,7 +117,10 @@ async function syncOnce(opts: SyncOptions, progress: Progress, stopped: AbortSig
       onProgress: (p) =>
         progress.update({ phase: p.phase, done: p.done, total: p.total, detail: `${p.viewers.toLocaleString('en-US')} viewers` })
     })
-    for (const { connection, report } of passes) progress.done(passSummary(connection, report))
+    for (const { connection, report } of passes) {
+      progress.done(passSummary(connection, report))
+      if (opts.json) printJsonLine(passRecord(connection, report))
+    }
     // What the pass queued goes out before the process ends, within a bound; a signal ends it too.
     const { waiting } = await core.deliverDue(AbortSignal.any([stopped, AbortSignal.timeout(DELIVERY_DEADLINE_MS)]))
     if (waiting > 0) {
@@ -132,6 +148,7 @@ async function syncUntil(opts: SyncOptions, progress: Progress, stopped: AbortSi
   const core = await startSyncCore(opts, progress, {
     onPolled: (connection, report) => {
       progress.log(passSummary(connection, report))
+      if (opts.json) printJsonLine(passRecord(connection, report))
       for (const problem of report.problems.slice(0, 3)) progress.log(`  ${ERROR_KIND_LABELS[problem.kind]}: ${problem.message}`)
     }
   })

@@ -7,6 +7,8 @@ import { joinTeamServer, leaveTeamServer, TeamJoinError, teamServerView } from '
 import { osKeychain } from '../../core/secrets/keychain'
 import { teamConfigFile, TeamConfigError } from '../../core/team/team-config'
 import { CliError } from '../errors'
+import { withExamples } from '../examples'
+import { jsonOption, printJson } from '../json-output'
 import { promptSecret } from '../prompt'
 
 export const TEAM_TOKEN_ENV = 'EVENTWATCH_TEAM_TOKEN'
@@ -22,12 +24,16 @@ async function said<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export function registerTeam(program: Command): void {
-  const team = program.command('team').description('use a team server instead of polling from this desk')
+  const team = withExamples(program.command('team').description('use a team server instead of polling from this desk'), ['eventwatch team show'])
+  const command = (nameAndArgs: string, description: string, example: string): Command =>
+    withExamples(team.command(nameAndArgs).description(description), [example])
   const place = () => ({ teamFile: teamConfigFile(), secrets: osKeychain() })
 
-  team
-    .command('join <url>')
-    .description(`connect this desk to the team server at URL (the token from ${TEAM_TOKEN_ENV} or asked for)`)
+  command(
+    'join <url>',
+    `connect this desk to the team server at URL (the token from ${TEAM_TOKEN_ENV} or asked for)`,
+    'eventwatch team join https://eventwatch.internal:8443 --pin 3F:9A:…'
+  )
     .option('--pin <sha256>', "trust the server's certificate by this SHA-256 fingerprint (a self-signed certificate)")
     .action((url: string, opts: { pin?: string }) =>
       said(async () => {
@@ -38,12 +44,11 @@ export function registerTeam(program: Command): void {
       })
     )
 
-  team
-    .command('show')
-    .description('say which team server this desk uses, if any')
-    .action(() =>
+  jsonOption(command('show', 'say which team server this desk uses, if any', 'eventwatch team show --json'), 'the team server (null when there is none)')
+    .action((opts: { json?: boolean }) =>
       said(async () => {
         const config = teamServerView(teamConfigFile())
+        if (opts.json) return printJson(config)
         process.stdout.write(
           config
             ? `Team server ${plainText(config.url)}${config.user ? ` as ${plainText(config.user)}` : ''}${config.pinnedSha256 ? `, certificate pinned (SHA-256 ${config.pinnedSha256})` : ''}\n`
@@ -52,9 +57,7 @@ export function registerTeam(program: Command): void {
       })
     )
 
-  team
-    .command('leave')
-    .description('stop using the team server: the desk polls its own connections again (after a restart)')
+  command('leave', 'stop using the team server: the desk polls its own connections again (after a restart)', 'eventwatch team leave')
     .action(() =>
       said(async () => {
         const left = await leaveTeamServer(place())

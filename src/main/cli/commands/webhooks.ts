@@ -6,12 +6,13 @@
 // once and says what the receiver answered. Through the app API, audited with the OS user.
 import { Option, type Command } from 'commander'
 import { isOnCallFormat, ON_CALL_DEFAULT_URLS, secretWords, splitWebhookUrl, WEBHOOK_FORMATS, type WebhookFormat } from '../../../shared/webhooks'
-import { jsonWithEscapedControls, plainText } from '../../../shared/plain-text'
+import { plainText } from '../../../shared/plain-text'
 import type { AppCore } from '../../core/app/types'
-import { defaultDbFile } from '../../core/paths'
-import { DB_HELP } from '../db-option'
+import { dbOption } from '../db-option'
 import { ask, sameName, withAppCore, type FlagNames } from '../app-api'
 import { CliError } from '../errors'
+import { withExamples } from '../examples'
+import { jsonOption, printJson } from '../json-output'
 import { promptSecret } from '../prompt'
 import { refuseSecretsEarly, secretsPlace } from '../secrets'
 
@@ -26,11 +27,17 @@ async function byName(core: AppCore, name: string) {
 const ADD_FLAGS: FlagNames = { 'settings.name': '<name>', 'settings.url': '--url', 'settings.format': '--format', secret: `the secret (${WEBHOOK_SECRET_ENV})` }
 
 export function registerWebhooks(program: Command): void {
-  const webhooks = program.command('webhooks').description('where alerts are posted: JSON, Microsoft Teams, Slack, PagerDuty or Opsgenie')
+  const webhooks = withExamples(
+    program.command('webhooks').description('where alerts are posted: JSON, Microsoft Teams, Slack, PagerDuty or Opsgenie'),
+    ['eventwatch webhooks list']
+  )
+  const command = (nameAndArgs: string, description: string, example: string): Command =>
+    withExamples(webhooks.command(nameAndArgs).description(description), [example])
 
-  webhooks
-    .command('add <name>')
-    .description('post every alert fired, resolved or acknowledged to URL')
+  jsonOption(
+    command('add <name>', 'post every alert fired, resolved or acknowledged to URL', 'eventwatch webhooks add noc --url https://hooks.slack.com/services/… --format slack'),
+    'the added webhook'
+  )
     .option(
       '--url <url>',
       `the receiver (https:, or http: on this machine); a query (Workflows' sig) is kept in the OS keychain; ` +
@@ -42,9 +49,12 @@ export function registerWebhooks(program: Command): void {
         .default('json')
     )
     .option('--sign', `sign each delivery (HMAC-SHA256); the secret from ${WEBHOOK_SECRET_ENV} or a hidden prompt`)
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
-    .addHelpText('after', `\nThe routing key (pagerduty) or API key (opsgenie) is the webhook's secret: from ${WEBHOOK_SECRET_ENV} or a hidden prompt.`)
-    .action((name: string, opts: { url?: string; format: WebhookFormat; sign?: boolean; db: string }) => {
+    .addOption(dbOption())
+    .addHelpText(
+      'after',
+      `\nThe routing key (pagerduty) or API key (opsgenie) is the webhook's secret: from ${WEBHOOK_SECRET_ENV} or a hidden prompt:\n  EVENTWATCH_WEBHOOK_SECRET=… eventwatch webhooks add on-call --format pagerduty`
+    )
+    .action((name: string, opts: { url?: string; format: WebhookFormat; sign?: boolean; db: string; json?: boolean }) => {
       const onCall = isOnCallFormat(opts.format)
       if (!opts.url && !onCall) throw new CliError(`--url is needed for the ${opts.format} format (only pagerduty and opsgenie have a default).`)
       const url = opts.url ?? ''
@@ -59,6 +69,7 @@ export function registerWebhooks(program: Command): void {
         const secret = needsSecret ? given || (await promptSecret(`${words[0]!.toUpperCase()}${words.slice(1)} for ${name}: `)) : undefined
         if (needsSecret && !secret) throw new CliError(missing)
         const hook = await ask(core, 'addWebhook', { settings: { name, url, format: opts.format }, ...(secret ? { secret } : {}) }, ADD_FLAGS)
+        if (opts.json) return printJson(hook)
         const kept = [...(hook.signed ? [onCall ? 'key' : 'secret'] : []), ...(splitWebhookUrl(url.trim()).query ? ["the URL's query"] : [])]
         const where = kept.length > 0 ? `; ${kept.join(' and ')} in ${secretsPlace(opts.db)}` : ''
         const signed = hook.signed && !onCall ? ', signed' : ''
@@ -68,15 +79,12 @@ export function registerWebhooks(program: Command): void {
       })
     })
 
-  webhooks
-    .command('list')
-    .description('list webhooks, with what is waiting and the last failure')
-    .option('--json', 'print JSON')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+  jsonOption(command('list', 'list webhooks, with what is waiting and the last failure', 'eventwatch webhooks list --json'), 'the webhooks')
+    .addOption(dbOption())
     .action((opts: { json?: boolean; db: string }) =>
       withAppCore(opts.db, async (core) => {
         const list = await ask(core, 'listWebhooks', {})
-        if (opts.json) return void process.stdout.write(`${jsonWithEscapedControls(list, 2)}\n`)
+        if (opts.json) return printJson(list)
         if (list.length === 0) return void process.stdout.write('No webhooks: alerts stay on this machine.\n')
         for (const h of list) {
           const failing = h.lastError ? `\tfailing: ${plainText(h.lastError)}` : ''
@@ -86,22 +94,19 @@ export function registerWebhooks(program: Command): void {
       })
     )
 
-  webhooks
-    .command('test <name>')
-    .description('send a test alert now and say what the receiver answered')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
-    .action((name: string, opts: { db: string }) =>
+  jsonOption(command('test <name>', 'send a test alert now and say what the receiver answered', 'eventwatch webhooks test noc'), 'whether it worked and what the receiver answered')
+    .addOption(dbOption())
+    .action((name: string, opts: { db: string; json?: boolean }) =>
       withAppCore(opts.db, async (core) => {
         const result = await ask(core, 'testWebhook', { id: (await byName(core, name)).id })
-        process.stdout.write(`${result.ok ? 'ok  ' : 'FAIL'} ${plainText(result.message)}\n`)
-        if (!result.ok) throw new CliError(`webhook "${name}" does not work yet (see above).`, 1)
+        if (opts.json) printJson(result)
+        else process.stdout.write(`${result.ok ? 'ok  ' : 'FAIL'} ${plainText(result.message)}\n`)
+        if (!result.ok) throw new CliError(`webhook "${name}" does not work yet (see ${opts.json ? 'its message' : 'above'}).`, 1)
       })
     )
 
-  webhooks
-    .command('remove <name>')
-    .description('remove a webhook, what it had waiting, and its secret')
-    .option('--db <file|url>', DB_HELP, defaultDbFile())
+  command('remove <name>', 'remove a webhook, what it had waiting, and its secret', 'eventwatch webhooks remove noc')
+    .addOption(dbOption())
     .action((name: string, opts: { db: string }) =>
       withAppCore(opts.db, async (core) => {
         await ask(core, 'deleteWebhook', { id: (await byName(core, name)).id })
