@@ -35,7 +35,14 @@ export function registerWebhooks(program: Command): void {
     withExamples(webhooks.command(nameAndArgs).description(description), [example])
 
   jsonOption(
-    command('add <name>', 'post every alert fired, resolved or acknowledged to URL', 'eventwatch webhooks add noc --url https://hooks.slack.com/services/… --format slack'),
+    withExamples(webhooks
+        .command('add <name>')
+        .description(
+          `post every alert fired, resolved or acknowledged to URL; for pagerduty and opsgenie the routing key or API key is the webhook's secret, from ${WEBHOOK_SECRET_ENV} or a hidden prompt`
+        ), [
+      'eventwatch webhooks add noc --url https://hooks.slack.com/services/… --format slack',
+      `${WEBHOOK_SECRET_ENV}=<routing key> eventwatch webhooks add on-call --format pagerduty`
+    ]),
     'the added webhook'
   )
     .option(
@@ -50,10 +57,6 @@ export function registerWebhooks(program: Command): void {
     )
     .option('--sign', `sign each delivery (HMAC-SHA256); the secret from ${WEBHOOK_SECRET_ENV} or a hidden prompt`)
     .addOption(dbOption())
-    .addHelpText(
-      'after',
-      `\nThe routing key (pagerduty) or API key (opsgenie) is the webhook's secret: from ${WEBHOOK_SECRET_ENV} or a hidden prompt:\n  EVENTWATCH_WEBHOOK_SECRET=… eventwatch webhooks add on-call --format pagerduty`
-    )
     .action((name: string, opts: { url?: string; format: WebhookFormat; sign?: boolean; db: string; json?: boolean }) => {
       const onCall = isOnCallFormat(opts.format)
       if (!opts.url && !onCall) throw new CliError(`--url is needed for the ${opts.format} format (only pagerduty and opsgenie have a default).`)
