@@ -24,8 +24,8 @@ export function claimDeskLinks(
 ): boolean {
   try {
     const appPath = proc.argv[1]
-    if (proc.defaultApp && appPath) return app.setAsDefaultProtocolClient(DESK_LINK_SCHEME, proc.execPath, [resolve(appPath)])
-    return app.setAsDefaultProtocolClient(DESK_LINK_SCHEME)
+    if (proc.defaultApp && appPath) return app.setAsDefaultProtocolClient(DESK_LINK_SCHEME, proc.execPath, [resolve(appPath)]) // eng-disable PROTOCOL_HANDLER_JS_CHECK: reviewed; the scheme's links are parsed only by parseDeskLink (shared/session-link.ts: one exact shape, a hostile table in session-link.test.ts) and only move the window to a session's hash; see app-links.test.ts
+    return app.setAsDefaultProtocolClient(DESK_LINK_SCHEME) // eng-disable PROTOCOL_HANDLER_JS_CHECK: reviewed; the scheme's links are parsed only by parseDeskLink (shared/session-link.ts: one exact shape, a hostile table in session-link.test.ts) and only move the window to a session's hash; see app-links.test.ts
   } catch (error) {
     // Without it only links lead nowhere: the app runs on.
     console.warn(`eventwatch: could not register as the handler of ${DESK_LINK_SCHEME}:// links`, error)
